@@ -1,0 +1,1 @@
+"""Parlour's application shell: settings, client, game service, storage and UI plumbing."""

@@ -1,0 +1,337 @@
+"""The async game service: lobbies, starting, acting, timers' deadlines, replay.
+
+It loads a game, runs its rules engine (pure, synchronous) and saves the result; it knows
+nothing of Discord. Every action runs under a per-game lock, checks the step the player
+saw, and saves the new state and the action log in one transaction, so nothing a player
+was told is done can be lost, and the seed plus the log replays any game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bot.errors import UserError
+from bot.storage import (
+    ACTIVE,
+    CANCELLED,
+    LOBBY,
+    GameRow,
+    ResultRow,
+    SeatRow,
+    StaleStep,
+    Storage,
+)
+from rules.core import Action, Engine, Event, IllegalAction, Outcome, PlayerId, setup_rng, step_rng
+
+log = logging.getLogger(__name__)
+
+MAX_BOTS = 11
+
+
+@dataclass(frozen=True)
+class Table:
+    """A game as loaded: its row, seats and (once started) engine state."""
+
+    row: GameRow
+    seats: list[SeatRow]
+    state: Any
+
+    @property
+    def names(self) -> dict[PlayerId, str]:
+        return {s.player_id: s.name for s in self.seats}
+
+    @property
+    def bots(self) -> frozenset[PlayerId]:
+        return frozenset(s.player_id for s in self.seats if s.is_bot)
+
+
+@dataclass(frozen=True)
+class Played:
+    """The result of one applied action."""
+
+    table: Table
+    player: PlayerId
+    action: Action
+    events: tuple[Event, ...]
+    outcome: Outcome | None
+    by_ai: bool
+
+
+class GameService:
+    def __init__(
+        self,
+        storage: Storage,
+        engines: Mapping[str, Engine[Any]],
+        *,
+        clock: Callable[[], float] = time.time,
+        fixed_seed: str | None = None,
+    ) -> None:
+        self.storage = storage
+        self.engines = engines
+        self._clock = clock
+        self._fixed_seed = fixed_seed
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    def engine(self, game: str) -> Engine[Any]:
+        return self.engines[game]
+
+    # --- loading ---------------------------------------------------------------------------
+
+    async def table(self, game_id: int) -> Table:
+        row = await self.storage.get_game(game_id)
+        if row is None:
+            raise UserError("That game no longer exists.")
+        seats = await self.storage.seats(game_id)
+        state = self.engine(row.game).load(row.state) if row.state is not None else None
+        return Table(row, seats, state)
+
+    # --- the lobby ---------------------------------------------------------------------------
+
+    async def create_lobby(
+        self,
+        game: str,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: PlayerId,
+        host_name: str,
+        options: Mapping[str, Any],
+    ) -> Table:
+        engine = self.engine(game)
+        try:  # validate the options now, not when the host clicks Start
+            engine.initial_state(
+                list(range(1, engine.min_players + 1)), options, setup_rng("check")
+            )
+        except IllegalAction as e:
+            raise UserError(str(e)) from e
+        options = dict(options)
+        if "turn_timer" not in options:
+            options["turn_timer"] = await self.storage.guild_turn_timer(guild_id)
+        game_id = await self.storage.create_game(
+            game=game,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host=SeatRow(0, host_id, host_name, False),
+            options=options,
+            seed=self._fixed_seed or secrets.token_hex(8),
+            now=self._clock(),
+        )
+        return await self.table(game_id)
+
+    async def _lobby(self, game_id: int) -> Table:
+        table = await self.table(game_id)
+        if table.row.status != LOBBY:
+            raise UserError(
+                "This game has already started."
+                if table.row.status == ACTIVE
+                else "This lobby is closed."
+            )
+        return table
+
+    async def join(self, game_id: int, player: PlayerId, name: str) -> Table:
+        async with self.lock(game_id):
+            table = await self._lobby(game_id)
+            if player in table.names:
+                raise UserError("You are already in this game.")
+            self._check_room(table)
+            await self.storage.add_seat(game_id, SeatRow(len(table.seats), player, name, False))
+            return await self.table(game_id)
+
+    async def add_bot(self, game_id: int, by: PlayerId) -> Table:
+        async with self.lock(game_id):
+            table = await self._lobby(game_id)
+            self._check_host(table, by, "add a bot")
+            self._check_room(table)
+            taken = {p for p in table.bots}
+            bot_id = next(-n for n in range(1, MAX_BOTS + 2) if -n not in taken)
+            name = f"Bot {-bot_id}"
+            await self.storage.add_seat(game_id, SeatRow(len(table.seats), bot_id, name, True))
+            return await self.table(game_id)
+
+    async def leave(self, game_id: int, player: PlayerId) -> Table:
+        async with self.lock(game_id):
+            table = await self._lobby(game_id)
+            if player not in table.names:
+                raise UserError("You are not in this game.")
+            if player == table.row.host_id:
+                raise UserError("You are hosting: use Cancel to close the lobby.")
+            await self.storage.remove_seat(game_id, player)
+            return await self.table(game_id)
+
+    async def remove_bot(self, game_id: int, by: PlayerId) -> Table:
+        async with self.lock(game_id):
+            table = await self._lobby(game_id)
+            self._check_host(table, by, "remove a bot")
+            if not table.bots:
+                raise UserError("There is no bot to remove.")
+            await self.storage.remove_seat(game_id, min(table.bots))
+            return await self.table(game_id)
+
+    async def cancel(self, game_id: int, by: PlayerId) -> Table:
+        async with self.lock(game_id):
+            table = await self._lobby(game_id)
+            self._check_host(table, by, "cancel it")
+            await self.storage.update_game(game_id, self._clock(), status=CANCELLED)
+            return await self.table(game_id)
+
+    def check_can_start(self, table: Table, by: PlayerId) -> None:
+        """Raise UserError unless `by` may start `table` now (cheap: no writes)."""
+        if table.row.status != LOBBY:
+            raise UserError("This game has already started.")
+        self._check_host(table, by, "start it")
+        engine = self.engine(table.row.game)
+        if len(table.seats) < engine.min_players:
+            raise UserError(
+                f"{engine.title} needs at least {engine.min_players} players "
+                f"({len(table.seats)} joined)."
+            )
+
+    async def start(self, game_id: int, by: PlayerId) -> Table:
+        async with self.lock(game_id):
+            table = await self.table(game_id)
+            self.check_can_start(table, by)
+            engine = self.engine(table.row.game)
+            players = [s.player_id for s in table.seats]
+            state = engine.initial_state(players, table.row.options, setup_rng(table.row.seed))
+            try:
+                await self.storage.start_game(
+                    game_id, engine.dump(state), self._deadline(table, state), self._clock()
+                )
+            except StaleStep as e:
+                raise UserError("This game has already started.") from e
+            return await self.table(game_id)
+
+    def _check_host(self, table: Table, by: PlayerId, what: str) -> None:
+        if by != table.row.host_id:
+            raise UserError(f"Only the host, <@{table.row.host_id}>, can {what}.")
+
+    def _check_room(self, table: Table) -> None:
+        engine = self.engine(table.row.game)
+        if len(table.seats) >= engine.max_players:
+            raise UserError(f"The game is full ({engine.max_players} players).")
+
+    # --- playing -----------------------------------------------------------------------------
+
+    async def act(
+        self,
+        game_id: int,
+        player: PlayerId,
+        action: Action,
+        expected_step: int,
+        *,
+        by_ai: bool = False,
+    ) -> Played:
+        """Apply `action` for `player` if the game is still at `expected_step`."""
+        async with self.lock(game_id):
+            table = await self.table(game_id)
+            return await self._apply(table, player, action, expected_step, by_ai=by_ai)
+
+    async def _apply(
+        self, table: Table, player: PlayerId, action: Action, expected_step: int, *, by_ai: bool
+    ) -> Played:
+        row = table.row
+        if row.status != ACTIVE:
+            raise UserError("This game is over." if row.state else "This game has not started.")
+        if player not in table.names:
+            raise UserError("You are not playing in this game.")
+        if expected_step != row.step:
+            raise UserError("That button is out of date: the game has moved on.")
+        engine = self.engine(row.game)
+        try:
+            step = engine.apply(table.state, player, action, step_rng(row.seed, row.step))
+        except IllegalAction as e:
+            raise UserError(str(e)) from e
+        outcome = engine.outcome(step.state)
+        results = None if outcome is None else _results(table, outcome)
+        try:
+            await self.storage.record_action(
+                row.id,
+                step=row.step,
+                player_id=player,
+                action=action,
+                by_ai=by_ai,
+                state=engine.dump(step.state),
+                deadline=self._deadline(table, step.state),
+                results=results,
+                now=self._clock(),
+            )
+        except StaleStep as e:
+            raise UserError("That button is out of date: the game has moved on.") from e
+        return Played(await self.table(row.id), player, action, step.events, outcome, by_ai)
+
+    async def play_bot(self, game_id: int) -> Played | None:
+        """Let one bot seat that is to act play one action; None if no bot is to act."""
+        async with self.lock(game_id):
+            table = await self.table(game_id)
+            if table.row.status != ACTIVE:
+                return None
+            engine = self.engine(table.row.game)
+            bots = sorted(engine.to_act(table.state) & table.bots)
+            if not bots:
+                return None
+            return await self._ai_move(table, bots[0])
+
+    async def time_out(self, game_id: int, expected_step: int) -> Played | None:
+        """The turn timer ran out at `expected_step`: the AI acts for the absent player."""
+        async with self.lock(game_id):
+            table = await self.table(game_id)
+            if table.row.status != ACTIVE or table.row.step != expected_step:
+                return None  # they played in time
+            engine = self.engine(table.row.game)
+            absent = sorted(engine.to_act(table.state) - table.bots)
+            if not absent:
+                return None
+            return await self._ai_move(table, absent[0])
+
+    async def _ai_move(self, table: Table, player: PlayerId) -> Played:
+        engine = self.engine(table.row.game)
+        # A separate stream from the step's own rng, so the AI's choice cannot shift the dice.
+        rng = step_rng(f"{table.row.seed}:ai", table.row.step)
+        action = engine.choose(table.state, player, rng)
+        return await self._apply(table, player, action, table.row.step, by_ai=True)
+
+    async def mark_reminded(self, game_id: int) -> None:
+        await self.storage.update_game(game_id, self._clock(), reminded=1)
+
+    def _deadline(self, table: Table, state: Any) -> float | None:
+        """When the humans to act time out; None without a turn timer or a human to act."""
+        timer = int(table.row.options.get("turn_timer", 0))
+        humans = self.engine(table.row.game).to_act(state) - table.bots
+        return self._clock() + timer if timer > 0 and humans else None
+
+    # --- replay ------------------------------------------------------------------------------
+
+    async def replay(self, game_id: int) -> Any:
+        """Rebuild a game's state from its seed and action log alone."""
+        table = await self.table(game_id)
+        engine = self.engine(table.row.game)
+        players = [s.player_id for s in table.seats]
+        state = engine.initial_state(players, table.row.options, setup_rng(table.row.seed))
+        for logged in await self.storage.actions(game_id):
+            rng = step_rng(table.row.seed, logged.step)
+            state = engine.apply(state, logged.player_id, logged.action, rng).state
+        return state
+
+
+def _results(table: Table, outcome: Outcome) -> list[ResultRow]:
+    bots = table.bots
+    return [
+        ResultRow(
+            player_id=seat.player_id,
+            is_bot=seat.player_id in bots,
+            place=outcome.places[seat.player_id],
+            score=outcome.scores.get(seat.player_id, 0),
+            won=outcome.places[seat.player_id] == 1,
+            stats=outcome.stats.get(seat.player_id, {}),
+        )
+        for seat in table.seats
+    ]

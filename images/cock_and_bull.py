@@ -1,0 +1,549 @@
+"""The Cock & Bull board (shared/rules/cock-and-bull.md): the Arms with their six chip spots
+in the middle, each player's 36-hole Mantle at the sides, the last roll below, the prompt on top.
+
+Everything that never changes (shield, tracks, labels) is drawn once into a cached base, and
+chips, pegs and dice are pre-drawn sprites, so a render is a copy, a few pastes and the text.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Mapping, Sequence
+
+from PIL import Image, ImageChops, ImageDraw
+
+from images.common import (
+    BACKGROUND,
+    CHIP_BLACK,
+    CHIP_BLACK_RIM,
+    CHIP_RED,
+    CHIP_RED_RIM,
+    HIGHLIGHT,
+    MUTED,
+    NEUTRAL,
+    OUTLINE,
+    PANEL,
+    PANEL_EDGE,
+    RGB,
+    TEXT,
+    Point,
+    draw_runs,
+    draw_text,
+    drawable,
+    fit_text,
+    paste_centred,
+    smooth,
+    to_png,
+)
+from rules.cock_and_bull import ENGINE
+from rules.cock_and_bull.state import (
+    EMPTY,
+    MANTLE_TOP,
+    CockAndBullState,
+    Colour,
+    Face,
+    Phase,
+    WinKind,
+)
+from rules.core import PlayerId
+
+SIZE = (800, 560)
+
+# --- layout -------------------------------------------------------------------------------
+
+# One panel per seat: seat 0's mantle on the left, seat 1's on the right.
+PANELS: tuple[tuple[int, int, int, int], ...] = ((10, 80, 180, 550), (620, 80, 790, 550))
+NAME_Y, COLOUR_Y, MATCH_Y = 102, 130, 156
+HOLE_TOP_Y = 190  # hole 36: FINISH is at the top of the mantle
+HOLE_PITCH = 8.8
+OFF_SLOT_GAP = 26  # the peg waits below hole 1 until its first points
+TRACK_DX = 80  # track centre, from the panel's left edge
+
+# The Arms: a shield with a diagonal Bend (the three Cock spots) between the two Field spots
+# (Bulls), under a crest with the Crown spot. Spots by index: 0-2 Bend, 3-4 Field, 5 Crown.
+SHIELD_TOP, SHIELD_SIDE_END, SHIELD_POINT = 156, 292, 432
+SHIELD_LEFT, SHIELD_RIGHT = 250, 550
+CENTRE_X = SIZE[0] // 2
+BEND_CENTRE = (400.0, 288.0)
+BEND_ANGLE = math.radians(42)
+BEND_DIR = (math.cos(BEND_ANGLE), math.sin(BEND_ANGLE))
+BEND_HALF_WIDTH = 40
+BEND_SPOTS_AT = (-50, 30, 110)  # along the Bend: its upper end is kept for the label
+BEND_LABEL_AT = -140
+SPOT_RADIUS = 24
+SPOT_CENTRES: tuple[tuple[int, int], ...] = (
+    *(
+        (
+            round(BEND_CENTRE[0] + t * BEND_DIR[0]),
+            round(BEND_CENTRE[1] + t * BEND_DIR[1]),
+        )
+        for t in BEND_SPOTS_AT
+    ),
+    (484, 206),  # Field, sinister chief
+    (316, 370),  # Field, dexter base
+    (CENTRE_X, 108),  # Crown, on the crest
+)
+"""Pixel centre of each chip spot, by spot index (0-2 Bend, 3-4 Field, 5 Crown)."""
+
+DICE_Y = 510
+DICE_GAP = 50  # half the distance between the two dice centres
+DIE_SIZE = 84
+CAPTION_Y = 454
+
+# --- colours ------------------------------------------------------------------------------
+
+FIELD_AZURE: RGB = (36, 74, 140)
+BEND_OR: RGB = (214, 168, 52)
+GOLD_EDGE: RGB = (120, 88, 20)
+SPOT_EMPTY: RGB = (232, 224, 204)  # pale socket: an empty spot can't be taken for a chip
+SPOT_EMPTY_RING: RGB = (70, 56, 30)
+HOLE: RGB = (12, 14, 20)
+TRACK_BOARD: RGB = (22, 26, 36)
+FACE_COLOURS: dict[Face, RGB] = {
+    Face.COCK: (204, 62, 20),
+    Face.BULL: (120, 72, 28),
+    Face.MONKEY: (112, 56, 168),
+}
+
+
+def peg_centre(seat: int, mantle: int) -> tuple[int, int]:
+    """Pixel centre of `seat`'s peg with `mantle` points: hole 1..36 bottom to top, or the
+    off-board slot below hole 1 at 0 ("off the board until that player first scores")."""
+    x = PANELS[seat][0] + TRACK_DX
+    hole_1 = HOLE_TOP_Y + (MANTLE_TOP - 1) * HOLE_PITCH
+    if mantle <= 0:
+        return x, round(hole_1 + OFF_SLOT_GAP)
+    return x, round(hole_1 - (min(mantle, MANTLE_TOP) - 1) * HOLE_PITCH)
+
+
+# --- the static base ----------------------------------------------------------------------
+
+
+def _quad(p0: Point, p1: Point, p2: Point, steps: int = 24) -> list[Point]:
+    out = []
+    for i in range(steps + 1):
+        t = i / steps
+        out.append(
+            (
+                (1 - t) ** 2 * p0[0] + 2 * (1 - t) * t * p1[0] + t**2 * p2[0],
+                (1 - t) ** 2 * p0[1] + 2 * (1 - t) * t * p1[1] + t**2 * p2[1],
+            )
+        )
+    return out
+
+
+def _shield_outline() -> list[Point]:
+    bottom = SHIELD_SIDE_END + (SHIELD_POINT - SHIELD_SIDE_END) * 0.8
+    right = _quad((SHIELD_RIGHT, SHIELD_SIDE_END), (SHIELD_RIGHT, bottom), (CENTRE_X, SHIELD_POINT))
+    left = _quad((CENTRE_X, SHIELD_POINT), (SHIELD_LEFT, bottom), (SHIELD_LEFT, SHIELD_SIDE_END))
+    return [(SHIELD_LEFT, SHIELD_TOP), (SHIELD_RIGHT, SHIELD_TOP), *right, *left[1:]]
+
+
+def _crown_outline() -> list[Point]:
+    # A five-pointed crest crown; the Crown spot sits on it like a jewel.
+    base_y, rim_y, tip_y, valley_y = 150, 132, 76, 104
+    left, right = CENTRE_X - 62, CENTRE_X + 62
+    tips = [left + i * (right - left) / 4 for i in range(5)]
+    points: list[Point] = [(left, base_y), (left, rim_y)]
+    for i, x in enumerate(tips):
+        points.append((x, tip_y if i % 2 == 0 else tip_y + 10))
+        if i < 4:
+            points.append(((x + tips[i + 1]) / 2, valley_y))
+    points += [(right, rim_y), (right, base_y)]
+    return points
+
+
+def _scaled(points: Sequence[Point], k: int) -> list[Point]:
+    return [(x * k, y * k) for x, y in points]
+
+
+def _paint_base(layer: Image.Image, k: int) -> None:
+    draw = ImageDraw.Draw(layer)
+    draw.rectangle((0, 0, layer.width, layer.height), fill=BACKGROUND)
+    for seat, (x0, y0, x1, y1) in enumerate(PANELS):
+        draw.rounded_rectangle(
+            (x0 * k, y0 * k, x1 * k, y1 * k),
+            radius=14 * k,
+            fill=PANEL,
+            outline=PANEL_EDGE,
+            width=2 * k,
+        )
+        x, top = peg_centre(seat, MANTLE_TOP)
+        _, off = peg_centre(seat, 0)
+        draw.rounded_rectangle(
+            ((x - 11) * k, (top - 12) * k, (x + 11) * k, (off + 13) * k),
+            radius=11 * k,
+            fill=TRACK_BOARD,
+        )
+        for hole in range(1, MANTLE_TOP + 1):
+            hx, hy = peg_centre(seat, hole)
+            r = 3.2 if hole % 6 else 4.2  # every sixth hole is larger, like a ruler's marks
+            draw.ellipse(((hx - r) * k, (hy - r) * k, (hx + r) * k, (hy + r) * k), fill=HOLE)
+        draw.ellipse(
+            ((x - 8) * k, (off - 8) * k, (x + 8) * k, (off + 8) * k),
+            outline=MUTED,
+            width=k,
+        )
+
+    draw.polygon(_scaled(_crown_outline(), k), fill=BEND_OR, outline=GOLD_EDGE, width=3 * k)
+
+    shield = _scaled(_shield_outline(), k)
+    draw.polygon(shield, fill=FIELD_AZURE)
+    # The Bend is painted across the whole layer and clipped to the shield.
+    mask = Image.new("L", layer.size, 0)
+    ImageDraw.Draw(mask).polygon(shield, fill=255)
+    band = Image.new("L", layer.size, 0)
+    (cx, cy), (dx, dy) = BEND_CENTRE, BEND_DIR
+    nx, ny, h, reach = -dy, dx, BEND_HALF_WIDTH, 400
+    corners = [(cx - reach * dx + s * h * nx, cy - reach * dy + s * h * ny) for s in (1, -1)] + [
+        (cx + reach * dx + s * h * nx, cy + reach * dy + s * h * ny) for s in (-1, 1)
+    ]
+    ImageDraw.Draw(band).polygon(_scaled(corners, k), fill=255)
+    layer.paste(BEND_OR, (0, 0), ImageChops.multiply(mask, band))
+    draw.line([*shield, shield[0]], fill=BEND_OR, width=6 * k, joint="curve")
+    draw.line([*shield, shield[0]], fill=GOLD_EDGE, width=2 * k, joint="curve")
+
+
+def _label_along_bend(base: Image.Image, lines: tuple[str, str], along: float) -> None:
+    """A two-line label turned to run along the Bend, `along` pixels from its centre."""
+    layer = Image.new("RGBA", (120, 50), (0, 0, 0, 0))
+    draw_text(layer, (60, 14), lines[0], size=20, bold=True)
+    draw_text(layer, (60, 36), lines[1], size=18, bold=True)
+    turned = layer.rotate(-math.degrees(BEND_ANGLE), resample=Image.Resampling.BICUBIC, expand=True)
+    paste_centred(
+        base,
+        turned,
+        (BEND_CENTRE[0] + along * BEND_DIR[0], BEND_CENTRE[1] + along * BEND_DIR[1]),
+    )
+
+
+@functools.cache
+def _base() -> Image.Image:
+    """The board without chips, pegs, dice or words that change: drawn once per process."""
+    base = smooth(SIZE, _paint_base, scale=3).convert("RGB")
+    for seat in (0, 1):
+        x = PANELS[seat][0] + TRACK_DX
+        for hole in range(6, MANTLE_TOP + 1, 6):
+            _, y = peg_centre(seat, hole)
+            draw_text(base, (x - 20, y), str(hole), size=18, fill=MUTED, anchor="rm")
+        _, off = peg_centre(seat, 0)
+        draw_text(base, (x - 20, off), "off", size=18, fill=MUTED, anchor="rm")
+    _label_along_bend(base, ("BEND", "Cock"), BEND_LABEL_AT)
+    for spot, dy in ((3, 40), (4, -40)):  # below the upper Bull spot, above the lower one
+        x, y = SPOT_CENTRES[spot]
+        draw_text(base, (x, y + dy), "FIELD · Bull", size=18, bold=True)
+    x, y = SPOT_CENTRES[5]
+    draw_text(base, (x - 76, y + 10), "CROWN", size=20, bold=True, anchor="rm")
+    draw_text(base, (x + 76, y + 10), "Monkey", size=20, bold=True, anchor="lm")
+    return base
+
+
+# --- sprites ------------------------------------------------------------------------------
+
+
+def _disc(
+    fill: RGB, rim: RGB, rim_width: float, radius: float, inner: RGB | None = None
+) -> Image.Image:
+    side = math.ceil(radius * 2 + 4)
+
+    def paint(layer: Image.Image, k: int) -> None:
+        draw = ImageDraw.Draw(layer)
+        c = side * k / 2
+        for r, colour in ((radius, rim), (radius - rim_width, fill)):
+            draw.ellipse((c - r * k, c - r * k, c + r * k, c + r * k), fill=colour)
+        if inner is not None:  # the ring pressed into a gaming chip
+            r = (radius - rim_width - 5) * k
+            draw.ellipse((c - r, c - r, c + r, c + r), outline=inner, width=2 * k)
+
+    return smooth((side, side), paint)
+
+
+# A seat's look: chip, peg, lit holes. None is a seat before colours are chosen: neutral grey,
+# never red or black, so nobody reads a colour into it.
+@functools.cache
+def _chip(colour: Colour | None) -> Image.Image:
+    if colour is Colour.RED:
+        return _disc(CHIP_RED, CHIP_RED_RIM, 3, SPOT_RADIUS, CHIP_RED_RIM)
+    if colour is Colour.BLACK:
+        return _disc(CHIP_BLACK, CHIP_BLACK_RIM, 3.5, SPOT_RADIUS, (90, 90, 96))
+    return _disc(NEUTRAL, TEXT, 3, SPOT_RADIUS)
+
+
+@functools.cache
+def _empty_spot() -> Image.Image:
+    return _disc(SPOT_EMPTY, SPOT_EMPTY_RING, 3, SPOT_RADIUS - 4)
+
+
+@functools.cache
+def _peg(colour: Colour | None) -> Image.Image:
+    if colour is Colour.RED:
+        return _disc(CHIP_RED, TEXT, 3, 10)
+    if colour is Colour.BLACK:
+        return _disc(CHIP_BLACK, TEXT, 3, 10)
+    return _disc(NEUTRAL, TEXT, 3, 10)
+
+
+@functools.cache
+def _lit_hole(colour: Colour | None) -> Image.Image:
+    """A hole the peg has passed: the lit holes read as a progress bar."""
+    tint = {Colour.RED: CHIP_RED_RIM, Colour.BLACK: CHIP_BLACK_RIM, None: NEUTRAL}[colour]
+    return _disc(tint, tint, 0, 3.6)
+
+
+@functools.cache
+def _die(face: Face | None) -> Image.Image:
+    """A die showing `face` as a big letter over its name; None: not rolled yet."""
+    side = DIE_SIZE + 8
+
+    def paint(layer: Image.Image, k: int) -> None:
+        draw = ImageDraw.Draw(layer)
+        draw.rounded_rectangle(
+            (6 * k, 6 * k, (side - 1) * k, (side - 1) * k), radius=14 * k, fill=(0, 0, 0, 110)
+        )  # shadow
+        draw.rounded_rectangle(
+            (2 * k, 2 * k, (side - 5) * k, (side - 5) * k),
+            radius=14 * k,
+            fill=(250, 248, 240) if face else (92, 100, 120),
+            outline=OUTLINE,
+            width=2 * k,
+        )
+
+    die = smooth((side, side), paint)
+    middle = (side - 3) / 2
+    if face is None:
+        draw_text(die, (middle, middle), "?", size=44, bold=True)
+        return die
+    colour = FACE_COLOURS[face]
+    draw_text(
+        die, (middle, middle - 10), face.name[0], size=46, bold=True, fill=colour, outline=None
+    )
+    draw_text(die, (middle, middle + 26), face.name, size=18, bold=True, fill=colour, outline=None)
+    return die
+
+
+# --- words --------------------------------------------------------------------------------
+
+
+def _names(state: CockAndBullState, names: Mapping[PlayerId, str]) -> tuple[str, str]:
+    def name(seat: int) -> str:
+        return drawable(names.get(state.players[seat], "")) or f"Player {seat + 1}"
+
+    return name(0), name(1)
+
+
+def _is_match(state: CockAndBullState) -> bool:
+    return state.rules.best_of > 1 or state.rules.point_limit > 0
+
+
+def _roller(state: CockAndBullState, dice: tuple[Face, Face]) -> int:
+    """Who threw `dice`: a losing mix has already passed the turn on."""
+    return 1 - state.current if _loses_turn(dice) else state.current
+
+
+def _loses_turn(dice: tuple[Face, Face]) -> bool:
+    return dice[0] is not dice[1] and Face.MONKEY in dice
+
+
+def _roll_outcome(dice: tuple[Face, Face]) -> str:
+    if dice[0] is dice[1]:
+        return f"pair of {dice[0].name.title()}s"
+    return "turn lost" if _loses_turn(dice) else "Cock & Bull"
+
+
+def _winner(state: CockAndBullState) -> int:
+    """The match winner, as the engine's outcome ranks it (games won, then points)."""
+    outcome = ENGINE.outcome(state)
+    assert outcome is not None  # only asked at Phase.OVER
+    (winner,) = outcome.winners
+    return state.seat_of(winner)
+
+
+def _acting(state: CockAndBullState) -> set[int]:
+    """The seats to highlight: whoever acts now (both, for the first-turn roll), or the
+    winner once it is over."""
+    if state.phase is Phase.START_ROLL:
+        return {s for s, face in enumerate(state.start_rolls) if face is None}
+    if state.phase is Phase.OVER:
+        return {_winner(state)}
+    return {state.current}
+
+
+def _prompt(state: CockAndBullState, shown: tuple[str, str]) -> list[tuple[str, RGB]]:
+    """The line that says who acts and what they decide, names picked out."""
+    phase = state.phase
+    if phase is Phase.START_ROLL:
+        waiting = [fit_text(shown[s], 28, 220, bold=True) for s in sorted(_acting(state))]
+        if len(waiting) == 2:
+            return [
+                (waiting[0], HIGHLIGHT),
+                (" and ", TEXT),
+                (waiting[1], HIGHLIGHT),
+                (": roll for first turn", TEXT),
+            ]
+        return [(waiting[0], HIGHLIGHT), (" to roll for first turn", TEXT)]
+    if phase is Phase.OVER:
+        winner = fit_text(shown[_winner(state)], 28, 320, bold=True)
+        return [(winner, HIGHLIGHT), (" wins the match!" if _is_match(state) else " wins!", TEXT)]
+    if phase is Phase.PLACE_OR_FLIP:
+        assert state.pending_group is not None  # the engine sets it with this phase
+        question = f": place or flip on the {state.pending_group.value.title()}?"
+    else:
+        question = {
+            Phase.CHOOSE_COLOUR: ": choose red or black",
+            Phase.ROLL: " to roll",
+            Phase.REMOVE_OR_POINT: ": remove a chip or take 1 point?",
+            Phase.TAKE_OR_DECLINE: f": take {state.pending_points} points or decline?",
+        }[phase]
+    return [(fit_text(shown[state.current], 28, 260, bold=True), HIGHLIGHT), (question, TEXT)]
+
+
+def _match_line(state: CockAndBullState, shown: tuple[str, str]) -> str | None:
+    rules = state.rules
+    if not _is_match(state):
+        return None
+    parts = [
+        f"Match to {rules.point_limit} points" if rules.point_limit else f"Best of {rules.best_of}"
+    ]
+    if state.phase is Phase.OVER:
+        # Left number for the left player, as in the panels.
+        parts.append(f"games {state.wins[0]}-{state.wins[1]}")
+        parts.append(f"points {state.match_points[0]}-{state.match_points[1]}")
+    else:
+        parts.append(f"Game {state.game_no}")
+        if state.results:
+            last = state.results[-1]
+            winner = fit_text(shown[last.winner], 18, 150)
+            parts.append(f"game {last.game_no} to {winner} ({_win_kind(last.kind)})")
+    return "  ·  ".join(parts)
+
+
+def _win_kind(kind: WinKind) -> str:
+    return "Chip-In" if kind is WinKind.CHIP_IN else "Peg-Out"
+
+
+# --- the picture --------------------------------------------------------------------------
+
+
+def render(state: CockAndBullState, names: Mapping[PlayerId, str]) -> Image.Image:
+    """The board for `state` as an RGB image of `SIZE`; `names` maps player ids to display
+    names (a missing name shows as "Player 1"/"Player 2")."""
+    image = _base().copy()
+    shown = _names(state, names)
+    for spot, owner in enumerate(state.spots):
+        sprite = _empty_spot() if owner == EMPTY else _chip(state.colour_of(owner))
+        paste_centred(image, sprite, SPOT_CENTRES[spot])
+    match = _match_line(state, shown)
+    draw_runs(image, (CENTRE_X, 28 if match else 40), _prompt(state, shown), size=28, bold=True)
+    if match:
+        draw_text(image, (CENTRE_X, 60), match, size=18, fill=MUTED)
+    acting = _acting(state)
+    for seat in (0, 1):
+        _draw_mantle(image, state, seat, shown[seat], lit=seat in acting)
+    if state.phase is Phase.OVER:
+        _draw_result(image, state, shown)
+    else:
+        _draw_dice(image, state, shown)
+    return image
+
+
+def render_png(state: CockAndBullState, names: Mapping[PlayerId, str]) -> bytes:
+    """`render` as PNG bytes, ready to attach as board.png."""
+    return to_png(render(state, names))
+
+
+def _draw_mantle(
+    image: Image.Image, state: CockAndBullState, seat: int, name: str, *, lit: bool
+) -> None:
+    x0, y0, x1, y1 = PANELS[seat]
+    middle = (x0 + x1) / 2
+    if lit:
+        ImageDraw.Draw(image).rounded_rectangle(
+            (x0, y0, x1, y1), radius=14, outline=HIGHLIGHT, width=4
+        )
+    draw_text(
+        image,
+        (middle, NAME_Y),
+        fit_text(name, 22, x1 - x0 - 16, bold=True),
+        size=22,
+        bold=True,
+        fill=HIGHLIGHT if lit else TEXT,
+    )
+    colour = state.colour_of(seat)
+    mantle = state.mantle[seat]
+    draw_text(
+        image,
+        (middle, COLOUR_Y),
+        f"{colour.value if colour else 'no colour'} · {mantle}/{MANTLE_TOP}",
+        size=20,
+    )
+    if _is_match(state):
+        won = state.wins[seat]
+        draw_text(
+            image,
+            (middle, MATCH_Y),
+            f"{won} game{'' if won == 1 else 's'} · {state.match_points[seat]} pts",
+            size=18,
+            fill=MUTED,
+        )
+    for hole in range(1, mantle):
+        paste_centred(image, _lit_hole(colour), peg_centre(seat, hole))
+    peg = peg_centre(seat, mantle)
+    paste_centred(image, _peg(colour), peg)
+    if mantle > 0:
+        draw_text(image, (peg[0] + 16, peg[1]), str(mantle), size=20, bold=True, anchor="lm")
+
+
+def _draw_dice(image: Image.Image, state: CockAndBullState, shown: tuple[str, str]) -> None:
+    left, right = (CENTRE_X - DICE_GAP, DICE_Y), (CENTRE_X + DICE_GAP, DICE_Y)
+    if state.last_roll is not None:
+        roller = fit_text(shown[_roller(state, state.last_roll)], 20, 200)
+        draw_text(
+            image,
+            (CENTRE_X, CAPTION_Y),
+            f"{roller} rolled: {_roll_outcome(state.last_roll)}",
+            size=20,
+        )
+        paste_centred(image, _die(state.last_roll[0]), left)
+        paste_centred(image, _die(state.last_roll[1]), right)
+        return
+    if state.phase is not Phase.START_ROLL and state.start_rolls == (None, None):
+        return
+    # The first-turn roll: one die each, beside its roller's name.
+    if state.phase is Phase.START_ROLL:
+        caption = "First turn: Monkey beats Bull beats Cock"
+    else:
+        caption = f"{fit_text(shown[state.current], 20, 200)} won the first turn"
+    draw_text(image, (CENTRE_X, CAPTION_Y), caption, size=20)
+    paste_centred(image, _die(state.start_rolls[0]), left)
+    paste_centred(image, _die(state.start_rolls[1]), right)
+    gap = DICE_GAP + DIE_SIZE / 2 + 10
+    draw_text(image, (CENTRE_X - gap, DICE_Y), fit_text(shown[0], 20, 110), size=20, anchor="rm")
+    draw_text(image, (CENTRE_X + gap, DICE_Y), fit_text(shown[1], 20, 110), size=20, anchor="lm")
+
+
+def _draw_result(image: Image.Image, state: CockAndBullState, shown: tuple[str, str]) -> None:
+    """The end: how the last game was won and its scores (match totals: top line, panels)."""
+    result = state.results[-1]
+    how = _win_kind(result.kind) + (" · Flying Monkey!" if result.flying_monkey else "")
+    if _is_match(state):  # these are the last game's scores, not the match totals
+        how = f"Game {result.game_no}: {how}"
+    draw_text(image, (CENTRE_X, CAPTION_Y + 6), how, size=26, bold=True, fill=HIGHLIGHT)
+    draw_runs(
+        image,
+        (CENTRE_X, CAPTION_Y + 42),
+        [
+            (fit_text(shown[0], 22, 130, bold=True), TEXT),
+            (f" {result.scores[0]}", HIGHLIGHT),
+            ("  ·  ", MUTED),
+            (fit_text(shown[1], 22, 130, bold=True), TEXT),
+            (f" {result.scores[1]}", HIGHLIGHT),
+        ],
+        size=22,
+        bold=True,
+    )
+    if result.le_pew:
+        loser = fit_text(shown[1 - result.winner], 20, 200)
+        draw_text(
+            image, (CENTRE_X, CAPTION_Y + 76), f"Le Pew for {loser}: 0 points", size=20, fill=MUTED
+        )

@@ -1,0 +1,170 @@
+"""Helpers shared by every game's renderer: fonts, palette, legible text, sprites, PNG."""
+
+from __future__ import annotations
+
+import functools
+import io
+import math
+import unicodedata
+from collections.abc import Callable, Sequence
+
+from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
+
+RGB = tuple[int, int, int]
+Point = tuple[float, float]
+
+# A dark card with light text: it keeps its contrast in Discord's dark and light themes alike.
+BACKGROUND: RGB = (28, 32, 44)
+PANEL: RGB = (40, 46, 62)
+PANEL_EDGE: RGB = (70, 78, 100)
+TEXT: RGB = (242, 242, 246)
+MUTED: RGB = (170, 178, 196)
+HIGHLIGHT: RGB = (255, 212, 59)  # whose turn it is, and the winner
+OUTLINE: RGB = (10, 12, 18)
+CHIP_RED: RGB = (222, 45, 52)
+CHIP_RED_RIM: RGB = (255, 150, 150)
+CHIP_BLACK: RGB = (18, 18, 20)
+CHIP_BLACK_RIM: RGB = (236, 236, 240)  # a light rim, or black would vanish on dark ground
+NEUTRAL: RGB = (150, 150, 158)  # a seat before it has a colour
+
+TEXT_MIN = 18  # smaller text is unreadable in Discord's scaled-down preview
+_RING = 2  # text outline thickness, pixels
+
+
+@functools.cache
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """Pillow's bundled scalable font (Aileron), so no machine needs system fonts.
+
+    It has no bold face: `draw_text(..., bold=True)` thickens the regular one.
+    """
+    loaded = ImageFont.load_default(size=size)
+    if not isinstance(loaded, ImageFont.FreeTypeFont):  # Pillow built without FreeType
+        raise RuntimeError("Pillow needs FreeType to draw board text")
+    return loaded
+
+
+def _bold_shift(size: int) -> int:
+    return max(1, round(size / 20))
+
+
+def text_width(text: str, size: int, *, bold: bool = False) -> float:
+    """The drawn width of `text` (bold is a pixel or two wider)."""
+    return font(size).getlength(text) + (_bold_shift(size) if bold else 0)
+
+
+@functools.lru_cache(maxsize=2048)
+def _text_masks(
+    text: str, size: int, anchor: str, bold: bool, outlined: bool
+) -> tuple[Image.Image, Image.Image | None, tuple[int, int]]:
+    """Coverage masks for the letters and for their outline, and where they go relative to
+    the anchor point. FreeType is the slow part of a render (and its stroker slower still),
+    so each text is rasterised once, thickened and outlined with cheap filters, and kept:
+    names, prompts and numbers come back on every board of a game."""
+    face = font(size)
+    pad = _RING + _bold_shift(size)
+    left, top, right, bottom = (math.floor(v) for v in face.getbbox(text, anchor=anchor))
+    mask = Image.new("L", (right - left + 1 + 2 * pad, bottom - top + 1 + 2 * pad), 0)
+    ImageDraw.Draw(mask).text((pad - left, pad - top), text, font=face, fill=255, anchor=anchor)
+    letters = mask
+    for shift in range(1, _bold_shift(size) + 1 if bold else 1):
+        # There is no bold face: strike the letters again, shifted a pixel at a time.
+        mask = ImageChops.lighter(mask, ImageChops.offset(letters, shift, 0))
+    ring = mask.filter(ImageFilter.MaxFilter(2 * _RING + 1)) if outlined else None
+    return mask, ring, (left - pad, top - pad)
+
+
+def draw_text(
+    image: Image.Image,
+    xy: Point,
+    text: str,
+    *,
+    size: int,
+    fill: RGB = TEXT,
+    bold: bool = False,
+    anchor: str = "mm",
+    outline: RGB | None = OUTLINE,
+) -> None:
+    """Draw `text` centred on `xy` (or placed per a Pillow `anchor`) with a dark outline that
+    keeps it legible on any colour; `outline=None` for plain text."""
+    mask, ring, (dx, dy) = _text_masks(text, size, anchor, bold, outline is not None)
+    box = (round(xy[0]) + dx, round(xy[1]) + dy)
+    if ring is not None and outline is not None:
+        image.paste(_solid(image, outline), box, ring)
+    image.paste(_solid(image, fill), box, mask)
+
+
+def _solid(image: Image.Image, colour: RGB) -> tuple[int, ...]:
+    return (*colour, 255) if image.mode == "RGBA" else colour
+
+
+def draw_runs(
+    image: Image.Image,
+    centre: Point,
+    runs: Sequence[tuple[str, RGB]],
+    *,
+    size: int,
+    bold: bool = False,
+) -> None:
+    """One line of text in several colours (a player's name picked out), centred on `centre`."""
+    x = centre[0] - sum(text_width(text, size, bold=bold) for text, _ in runs) / 2
+    for text, colour in runs:
+        draw_text(image, (x, centre[1]), text, size=size, fill=colour, bold=bold, anchor="lm")
+        x += text_width(text, size, bold=bold)
+
+
+def _glyph(char: str) -> bytes:
+    cell = Image.new("L", (2 * TEXT_MIN, 2 * TEXT_MIN), 0)
+    ImageDraw.Draw(cell).text((0, 0), char, font=font(TEXT_MIN), fill=255)
+    return cell.tobytes()
+
+
+@functools.cache
+def _has_glyph(char: str) -> bool:
+    # A character the font lacks is drawn as the same box as an unassigned private-use one.
+    return _glyph(char) != _glyph("\ue000")
+
+
+def drawable(text: str) -> str:
+    """`text` without control characters and glyphs the font lacks (emoji in display names),
+    which would otherwise print as boxes."""
+    kept = "".join(
+        c for c in text if unicodedata.category(c)[0] != "C" and (c.isspace() or _has_glyph(c))
+    )
+    return " ".join(kept.split())
+
+
+def fit_text(text: str, size: int, max_width: float, *, bold: bool = False) -> str:
+    """`text`, shortened with an ellipsis so that it fits in `max_width` pixels."""
+    if text_width(text, size, bold=bold) <= max_width:
+        return text
+    while text and text_width(text + "…", size, bold=bold) > max_width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def smooth(
+    size: tuple[int, int], paint: Callable[[Image.Image, int], None], scale: int = 4
+) -> Image.Image:
+    """An RGBA layer painted at `scale` times its size and shrunk: Pillow's own shapes are
+    not anti-aliased. `paint` gets the big layer and the scale to multiply coordinates by."""
+    big = Image.new("RGBA", (size[0] * scale, size[1] * scale), (0, 0, 0, 0))
+    paint(big, scale)
+    return big.resize(size, Image.Resampling.LANCZOS)
+
+
+def paste_centred(base: Image.Image, sprite: Image.Image, centre: Point) -> None:
+    """Paste an RGBA sprite onto `base` with its middle on `centre`."""
+    x = round(centre[0] - sprite.width / 2)
+    y = round(centre[1] - sprite.height / 2)
+    base.paste(sprite, (x, y), sprite)
+
+
+def to_png(image: Image.Image, colours: int | None = 256) -> bytes:
+    """PNG bytes for Discord. Boards are flat art, so by default they go out as a 256-colour
+    palette image: about a third of the bytes of full colour and faster to compress, with no
+    visible loss. Pass `colours=None` for a picture with gradients or photos."""
+    if colours is not None:
+        image = image.quantize(colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", compress_level=6)
+    return buffer.getvalue()

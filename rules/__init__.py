@@ -1,0 +1,1 @@
+"""Pure, deterministic rules engines: one package per game, standard library only."""

@@ -1,0 +1,401 @@
+"""Cock & Bull rules (shared/rules/cock-and-bull.md).
+
+Chance is split from resolution so tests can pass dice in: `apply` rolls, then hands the
+faces to `resolve_start_die` or `resolve_roll`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from random import Random
+from typing import Any, ClassVar
+
+from rules.cock_and_bull import ai
+from rules.cock_and_bull.state import (
+    ARMS_POINTS,
+    EMPTY,
+    FLYING_MONKEY_POINTS,
+    MANTLE_TOP,
+    ChipPlaced,
+    ChipRemoved,
+    ChoiceNeeded,
+    CockAndBullState,
+    Colour,
+    ColourChosen,
+    DiceRolled,
+    Face,
+    FirstTurnWon,
+    GameResult,
+    GameWon,
+    Group,
+    MantleScored,
+    MatchWon,
+    NextGameStarted,
+    Phase,
+    PointsDeclined,
+    Rules,
+    StartDieRolled,
+    StartRollTied,
+    TurnLost,
+    WinKind,
+    group_of,
+)
+from rules.codec import from_json, to_json
+from rules.core import Action, Event, IllegalAction, Options, Outcome, PlayerId, Step
+
+STATE_VERSION = 1
+UNIFORM_DIE = (Face.COCK, Face.COCK, Face.BULL, Face.BULL, Face.MONKEY, Face.MONKEY)
+WEIGHTED_DIE = (Face.COCK, Face.COCK, Face.COCK, Face.BULL, Face.BULL, Face.MONKEY)
+LOSING_MIXES = (frozenset({Face.COCK, Face.MONKEY}), frozenset({Face.BULL, Face.MONKEY}))
+
+ROLL = Action("roll")
+PLACE = Action("place")
+FLIP = Action("flip")
+REMOVE = Action("remove")
+POINT = Action("point")
+TAKE = Action("take")
+DECLINE = Action("decline")
+COLOUR_ACTIONS = tuple(Action("colour", c.value) for c in Colour)
+
+
+def parse_rules(options: Options) -> Rules:
+    """House options from the lobby, validated."""
+    best_of = int(options.get("best_of", 1))
+    if best_of not in (1, 3, 5):
+        raise IllegalAction("A match is best of 1, 3 or 5 games.")
+    point_limit = int(options.get("point_limit", 0))
+    if point_limit < 0:
+        raise IllegalAction("The point limit cannot be negative.")
+    return Rules(
+        weighted_dice=options.get("dice", "uniform") == "weighted",
+        optional_points=bool(options.get("optional_points", False)),
+        best_of=best_of,
+        point_limit=point_limit,
+    )
+
+
+def fresh_board(state: CockAndBullState) -> CockAndBullState:
+    """The board at the start of a game: no chips, no pegs, both to roll for first turn."""
+    return replace(
+        state,
+        phase=Phase.START_ROLL,
+        current=0,
+        spots=(EMPTY,) * 6,
+        mantle=(0, 0),
+        red=EMPTY,
+        start_rolls=(None, None),
+        last_roll=None,
+        pending_group=None,
+        pending_points=0,
+    )
+
+
+class CockAndBull:
+    name: ClassVar[str] = "cock_and_bull"
+    title: ClassVar[str] = "Cock & Bull"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+
+    # --- the engine interface ------------------------------------------------------------
+
+    def initial_state(
+        self, seats: Sequence[PlayerId], options: Options, rng: Random
+    ) -> CockAndBullState:
+        if len(seats) != 2 or seats[0] == seats[1]:
+            raise IllegalAction("Cock & Bull is for exactly two players.")
+        blank = CockAndBullState(
+            v=STATE_VERSION,
+            players=(seats[0], seats[1]),
+            rules=parse_rules(options),
+            phase=Phase.START_ROLL,
+            current=0,
+            spots=(EMPTY,) * 6,
+            mantle=(0, 0),
+            red=EMPTY,
+            start_rolls=(None, None),
+            last_roll=None,
+            pending_group=None,
+            pending_points=0,
+            game_no=1,
+            wins=(0, 0),
+            match_points=(0, 0),
+            flying_monkeys=(0, 0),
+            le_pews=(0, 0),
+            results=(),
+        )
+        return fresh_board(blank)
+
+    def to_act(self, state: CockAndBullState) -> frozenset[PlayerId]:
+        if state.phase is Phase.OVER:
+            return frozenset()
+        if state.phase is Phase.START_ROLL:
+            return frozenset(
+                p for p, r in zip(state.players, state.start_rolls, strict=True) if r is None
+            )
+        return frozenset({state.players[state.current]})
+
+    def legal_actions(self, state: CockAndBullState, player: PlayerId) -> Sequence[Action]:
+        if player not in self.to_act(state):
+            return ()
+        return {
+            Phase.START_ROLL: (ROLL,),
+            Phase.ROLL: (ROLL,),
+            Phase.CHOOSE_COLOUR: COLOUR_ACTIONS,
+            Phase.PLACE_OR_FLIP: (PLACE, FLIP),
+            Phase.REMOVE_OR_POINT: (REMOVE, POINT),
+            Phase.TAKE_OR_DECLINE: (TAKE, DECLINE),
+        }[state.phase]
+
+    def apply(
+        self, state: CockAndBullState, player: PlayerId, action: Action, rng: Random
+    ) -> Step[CockAndBullState]:
+        if player not in state.players:
+            raise IllegalAction("You are not playing in this game.")
+        if player not in self.to_act(state):
+            raise IllegalAction(
+                "The game is over." if state.phase is Phase.OVER else "It is not your turn."
+            )
+        if action not in self.legal_actions(state, player):
+            raise IllegalAction("That move is not available right now.")
+        seat = state.seat_of(player)
+        die = WEIGHTED_DIE if state.rules.weighted_dice else UNIFORM_DIE
+        if state.phase is Phase.START_ROLL:
+            return self.resolve_start_die(state, seat, rng.choice(die))
+        if state.phase is Phase.ROLL:
+            return self.resolve_roll(state, (rng.choice(die), rng.choice(die)))
+        if state.phase is Phase.CHOOSE_COLOUR:
+            return self._choose_colour(state, seat, Colour(action.arg))
+        if state.phase is Phase.PLACE_OR_FLIP:
+            assert state.pending_group is not None
+            return self._place(state, seat, state.pending_group, flip=action == FLIP)
+        if state.phase is Phase.REMOVE_OR_POINT:
+            if action == REMOVE:
+                return self._remove(state, seat)
+            return self._offer_points(state, seat, 1)
+        # TAKE_OR_DECLINE
+        if action == TAKE:
+            return self._score(state, seat, state.pending_points)
+        events: tuple[Event, ...] = (PointsDeclined(player, state.pending_points),)
+        return Step(_back_to_rolling(state), events)
+
+    def outcome(self, state: CockAndBullState) -> Outcome | None:
+        if state.phase is not Phase.OVER:
+            return None
+        winner = _match_leader(state)
+        places = {p: (1 if seat == winner else 2) for seat, p in enumerate(state.players)}
+        return Outcome(
+            places=places,
+            scores=dict(zip(state.players, state.match_points, strict=True)),
+            stats={
+                p: {
+                    "flying_monkeys": state.flying_monkeys[seat],
+                    "le_pews": state.le_pews[seat],
+                    "games_won": state.wins[seat],
+                }
+                for seat, p in enumerate(state.players)
+            },
+        )
+
+    def dump(self, state: CockAndBullState) -> dict[str, Any]:
+        data: dict[str, Any] = to_json(state)
+        return data
+
+    def load(self, data: Mapping[str, Any]) -> CockAndBullState:
+        if data.get("v") != STATE_VERSION:
+            raise ValueError(f"unknown Cock & Bull state version {data.get('v')!r}")
+        return from_json(CockAndBullState, data)
+
+    def choose(self, state: CockAndBullState, player: PlayerId, rng: Random) -> Action:
+        return ai.choose(state, player, rng)
+
+    # --- resolution with the dice passed in ------------------------------------------------
+
+    def resolve_start_die(
+        self, state: CockAndBullState, seat: int, face: Face
+    ) -> Step[CockAndBullState]:
+        """One player's die for the first turn; when both have rolled, decide or re-roll."""
+        rolls = list(state.start_rolls)
+        rolls[seat] = face
+        events: list[Event] = [StartDieRolled(state.players[seat], face)]
+        first, second = rolls
+        if first is None or second is None:
+            return Step(replace(state, start_rolls=(first, second)), tuple(events))
+        if first == second:  # equal faces: both roll again
+            events.append(StartRollTied(first))
+            return Step(replace(state, start_rolls=(None, None)), tuple(events))
+        winner = 0 if first.rank > second.rank else 1
+        events.append(FirstTurnWon(state.players[winner]))
+        new = replace(state, start_rolls=(first, second), phase=Phase.CHOOSE_COLOUR, current=winner)
+        return Step(new, tuple(events))
+
+    def resolve_roll(
+        self, state: CockAndBullState, dice: tuple[Face, Face]
+    ) -> Step[CockAndBullState]:
+        """The player to act rolled `dice`: apply the table of rolls."""
+        seat = state.current
+        player = state.players[seat]
+        state = replace(state, last_roll=dice)
+        rolled = DiceRolled(player, dice)
+        if frozenset(dice) in LOSING_MIXES:
+            other = 1 - seat
+            new = replace(state, current=other)
+            return Step(new, (rolled, TurnLost(player, state.players[other])))
+        if dice[0] == dice[1]:
+            group = next(g for g in Group if g.face is dice[0])
+            step = self._pair(state, seat, group)
+        else:  # Cock + Bull
+            step = self._cock_and_bull(state, seat)
+        return Step(step.state, (rolled, *step.events))
+
+    # --- the rolls -------------------------------------------------------------------------
+
+    def _choose_colour(
+        self, state: CockAndBullState, seat: int, colour: Colour
+    ) -> Step[CockAndBullState]:
+        red = seat if colour is Colour.RED else 1 - seat
+        new = replace(state, red=red, phase=Phase.ROLL)
+        return Step(new, (ColourChosen(state.players[seat], colour),))
+
+    def _pair(self, state: CockAndBullState, seat: int, group: Group) -> Step[CockAndBullState]:
+        owners = [state.spots[s] for s in group.spots]
+        if all(o == seat for o in owners):  # the group is already yours: mantle points
+            return self._offer_points(state, seat, group.points)
+        can_place = EMPTY in owners
+        can_flip = (1 - seat) in owners
+        if can_place and can_flip:
+            new = replace(state, phase=Phase.PLACE_OR_FLIP, pending_group=group)
+            return Step(new, (ChoiceNeeded(state.players[seat], Phase.PLACE_OR_FLIP),))
+        return self._place(state, seat, group, flip=can_flip)
+
+    def _cock_and_bull(self, state: CockAndBullState, seat: int) -> Step[CockAndBullState]:
+        if _removable_spot(state, 1 - seat) is None:  # nothing to remove: it is +1
+            return self._offer_points(state, seat, 1)
+        new = replace(state, phase=Phase.REMOVE_OR_POINT)
+        return Step(new, (ChoiceNeeded(state.players[seat], Phase.REMOVE_OR_POINT),))
+
+    def _place(
+        self, state: CockAndBullState, seat: int, group: Group, *, flip: bool
+    ) -> Step[CockAndBullState]:
+        wanted = (1 - seat) if flip else EMPTY
+        spot = next(s for s in group.spots if state.spots[s] == wanted)
+        spots = tuple(seat if i == spot else o for i, o in enumerate(state.spots))
+        new = replace(state, spots=spots)
+        placed = ChipPlaced(state.players[seat], spot, flipped=flip)
+        if all(o == seat for o in spots):
+            won = self._end_game(new, seat, WinKind.CHIP_IN)
+            return Step(won.state, (placed, *won.events))
+        return Step(_back_to_rolling(new), (placed,))
+
+    def _remove(self, state: CockAndBullState, seat: int) -> Step[CockAndBullState]:
+        spot = _removable_spot(state, 1 - seat)
+        assert spot is not None  # REMOVE is offered only when there is one
+        spots = tuple(EMPTY if i == spot else o for i, o in enumerate(state.spots))
+        new = _back_to_rolling(replace(state, spots=spots))
+        return Step(new, (ChipRemoved(state.players[seat], spot),))
+
+    def _offer_points(
+        self, state: CockAndBullState, seat: int, points: int
+    ) -> Step[CockAndBullState]:
+        if not state.rules.optional_points:
+            return self._score(state, seat, points)
+        new = replace(state, phase=Phase.TAKE_OR_DECLINE, pending_points=points)
+        return Step(new, (ChoiceNeeded(state.players[seat], Phase.TAKE_OR_DECLINE),))
+
+    def _score(self, state: CockAndBullState, seat: int, points: int) -> Step[CockAndBullState]:
+        total = min(MANTLE_TOP, state.mantle[seat] + points)
+        mantle = tuple(total if s == seat else m for s, m in enumerate(state.mantle))
+        new = replace(state, mantle=(mantle[0], mantle[1]))
+        scored = MantleScored(state.players[seat], total - state.mantle[seat], total)
+        if total == MANTLE_TOP:
+            won = self._end_game(new, seat, WinKind.PEG_OUT)
+            return Step(won.state, (scored, *won.events))
+        return Step(_back_to_rolling(new), (scored,))
+
+    # --- end of a game and of the match ----------------------------------------------------
+
+    def _end_game(
+        self, state: CockAndBullState, winner: int, kind: WinKind
+    ) -> Step[CockAndBullState]:
+        scores = _game_scores(state, winner, kind)
+        loser = 1 - winner
+        result = GameResult(
+            game_no=state.game_no,
+            winner=winner,
+            kind=kind,
+            scores=scores,
+            flying_monkey=kind is WinKind.CHIP_IN and state.mantle[winner] == 0,
+            le_pew=scores[loser] == 0,
+        )
+        wins = _bump(state.wins, winner)
+        state = replace(
+            state,
+            wins=wins,
+            match_points=(state.match_points[0] + scores[0], state.match_points[1] + scores[1]),
+            flying_monkeys=_bump(state.flying_monkeys, winner)
+            if result.flying_monkey
+            else state.flying_monkeys,
+            le_pews=_bump(state.le_pews, loser) if result.le_pew else state.le_pews,
+            results=(*state.results, result),
+            pending_group=None,
+            pending_points=0,
+        )
+        events: list[Event] = [GameWon(state.players[winner], state.players[loser], result)]
+        if _match_decided(state):
+            leader = _match_leader(state)
+            events.append(MatchWon(state.players[leader], state.wins, state.match_points))
+            return Step(replace(state, phase=Phase.OVER), tuple(events))
+        nxt = replace(fresh_board(state), game_no=state.game_no + 1)
+        events.append(NextGameStarted(nxt.game_no))
+        return Step(nxt, tuple(events))
+
+
+def _back_to_rolling(state: CockAndBullState) -> CockAndBullState:
+    """Every roll but a losing mix lets the player roll again."""
+    return replace(state, phase=Phase.ROLL, pending_group=None, pending_points=0)
+
+
+def _removable_spot(state: CockAndBullState, owner: int) -> int | None:
+    """The spot an opponent's chip must be removed from: Bend first, then Field, then Crown
+    ("the Cocks protect the Bulls and the Crown; the Bulls protect the Crown")."""
+    for group in Group:
+        for spot in group.spots:
+            if state.spots[spot] == owner:
+                return spot
+    return None
+
+
+def _game_scores(state: CockAndBullState, winner: int, kind: WinKind) -> tuple[int, int]:
+    def score(seat: int) -> int:
+        if kind is WinKind.CHIP_IN:
+            # 18 for the Arms plus mantle points; a peg never placed: the Flying Monkey, 54.
+            arms = FLYING_MONKEY_POINTS if state.mantle[winner] == 0 else ARMS_POINTS
+            return state.mantle[seat] + (arms if seat == winner else 0)
+        # Peg-out: both score their mantle plus their own chips on the Arms.
+        return state.mantle[seat] + sum(group_of(s).points for s in state.chips_of(seat))
+
+    return score(0), score(1)
+
+
+def _bump(pair: tuple[int, int], seat: int) -> tuple[int, int]:
+    return (pair[0] + (seat == 0), pair[1] + (seat == 1))
+
+
+def _match_decided(state: CockAndBullState) -> bool:
+    rules = state.rules
+    if rules.point_limit:
+        # Played to a point limit: ends after the game in which someone reaches it.
+        return max(state.match_points) >= rules.point_limit
+    return max(state.wins) > rules.best_of // 2
+
+
+def _match_leader(state: CockAndBullState) -> int:
+    """The match winner: more games won ("winning is the first aim"), then more points; in
+    a point-limit match, more points. A full tie goes to the winner of the last game."""
+    if state.rules.point_limit:
+        key = [(state.match_points[s], state.wins[s]) for s in (0, 1)]
+    else:
+        key = [(state.wins[s], state.match_points[s]) for s in (0, 1)]
+    if key[0] == key[1]:
+        return state.results[-1].winner
+    return 0 if key[0] > key[1] else 1

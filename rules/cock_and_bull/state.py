@@ -1,0 +1,212 @@
+"""Cock & Bull state, options and events (rules: shared/rules/cock-and-bull.md)."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from rules.core import Event, PlayerId
+
+SEATS = (0, 1)
+EMPTY = -1
+MANTLE_TOP = 36  # the peg stops in hole 36; no exact count needed
+ARMS_POINTS = 18
+FLYING_MONKEY_POINTS = 54
+
+
+class Face(enum.Enum):
+    COCK = "cock"
+    BULL = "bull"
+    MONKEY = "monkey"
+
+    @property
+    def rank(self) -> int:
+        """Start-roll ranking. Decision in the rules file: Monkey > Bull > Cock."""
+        return {Face.COCK: 0, Face.BULL: 1, Face.MONKEY: 2}[self]
+
+
+class Group(enum.Enum):
+    """The three groups of spots on the Arms, in removal order."""
+
+    BEND = "bend"
+    FIELD = "field"
+    CROWN = "crown"
+
+    @property
+    def spots(self) -> tuple[int, ...]:
+        return {Group.BEND: (0, 1, 2), Group.FIELD: (3, 4), Group.CROWN: (5,)}[self]
+
+    @property
+    def points(self) -> int:
+        """Mantle points for a pair once the group is all yours, and each chip's worth at
+        a peg-out: Cock 2, Bull 3, Crown 6 — the same numbers in the rules."""
+        return {Group.BEND: 2, Group.FIELD: 3, Group.CROWN: 6}[self]
+
+    @property
+    def face(self) -> Face:
+        return {Group.BEND: Face.COCK, Group.FIELD: Face.BULL, Group.CROWN: Face.MONKEY}[self]
+
+
+def group_of(spot: int) -> Group:
+    return next(g for g in Group if spot in g.spots)
+
+
+class Colour(enum.Enum):
+    RED = "red"
+    BLACK = "black"
+
+
+class Phase(enum.Enum):
+    START_ROLL = "start_roll"  # both roll one die for the first turn
+    CHOOSE_COLOUR = "choose_colour"  # the start-roll winner picks red or black
+    ROLL = "roll"  # the player to act rolls both dice
+    PLACE_OR_FLIP = "place_or_flip"  # a pair where both an empty spot and a flip are possible
+    REMOVE_OR_POINT = "remove_or_point"  # Cock + Bull with an opponent's chip on the Arms
+    TAKE_OR_DECLINE = "take_or_decline"  # `optional_points`: mantle points on offer
+    OVER = "over"  # the match is over
+
+
+class WinKind(enum.Enum):
+    CHIP_IN = "chip_in"
+    PEG_OUT = "peg_out"
+
+
+@dataclass(frozen=True)
+class Rules:
+    """House options, all with the rules file's defaults."""
+
+    weighted_dice: bool = False  # `dice: weighted`: 3 Cocks, 2 Bulls, 1 Monkey per die
+    optional_points: bool = False  # a player may decline mantle points
+    best_of: int = 1  # a match of 1, 3 or 5 games
+    point_limit: int = 0  # > 0: the match is played to this many points instead
+
+
+@dataclass(frozen=True)
+class GameResult:
+    game_no: int
+    winner: int  # seat
+    kind: WinKind
+    scores: tuple[int, int]  # by seat
+    flying_monkey: bool
+    le_pew: bool  # the loser scored 0
+
+
+@dataclass(frozen=True)
+class CockAndBullState:
+    v: int
+    players: tuple[PlayerId, PlayerId]
+    rules: Rules
+    phase: Phase
+    current: int  # seat to act in every phase but START_ROLL
+    spots: tuple[int, ...]  # six spots (Bend 0-2, Field 3-4, Crown 5): a seat, or EMPTY
+    mantle: tuple[int, int]
+    red: int  # the seat playing red, or EMPTY before the colour is chosen
+    start_rolls: tuple[Face | None, Face | None]
+    last_roll: tuple[Face, Face] | None
+    pending_group: Group | None  # PLACE_OR_FLIP: the group of the pair just rolled
+    pending_points: int  # TAKE_OR_DECLINE: the points on offer
+    game_no: int
+    wins: tuple[int, int]
+    match_points: tuple[int, int]
+    flying_monkeys: tuple[int, int]
+    le_pews: tuple[int, int]
+    results: tuple[GameResult, ...]
+
+    def seat_of(self, player: PlayerId) -> int:
+        return self.players.index(player)
+
+    def colour_of(self, seat: int) -> Colour | None:
+        if self.red == EMPTY:
+            return None
+        return Colour.RED if seat == self.red else Colour.BLACK
+
+    def chips_of(self, seat: int) -> tuple[int, ...]:
+        return tuple(i for i, owner in enumerate(self.spots) if owner == seat)
+
+
+# --- events -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StartDieRolled(Event):
+    player: PlayerId
+    face: Face
+
+
+@dataclass(frozen=True)
+class StartRollTied(Event):
+    face: Face
+
+
+@dataclass(frozen=True)
+class FirstTurnWon(Event):
+    player: PlayerId
+
+
+@dataclass(frozen=True)
+class ColourChosen(Event):
+    player: PlayerId
+    colour: Colour
+
+
+@dataclass(frozen=True)
+class DiceRolled(Event):
+    player: PlayerId
+    dice: tuple[Face, Face]
+
+
+@dataclass(frozen=True)
+class ChipPlaced(Event):
+    player: PlayerId
+    spot: int
+    flipped: bool  # True when an opponent's chip was turned over
+
+
+@dataclass(frozen=True)
+class ChipRemoved(Event):
+    player: PlayerId  # who removed it
+    spot: int
+
+
+@dataclass(frozen=True)
+class MantleScored(Event):
+    player: PlayerId
+    points: int  # what the peg actually moved (capped at hole 36)
+    total: int
+
+
+@dataclass(frozen=True)
+class PointsDeclined(Event):
+    player: PlayerId
+    points: int
+
+
+@dataclass(frozen=True)
+class ChoiceNeeded(Event):
+    player: PlayerId
+    phase: Phase
+
+
+@dataclass(frozen=True)
+class TurnLost(Event):
+    player: PlayerId
+    next_player: PlayerId
+
+
+@dataclass(frozen=True)
+class GameWon(Event):
+    winner: PlayerId
+    loser: PlayerId
+    result: GameResult
+
+
+@dataclass(frozen=True)
+class NextGameStarted(Event):
+    game_no: int
+
+
+@dataclass(frozen=True)
+class MatchWon(Event):
+    winner: PlayerId
+    wins: tuple[int, int]
+    points: tuple[int, int]

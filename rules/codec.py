@@ -1,0 +1,65 @@
+"""JSON round-trips for frozen state dataclasses, driven by their type hints.
+
+Engines store their state as JSON (DESIGN.md, storage). Rather than a hand-written `dump`
+and `load` per game, state classes are plain frozen dataclasses of ints, strings, enums,
+tuples and other such dataclasses, and this module walks the type hints both ways.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import types
+import typing
+from collections.abc import Mapping
+from functools import cache
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def to_json(value: Any) -> Any:
+    """A JSON-safe copy of `value` (dataclass -> dict, enum -> value, tuple -> list)."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, tuple | list):
+        return [to_json(v) for v in value]
+    if isinstance(value, frozenset):
+        return sorted(to_json(v) for v in value)
+    return value
+
+
+def from_json(cls: type[T], data: Any) -> T:
+    """Rebuild an instance of `cls` from `to_json` output."""
+    return typing.cast(T, _build(cls, data))
+
+
+@cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def _build(tp: Any, data: Any) -> Any:
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        if data is None and type(None) in args:
+            return None
+        (inner,) = [a for a in args if a is not type(None)]
+        return _build(inner, data)
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_build(args[0], d) for d in data)
+        return tuple(_build(a, d) for a, d in zip(args, data, strict=True))
+    if origin is frozenset:
+        return frozenset(_build(args[0], d) for d in data)
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        hints = _hints(tp)
+        assert isinstance(data, Mapping)
+        kwargs = {f.name: _build(hints[f.name], data[f.name]) for f in dataclasses.fields(tp)}
+        return tp(**kwargs)
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return tp(data)
+    return data

@@ -1,0 +1,14 @@
+"""Every game the bot plays, by its name (the same name in rules/, images/, cogs/, the DB)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.cock_and_bull import ENGINE as COCK_AND_BULL
+from rules.core import Engine
+
+ENGINES: dict[str, Engine[Any]] = {engine.name: engine for engine in (COCK_AND_BULL,)}
+
+
+def engine_for(name: str) -> Engine[Any]:
+    return ENGINES[name]

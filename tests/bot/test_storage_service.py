@@ -1,0 +1,176 @@
+"""Storage and the game service: migrations, the action log, replay, stale steps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.errors import UserError
+from bot.service import GameService
+from bot.storage import Storage
+from rules.core import Action
+from rules.registry import ENGINES
+
+ANA, LEO, EVE = 101, 102, 103
+
+
+@pytest.fixture
+async def storage(tmp_path: Path):
+    storage = await Storage.open(str(tmp_path / "parlour.sqlite3"))
+    yield storage
+    await storage.close()
+
+
+@pytest.fixture
+def service(storage: Storage) -> GameService:
+    return GameService(storage, ENGINES, clock=lambda: 1000.0, fixed_seed="seed-1")
+
+
+async def started_game(service: GameService, **options) -> int:
+    table = await service.create_lobby(
+        "cock_and_bull",
+        guild_id=1,
+        channel_id=2,
+        host_id=ANA,
+        host_name="Ana",
+        options=options,
+    )
+    await service.join(table.row.id, LEO, "Leo")
+    await service.start(table.row.id, ANA)
+    return table.row.id
+
+
+async def play_to_the_end(service: GameService, game_id: int) -> int:
+    """Both seats follow the AI's choices; returns the number of actions."""
+    engine = ENGINES["cock_and_bull"]
+    while True:
+        table = await service.table(game_id)
+        to_act = sorted(engine.to_act(table.state))
+        if not to_act:
+            return table.row.step
+        action = engine.choose(table.state, to_act[0], __import__("random").Random(table.row.step))
+        await service.act(game_id, to_act[0], action, table.row.step)
+
+
+async def test_migrations_from_empty_set_user_version(tmp_path: Path) -> None:
+    storage = await Storage.open(str(tmp_path / "new.sqlite3"))
+    assert await storage.schema_version() == 1
+    await storage.migrate()  # idempotent: a second start applies nothing
+    assert await storage.schema_version() == 1
+    await storage.close()
+
+
+async def test_lobby_rules(service: GameService) -> None:
+    table = await service.create_lobby(
+        "cock_and_bull", guild_id=1, channel_id=2, host_id=ANA, host_name="Ana", options={}
+    )
+    gid = table.row.id
+    with pytest.raises(UserError, match="at least 2 players"):
+        await service.start(gid, ANA)
+    with pytest.raises(UserError, match="already in"):
+        await service.join(gid, ANA, "Ana")
+    await service.join(gid, LEO, "Leo")
+    with pytest.raises(UserError, match="full"):
+        await service.join(gid, EVE, "Eve")
+    with pytest.raises(UserError, match="Only the host"):
+        await service.start(gid, LEO)
+    await service.leave(gid, LEO)
+    table = await service.add_bot(gid, ANA)
+    assert [(s.seat, s.player_id, s.is_bot) for s in table.seats] == [
+        (0, ANA, False),
+        (1, -1, True),
+    ]
+    table = await service.start(gid, ANA)
+    assert table.row.status == "active"
+    with pytest.raises(UserError, match="already started"):
+        await service.join(gid, EVE, "Eve")
+
+
+async def test_bad_options_are_refused_at_the_lobby(service: GameService) -> None:
+    with pytest.raises(UserError, match="best of 1, 3 or 5"):
+        await service.create_lobby(
+            "cock_and_bull",
+            guild_id=1,
+            channel_id=2,
+            host_id=ANA,
+            host_name="Ana",
+            options={"best_of": 4},
+        )
+
+
+async def test_replay_from_seed_and_log_reproduces_the_state(service: GameService) -> None:
+    gid = await started_game(service, best_of=3)
+    steps = await play_to_the_end(service, gid)
+    table = await service.table(gid)
+    assert table.row.status == "finished"
+    assert len(await service.storage.actions(gid)) == steps > 10
+    assert await service.replay(gid) == table.state
+
+
+async def test_results_are_written_with_the_last_action(service: GameService) -> None:
+    gid = await started_game(service)
+    await play_to_the_end(service, gid)
+    standings = await service.storage.standings(1, "cock_and_bull")
+    assert sorted((s.wins, s.losses) for s in standings) == [(0, 1), (1, 0)]
+    winner = standings[0]
+    assert winner.points > standings[1].points or winner.wins == 1
+    assert set(winner.stats) == {"flying_monkeys", "le_pews", "games_won"}
+
+
+async def test_stale_step_is_refused_and_nothing_is_written(service: GameService) -> None:
+    gid = await started_game(service)
+    table = await service.table(gid)
+    engine = ENGINES["cock_and_bull"]
+    player = sorted(engine.to_act(table.state))[0]
+    await service.act(gid, player, Action("roll"), 0)
+    before = await service.table(gid)
+    with pytest.raises(UserError, match="out of date"):
+        await service.act(gid, player, Action("roll"), 0)  # the same click again
+    after = await service.table(gid)
+    assert after.row.step == before.row.step == 1
+    assert after.row.state == before.row.state
+    assert len(await service.storage.actions(gid)) == 1
+
+
+async def test_wrong_player_and_outsider_change_nothing(service: GameService) -> None:
+    gid = await started_game(service)
+    table = await service.table(gid)
+    engine = ENGINES["cock_and_bull"]
+    # Finish the start roll so exactly one player is to act.
+    while len(engine.to_act(table.state)) != 1 or table.state.phase.value != "roll":
+        p = sorted(engine.to_act(table.state))[0]
+        await service.act(
+            gid, p, engine.choose(table.state, p, __import__("random").Random(0)), table.row.step
+        )
+        table = await service.table(gid)
+    (to_act,) = engine.to_act(table.state)
+    other = LEO if to_act == ANA else ANA
+    with pytest.raises(UserError, match="not your turn"):
+        await service.act(gid, other, Action("roll"), table.row.step)
+    with pytest.raises(UserError, match="not playing"):
+        await service.act(gid, EVE, Action("roll"), table.row.step)
+    assert (await service.table(gid)).row.step == table.row.step
+
+
+async def test_timeout_lets_the_ai_act_only_if_the_step_is_unchanged(storage: Storage) -> None:
+    service = GameService(storage, ENGINES, clock=lambda: 1000.0, fixed_seed="s")
+    gid = await started_game(service, turn_timer=60)
+    table = await service.table(gid)
+    assert table.row.deadline == 1060.0
+    assert await service.time_out(gid, expected_step=5) is None  # not at that step
+    played = await service.time_out(gid, expected_step=0)
+    assert played is not None and played.by_ai
+    assert (await service.table(gid)).row.step == 1
+    logged = await storage.actions(gid)
+    assert logged[0].by_ai
+
+
+async def test_bot_seat_plays_through_the_service(service: GameService) -> None:
+    table = await service.create_lobby(
+        "cock_and_bull", guild_id=1, channel_id=2, host_id=ANA, host_name="Ana", options={}
+    )
+    await service.add_bot(table.row.id, ANA)
+    await service.start(table.row.id, ANA)
+    played = await service.play_bot(table.row.id)
+    assert played is not None and played.player == -1 and played.action == Action("roll")
