@@ -18,6 +18,7 @@ from typing import Any
 
 from bot.errors import UserError
 from bot.storage import (
+    ABANDONED,
     ACTIVE,
     CANCELLED,
     LOBBY,
@@ -61,6 +62,7 @@ class Played:
     events: tuple[Event, ...]
     outcome: Outcome | None
     by_ai: bool
+    was_to_act: frozenset[PlayerId]  # who could act before this action
 
 
 class GameService:
@@ -266,7 +268,15 @@ class GameService:
             )
         except StaleStep as e:
             raise UserError("That button is out of date: the game has moved on.") from e
-        return Played(await self.table(row.id), player, action, step.events, outcome, by_ai)
+        return Played(
+            table=await self.table(row.id),
+            player=player,
+            action=action,
+            events=step.events,
+            outcome=outcome,
+            by_ai=by_ai,
+            was_to_act=engine.to_act(table.state),
+        )
 
     async def play_bot(self, game_id: int) -> Played | None:
         """Let one bot seat that is to act play one action; None if no bot is to act."""
@@ -301,6 +311,14 @@ class GameService:
 
     async def mark_reminded(self, game_id: int) -> None:
         await self.storage.update_game(game_id, self._clock(), reminded=1)
+
+    async def set_ids(self, game_id: int, **ids: int | None) -> None:
+        """Remember where the game lives in Discord (lobby, thread, board, ping messages)."""
+        await self.storage.update_game(game_id, self._clock(), **ids)
+
+    async def abandon(self, game_id: int) -> None:
+        """The game's thread is gone: stop its timers and hide it from /games."""
+        await self.storage.update_game(game_id, self._clock(), status=ABANDONED, deadline=None)
 
     def _deadline(self, table: Table, state: Any) -> float | None:
         """When the humans to act time out; None without a turn timer or a human to act."""

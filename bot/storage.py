@@ -6,6 +6,7 @@ with `PRAGMA user_version`.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator, Iterable, Mapping
 from contextlib import asynccontextmanager
@@ -121,6 +122,8 @@ def _game(row: aiosqlite.Row) -> GameRow:
 class Storage:
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
+        # One connection is shared by every task: one transaction at a time on it.
+        self._write = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: str) -> Storage:
@@ -142,13 +145,14 @@ class Storage:
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        await self._db.execute("BEGIN IMMEDIATE")
-        try:
-            yield self._db
-        except BaseException:
-            await self._db.execute("ROLLBACK")
-            raise
-        await self._db.execute("COMMIT")
+        async with self._write:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
 
     async def schema_version(self) -> int:
         async with self._db.execute("PRAGMA user_version") as cur:

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import io
-import logging
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import aiohttp
 import discord
 import pytest
-import yarl
 from discord import app_commands
 from discord.ext import commands
 from PIL import Image
@@ -144,36 +142,6 @@ class DemoBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.add_dynamic_items(Counter)
         await self.tree.sync()
-
-
-class _Collect(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(level=logging.ERROR)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-
-
-@pytest.fixture(autouse=True)
-def no_discord_errors() -> Iterator[None]:
-    """Fail the test if discord.py logged an error (e.g. an exception in a callback)."""
-    collector = _Collect()
-    logger = logging.getLogger("discord")
-    logger.addHandler(collector)
-    yield
-    logger.removeHandler(collector)
-    assert not collector.records, "\n".join(map(logging.Formatter().format, collector.records))
-
-
-@pytest.fixture
-async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord() as fake:
-        monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base)
-        gateway = yarl.URL(fake.gateway_url)
-        monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", gateway)
-        yield fake
-        assert fake.faults == []
 
 
 @pytest.fixture

@@ -1,0 +1,36 @@
+"""`python -m bot`: start Parlour with the settings from the environment or `.env`."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+import discord
+from dotenv import load_dotenv
+
+from bot.client import ParlourBot
+from bot.settings import Settings
+
+
+def main() -> int:
+    load_dotenv()
+    settings = Settings.from_env()
+    if not settings.token:
+        print(
+            "DISCORD_TOKEN is not set: put your bot's token in a .env file "
+            "(copy .env.example) or in the environment, then run `python -m bot` again.",
+            file=sys.stderr,
+        )
+        return 2
+    discord.utils.setup_logging(level=getattr(logging, settings.log_level, logging.INFO))
+    bot = ParlourBot(settings)
+    try:
+        bot.run(settings.token, log_handler=None)
+    except discord.LoginFailure:
+        print("Discord refused DISCORD_TOKEN: check the token in .env.", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

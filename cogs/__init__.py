@@ -1,0 +1,1 @@
+"""Discord cogs: one per game, plus general commands and the scoreboard."""

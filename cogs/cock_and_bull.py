@@ -1,0 +1,245 @@
+"""Cock & Bull in Discord: `/cock-and-bull new`, `/cock-and-bull rules`, and its wording."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.presenter import ButtonLook
+from bot.tables import mention
+from cogs.options import TURN_TIMER_CHOICES, TURN_TIMER_HELP
+from images.cock_and_bull import render_png
+from rules.cock_and_bull.state import (
+    ChipPlaced,
+    ChipRemoved,
+    CockAndBullState,
+    ColourChosen,
+    DiceRolled,
+    Face,
+    FirstTurnWon,
+    GameWon,
+    MantleScored,
+    MatchWon,
+    NextGameStarted,
+    Phase,
+    PointsDeclined,
+    StartDieRolled,
+    StartRollTied,
+    TurnLost,
+    WinKind,
+    group_of,
+)
+from rules.core import Action, Event, Outcome, PlayerId
+
+FACE_ICON = {Face.COCK: "🐓", Face.BULL: "🐂", Face.MONKEY: "🐒"}
+GROUP_NAME = {"bend": "the Bend", "field": "the Field", "crown": "the Crown"}
+
+RULES_SUMMARY = """\
+**Aim:** cover all six spots of the Arms with your colour (**Chip-In**) or peg your way \
+to hole 36 on your Mantle (**Peg-Out**).
+**Start:** both roll one die; Monkey beats Bull beats Cock (equal: roll again). The winner \
+picks red or black and rolls first.
+**Your turn:** roll both dice and keep rolling until you lose the turn.
+• 🐓🐓 put a chip on the **Bend** (3 spots), or flip one of your opponent's there. All 3 \
+yours already: **+2**.
+• 🐂🐂 the same on the **Field** (2 spots); both yours: **+3**.
+• 🐒🐒 the same on the **Crown**; yours: **+6**.
+• 🐓🐂 remove an opponent's chip (Bend first, then Field, Crown last) **or +1**.
+• 🐓🐒 or 🐂🐒: you lose the turn.
+**Scoring:** Chip-In = 18 + your Mantle (**54**, a *Flying Monkey*, if your peg was never \
+placed); the loser scores their Mantle. Peg-Out: both score Mantle + own chips \
+(Crown 6, Bull 3, Cock 2). Losing with 0 is a *Le Pew*.
+**House rules:** weighted dice (3 Cocks, 2 Bulls, 1 Monkey), optional points (you may \
+decline Mantle points), matches best of 3 or 5, or to a point limit."""
+
+
+def _name(player: PlayerId, names: Mapping[PlayerId, str]) -> str:
+    return f"**{names.get(player, 'Someone')}**"
+
+
+def _dice(dice: Sequence[Face]) -> str:
+    return " + ".join(f"{FACE_ICON[f]} {f.value.title()}" for f in dice)
+
+
+class CockAndBullPresenter:
+    game = "cock_and_bull"
+    title = "Cock & Bull"
+    colour = 0xB8322F
+    stat_columns: ClassVar[dict[str, str]] = {
+        "flying_monkeys": "Flying Monkeys",
+        "le_pews": "Le Pews",
+    }
+
+    def render_png(self, state: CockAndBullState, names: Mapping[PlayerId, str]) -> bytes:
+        return render_png(state, names)
+
+    def prompt(self, state: CockAndBullState, names: Mapping[PlayerId, str]) -> str:
+        if state.phase is Phase.START_ROLL:
+            waiting = [
+                names[p] for p, r in zip(state.players, state.start_rolls, strict=True) if r is None
+            ]
+            return f"{' and '.join(waiting)}: roll one die for the first turn"
+        who = names[state.players[state.current]]
+        return {
+            Phase.CHOOSE_COLOUR: f"{who}: choose your colour",
+            Phase.ROLL: f"{who} to roll",
+            Phase.PLACE_OR_FLIP: f"{who}: place a new chip or flip one on "
+            f"{GROUP_NAME[(state.pending_group or group_of(0)).value]}?",
+            Phase.REMOVE_OR_POINT: f"{who}: remove an opponent's chip, or take 1 point?",
+            Phase.TAKE_OR_DECLINE: f"{who}: take {state.pending_points} Mantle "
+            f"point{'s' if state.pending_points != 1 else ''}, or decline?",
+            Phase.OVER: "The match is over",
+        }[state.phase]
+
+    def narrate(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
+        lines: list[str] = []
+        for e in events:
+            match e:
+                case StartDieRolled(player=p, face=f):
+                    lines.append(f"{_name(p, names)} rolled {FACE_ICON[f]} {f.value.title()}.")
+                case StartRollTied():
+                    lines.append("Equal faces: both roll again.")
+                case FirstTurnWon(player=p):
+                    lines.append(f"{_name(p, names)} wins the first turn.")
+                case ColourChosen(player=p, colour=c):
+                    lines.append(f"{_name(p, names)} plays **{c.value}**.")
+                case DiceRolled(player=p, dice=d):
+                    lines.append(f"{_name(p, names)} rolled {_dice(d)}.")
+                case ChipPlaced(player=p, spot=s, flipped=flipped):
+                    verb = "flipped a chip on" if flipped else "placed a chip on"
+                    lines.append(f"{_name(p, names)} {verb} {GROUP_NAME[group_of(s).value]}.")
+                case ChipRemoved(player=p, spot=s):
+                    lines.append(
+                        f"{_name(p, names)} removed a chip from {GROUP_NAME[group_of(s).value]}."
+                    )
+                case MantleScored(player=p, points=n, total=t):
+                    lines.append(f"{_name(p, names)} pegs +{n} → {t}/36.")
+                case PointsDeclined(player=p, points=n):
+                    lines.append(f"{_name(p, names)} declined {n} point{'s' if n != 1 else ''}.")
+                case TurnLost(player=p, next_player=q):
+                    lines.append(f"{_name(p, names)} loses the turn; dice to {_name(q, names)}.")
+                case GameWon(winner=w, result=r):
+                    how = "chips in" if r.kind is WinKind.CHIP_IN else "pegs out"
+                    extra = " — a **Flying Monkey**!" if r.flying_monkey else ""
+                    extra += " The loser scores 0: a **Le Pew**." if r.le_pew else ""
+                    lines.append(
+                        f"🏆 {_name(w, names)} {how} and wins game {r.game_no} "
+                        f"({max(r.scores)}–{min(r.scores)}){extra}"
+                    )
+                case NextGameStarted(game_no=n):
+                    lines.append(f"Game {n} begins: roll for the first turn.")
+                case MatchWon():
+                    pass  # the result line says it
+        return lines
+
+    def button(self, action: Action, state: CockAndBullState) -> ButtonLook:
+        if action.verb == "colour":
+            style = (
+                discord.ButtonStyle.danger if action.arg == "red" else discord.ButtonStyle.secondary
+            )
+            return ButtonLook(f"Play {action.arg}", style, "🔴" if action.arg == "red" else "⚫")
+        if action.verb == "roll":
+            single = state.phase is Phase.START_ROLL
+            return ButtonLook("Roll one die" if single else "Roll", emoji="🎲")
+        points = state.pending_points
+        return {
+            "place": ButtonLook("Place a new chip", emoji="➕"),
+            "flip": ButtonLook("Flip their chip", emoji="🔄"),
+            "remove": ButtonLook("Remove their chip", discord.ButtonStyle.danger, "✂️"),
+            "point": ButtonLook("Take 1 point", discord.ButtonStyle.success, "📍"),
+            "take": ButtonLook(f"Take {points}", discord.ButtonStyle.success, "📍"),
+            "decline": ButtonLook("Decline", discord.ButtonStyle.secondary),
+        }[action.verb]
+
+    def describe_options(self, options: Mapping[str, Any]) -> list[str]:
+        best_of = int(options.get("best_of", 1))
+        limit = int(options.get("point_limit", 0))
+        match = (
+            f"Match to {limit} points"
+            if limit
+            else "Single game"
+            if best_of == 1
+            else f"Match: best of {best_of}"
+        )
+        weighted = options.get("dice") == "weighted"
+        return [
+            f"Dice: {'weighted (3 Cocks, 2 Bulls, 1 Monkey)' if weighted else 'uniform'}",
+            f"Optional points: {'on' if options.get('optional_points') else 'off'}",
+            match,
+        ]
+
+    def result(
+        self, state: CockAndBullState, outcome: Outcome, names: Mapping[PlayerId, str]
+    ) -> str:
+        (winner,) = outcome.winners
+        loser = next(p for p in state.players if p != winner)
+        score = f"{outcome.scores[winner]}–{outcome.scores[loser]}"
+        if len(state.results) > 1:
+            w, lo = (state.wins[state.seat_of(p)] for p in (winner, loser))
+            return f"{mention(winner, names)} wins the match {w}–{lo} ({score} points)"
+        last = state.results[-1]
+        how = "by Chip-In" if last.kind is WinKind.CHIP_IN else "by Peg-Out"
+        return f"{mention(winner, names)} wins {how}, {score}"
+
+
+class CockAndBullCog(commands.GroupCog, group_name="cock-and-bull"):
+    """Cock & Bull: the two-player dice duel of Cocks, Bulls and Monkeys."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        bot.tables.register(CockAndBullPresenter())  # type: ignore[attr-defined]
+        super().__init__()
+
+    @app_commands.command(name="new")
+    @app_commands.describe(
+        dice="Uniform dice (2 of each face) or weighted (3 Cocks, 2 Bulls, 1 Monkey)",
+        optional_points="Let players decline Mantle points (2011 tournament rule)",
+        best_of="Play a match: best of 1, 3 or 5 games",
+        point_limit="Or play the match to this many points (0 = off)",
+        turn_timer=TURN_TIMER_HELP,
+    )
+    @app_commands.choices(
+        dice=[
+            app_commands.Choice(name="uniform (2 Cocks, 2 Bulls, 2 Monkeys)", value="uniform"),
+            app_commands.Choice(name="weighted (3 Cocks, 2 Bulls, 1 Monkey)", value="weighted"),
+        ],
+        best_of=[app_commands.Choice(name=f"best of {n}", value=n) for n in (1, 3, 5)],
+        turn_timer=TURN_TIMER_CHOICES,
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        dice: str = "uniform",
+        optional_points: bool = False,
+        best_of: int = 1,
+        point_limit: app_commands.Range[int, 0, 500] = 0,
+        turn_timer: int | None = None,
+    ) -> None:
+        """Open a Cock & Bull lobby in this channel."""
+        options: dict[str, Any] = {
+            "dice": dice,
+            "optional_points": optional_points,
+            "best_of": best_of,
+            "point_limit": point_limit,
+        }
+        if turn_timer is not None:
+            options["turn_timer"] = turn_timer
+        await self.bot.tables.open_lobby(interaction, "cock_and_bull", options)  # type: ignore[attr-defined]
+
+    @app_commands.command(name="rules")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        """How to play Cock & Bull, in short."""
+        embed = discord.Embed(
+            title="Cock & Bull — the rules in short",
+            description=RULES_SUMMARY,
+            colour=CockAndBullPresenter.colour,
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(CockAndBullCog(bot))

@@ -1,0 +1,77 @@
+"""`/scoreboard` and `/stats`: standings from the results of finished games."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.storage import StandingRow
+from rules.registry import ENGINES
+
+GAME_CHOICES = [app_commands.Choice(name=e.title, value=e.name) for e in ENGINES.values()]
+TOP = 15
+
+
+def _who(row: StandingRow) -> str:
+    return f"🤖 Bot {-row.player_id}" if row.is_bot else f"<@{row.player_id}>"
+
+
+class Scoreboard(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="scoreboard")
+    @app_commands.guild_only()
+    @app_commands.describe(game="Which game's standings")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def scoreboard(self, interaction: discord.Interaction, game: str) -> None:
+        """This server's standings for a game: wins minus losses, then points."""
+        assert interaction.guild is not None
+        tables = self.bot.tables  # type: ignore[attr-defined]
+        presenter = tables.presenter(game)
+        rows = await tables.service.storage.standings(interaction.guild.id, game)
+        embed = discord.Embed(title=f"{presenter.title} — scoreboard", colour=presenter.colour)
+        if not rows:
+            embed.description = "No finished games yet."
+        else:
+            lines = []
+            for rank, row in enumerate(rows[:TOP], start=1):
+                extra = "".join(
+                    f" · {title} {row.stats.get(key, 0)}"
+                    for key, title in presenter.stat_columns.items()
+                )
+                lines.append(
+                    f"**{rank}.** {_who(row)} — {row.wins} W / {row.losses} L · "
+                    f"{row.points} pts{extra}"
+                )
+            embed.description = "\n".join(lines)
+        await interaction.response.send_message(embed=embed)
+
+    @app_commands.command(name="stats")
+    @app_commands.guild_only()
+    @app_commands.describe(user="Whose record to show")
+    async def stats(self, interaction: discord.Interaction, user: discord.User) -> None:
+        """One member's record in this server, across every game."""
+        assert interaction.guild is not None
+        tables = self.bot.tables  # type: ignore[attr-defined]
+        per_game = await tables.service.storage.player_stats(interaction.guild.id, user.id)
+        embed = discord.Embed(title=f"{user.display_name} — record")
+        if not per_game:
+            embed.description = "No finished games yet."
+        for game, row in per_game.items():
+            presenter = tables.presenter(game)
+            extra = "".join(
+                f"\n{title}: {row.stats.get(key, 0)}"
+                for key, title in presenter.stat_columns.items()
+            )
+            embed.add_field(
+                name=presenter.title,
+                value=f"{row.played} played · {row.wins} W / {row.losses} L\n"
+                f"{row.points} points{extra}",
+            )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Scoreboard(bot))

@@ -1,0 +1,103 @@
+"""Playing Parlour through the fake Discord the way members do: by reading and clicking."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from PIL import Image
+
+from tests.e2e.fake_discord import FakeDiscord, FakeMessage
+
+JSON = dict[str, Any]
+PROMPT = re.compile(r"\*\*▶ (?P<prompt>.+)\*\*$")
+
+
+async def open_lobby(
+    fake: FakeDiscord, host: JSON, game: str, options: dict[str, Any] | None = None
+) -> FakeMessage:
+    rec = await fake.slash(host, game, "new", options=options or {})
+    callback = await rec.response()
+    assert callback.message is not None, "the lobby was not posted"
+    assert not callback.message.ephemeral, callback.message.content
+    return callback.message
+
+
+async def click_ok(fake: FakeDiscord, user: JSON, message: FakeMessage, label: str) -> None:
+    """Click and require that the bot did not answer with a private error."""
+    rec = await fake.click(user, message, label=label)
+    callback = await rec.response()
+    if callback.message is not None and callback.message.ephemeral:
+        raise AssertionError(f"{user['username']} clicking {label!r}: {callback.message.content}")
+
+
+async def start_game(
+    fake: FakeDiscord,
+    host: JSON,
+    game: str,
+    joiners: Sequence[JSON] = (),
+    bots: int = 0,
+    options: dict[str, Any] | None = None,
+) -> FakeMessage:
+    """Open a lobby, fill it, click Start; returns the board message in the new thread."""
+    lobby = await open_lobby(fake, host, game, options)
+    for user in joiners:
+        await click_ok(fake, user, lobby, "Join")
+    for _ in range(bots):
+        await click_ok(fake, host, lobby, "Add bot")
+    await fake.click(host, lobby, label="Start")
+    return await fake.wait_for(lambda: board_message(fake))
+
+
+def board_message(fake: FakeDiscord) -> FakeMessage | None:
+    """The newest game board: a thread message with a picture and the ▶ prompt."""
+    thread_ids = {int(t["id"]) for t in fake.threads}
+    for message in reversed(fake.public_messages()):
+        if message.channel_id in thread_ids and message.embeds and message.attachments:
+            return message
+    return None
+
+
+def prompt(board: FakeMessage) -> str:
+    lines = board.embeds[0]["description"].splitlines()
+    match = PROMPT.match(lines[-1])
+    assert match, lines[-1]
+    return match["prompt"]
+
+
+def move_number(board: FakeMessage) -> int:
+    return int(board.embeds[0]["footer"]["text"].split()[-1])
+
+
+def picture(board: FakeMessage) -> Image.Image:
+    (attachment,) = board.attachments
+    assert attachment.filename == "board.png"
+    image = Image.open(io.BytesIO(attachment.data))
+    image.load()
+    return image
+
+
+def player_to_act(board: FakeMessage, players: Sequence[JSON]) -> JSON | None:
+    """The first named player in the prompt, once no bot is named there (bots move on
+    their own: a human clicking at the same moment would be told the board moved on)."""
+    text = prompt(board)
+    if "Bot " in text:
+        return None
+    named = [(text.find(p["username"]), p) for p in players if p["username"] in text]
+    return min(named, key=lambda pair: pair[0])[1] if named else None
+
+
+def private_replies(fake: FakeDiscord, user: JSON) -> list[str]:
+    return [m.content for m in fake.ephemeral_for(user)]
+
+
+async def eventually(check: Callable[[], Awaitable[bool]], timeout: float = 5.0) -> None:
+    """Poll a condition the fake cannot see (the bot's database), every 20 ms."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not await check():
+        if asyncio.get_running_loop().time() > deadline:
+            raise TimeoutError("condition not met in time")
+        await asyncio.sleep(0.02)

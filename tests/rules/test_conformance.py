@@ -1,0 +1,292 @@
+"""The conformance suite: what every rules engine promises (DESIGN.md, "Tests").
+
+Parametrised over `rules.registry.ENGINES`, so a new game is checked as soon as it is
+registered. Nothing here knows any game's rules; the engines play with their default options.
+
+- Random playouts (a player from `to_act`, a uniformly random legal action, the engine's
+  randomness from `step_rng(seed, n)`) end within `MAX_STEPS`.
+- `load(dump(s)) == s` at every step, through real JSON text, and the dump carries "v".
+- The same seed and the same choices give the same events and the same states.
+- `to_act(s)` is empty exactly when `outcome(s)` is set; the outcome places every seat.
+- A player outside `to_act` (a seated one or an outsider) always gets `IllegalAction`; every
+  action in `legal_actions` applies; an action not in `legal_actions` raises `IllegalAction`.
+- The AI (`choose`) always returns a legal action, and AI-vs-AI games end.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from random import Random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules.core import (
+    Action,
+    Engine,
+    Event,
+    IllegalAction,
+    Outcome,
+    PlayerId,
+    Step,
+    setup_rng,
+    step_rng,
+)
+from rules.registry import ENGINES
+
+MAX_STEPS = 5000
+# The every-step checks (dump/load through JSON, every action tried) cost ~10x a plain step,
+# so they run on fewer seeds; the plain playouts round-trip a sample of their states.
+PLAIN_SEEDS = 200  # per engine
+ROUND_TRIP_EVERY = 10  # steps, in the plain playouts
+FULL_CHECK_EXAMPLES = 40  # per engine, every check at every step
+AI_SEEDS = 40
+
+ENGINE_LIST: list[Engine[Any]] = list(ENGINES.values())
+engines = pytest.mark.parametrize("engine", ENGINE_LIST, ids=[e.name for e in ENGINE_LIST])
+
+BOGUS = Action("no-such-verb", "no-such-arg")
+
+
+# --- seating ----------------------------------------------------------------------------------
+
+
+def seat_counts(engine: Engine[Any]) -> list[int]:
+    """The smallest and largest tables, and one in between."""
+    lo, hi = engine.min_players, engine.max_players
+    return sorted({lo, hi, (lo + hi) // 2})
+
+
+def seating(count: int, style: str) -> tuple[PlayerId, ...]:
+    """Discord-like user ids, negative bot ids, or a mix (bot seats get negative ids)."""
+    humans = [1001 + i for i in range(count)]
+    bots = [-1 - i for i in range(count)]
+    if style == "humans":
+        return tuple(humans)
+    if style == "bots":
+        return tuple(bots)
+    return tuple(bots[i] if i % 2 else humans[i] for i in range(count))
+
+
+def outsiders(seats: Sequence[PlayerId]) -> tuple[PlayerId, ...]:
+    """A user id and a bot id that are not at the table."""
+    return (max(abs(p) for p in seats) + 7, -max(abs(p) for p in seats) - 7)
+
+
+def tables(engine: Engine[Any]) -> list[tuple[PlayerId, ...]]:
+    return [seating(n, style) for n in seat_counts(engine) for style in ("humans", "bots", "mix")]
+
+
+# --- playouts ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Playout:
+    seats: tuple[PlayerId, ...]
+    states: list[Any]  # states[n] is the state before step n; the last one is the end
+    choices: list[tuple[PlayerId, Action]]
+    events: list[tuple[Event, ...]]
+
+
+def start(engine: Engine[Any], seats: Sequence[PlayerId], seed: str) -> Any:
+    return engine.initial_state(seats, {}, setup_rng(seed))
+
+
+def random_playout(
+    engine: Engine[Any], seats: Sequence[PlayerId], seed: str, *, ai: bool = False
+) -> Playout:
+    """Play to the end with random (or AI) choices; fail if it takes more than MAX_STEPS."""
+    picker = Random(f"{seed}:picker")
+    state = start(engine, seats, seed)
+    playout = Playout(tuple(seats), [state], [], [])
+    for n in range(MAX_STEPS):
+        acting = engine.to_act(state)
+        if not acting:
+            return playout
+        player = picker.choice(sorted(acting))
+        if ai:
+            action = engine.choose(state, player, Random(f"{seed}:ai:{n}"))
+            assert action in engine.legal_actions(state, player), (state, player, action)
+        else:
+            action = picker.choice(list(engine.legal_actions(state, player)))
+        step = engine.apply(state, player, action, step_rng(seed, n))
+        state = step.state
+        playout.states.append(state)
+        playout.choices.append((player, action))
+        playout.events.append(step.events)
+    pytest.fail(f"{engine.name} seed {seed!r}: no end after {MAX_STEPS} steps")
+
+
+def replay(engine: Engine[Any], playout: Playout, seed: str) -> Playout:
+    """The same seed and the same choices, applied again from scratch."""
+    state = start(engine, playout.seats, seed)
+    again = Playout(playout.seats, [state], [], [])
+    for n, (player, action) in enumerate(playout.choices):
+        step = engine.apply(state, player, action, step_rng(seed, n))
+        state = step.state
+        again.states.append(state)
+        again.choices.append((player, action))
+        again.events.append(step.events)
+    return again
+
+
+# --- the checks -------------------------------------------------------------------------------
+
+
+def check_outcome(engine: Engine[Any], state: Any, seats: Sequence[PlayerId]) -> None:
+    acting = engine.to_act(state)
+    outcome = engine.outcome(state)
+    assert (not acting) == (outcome is not None), (acting, outcome)
+    assert acting <= frozenset(seats), acting
+    if outcome is None:
+        return
+    assert isinstance(outcome, Outcome)
+    assert set(outcome.places) == set(seats)
+    assert all(isinstance(place, int) and place >= 1 for place in outcome.places.values())
+    assert 1 in outcome.places.values()
+    assert set(outcome.scores) == set(seats)
+    assert outcome.winners <= frozenset(seats) and outcome.winners
+
+
+def check_round_trip(engine: Engine[Any], state: Any) -> None:
+    data = engine.dump(state)
+    assert isinstance(data, dict) and "v" in data
+    text = json.dumps(data, allow_nan=False)  # JSON-safe: no tuples-as-keys, enums, NaN...
+    assert engine.load(json.loads(text)) == state
+    assert engine.load(data) == state
+    assert json.dumps(engine.dump(engine.load(json.loads(text)))) == text  # dump is stable
+
+
+def check_actions(
+    engine: Engine[Any], state: Any, seats: Sequence[PlayerId], seed: str, n: int, seen: set[Action]
+) -> None:
+    """Who may act, what they may do, and that everything else is refused."""
+    acting = engine.to_act(state)
+    for player in (*seats, *outsiders(seats)):
+        if player in acting:
+            continue
+        assert not engine.legal_actions(state, player), player
+        for action in (*sorted(seen, key=repr), BOGUS):
+            with pytest.raises(IllegalAction):
+                engine.apply(state, player, action, step_rng(seed, n))
+    for player in acting:
+        legal = list(engine.legal_actions(state, player))
+        assert legal, f"{player} is to act but has nothing to do"
+        assert all(isinstance(a, Action) for a in legal)
+        seen.update(legal)
+        for action in legal:
+            step = engine.apply(state, player, action, step_rng(seed, n))
+            assert isinstance(step, Step)
+            assert all(isinstance(e, Event) for e in step.events)
+            # Deterministic: the same state, action and step rng give the same result.
+            assert engine.apply(state, player, action, step_rng(seed, n)) == step
+        wrong = [a for a in seen if a not in legal]
+        wrong += [BOGUS, *(Action(a.verb, a.arg + "?") for a in legal)]
+        for action in wrong:
+            with pytest.raises(IllegalAction):
+                engine.apply(state, player, action, step_rng(seed, n))
+        ai = engine.choose(state, player, Random(f"{seed}:ai:{n}"))
+        assert ai in legal, (player, ai, legal)
+
+
+# --- the tests --------------------------------------------------------------------------------
+
+
+@engines
+@settings(
+    max_examples=FULL_CHECK_EXAMPLES,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(data=st.data(), seed=st.integers(min_value=0, max_value=2**32))
+def test_every_step_of_a_random_playout_keeps_the_promises(
+    engine: Engine[Any], data: st.DataObject, seed: int
+) -> None:
+    seats = data.draw(st.sampled_from(tables(engine)), label="seats")
+    playout = random_playout(engine, seats, str(seed))
+    seen: set[Action] = set()
+    for n, state in enumerate(playout.states):
+        check_outcome(engine, state, seats)
+        check_round_trip(engine, state)
+        check_actions(engine, state, seats, str(seed), n, seen)
+    assert engine.outcome(playout.states[-1]) is not None
+
+
+@engines
+def test_random_playouts_end_and_replay_identically(engine: Engine[Any]) -> None:
+    for i in range(PLAIN_SEEDS):
+        seed = f"plain-{i}"
+        seats = tables(engine)[i % len(tables(engine))]
+        playout = random_playout(engine, seats, seed)
+        for n, state in enumerate(playout.states):
+            check_outcome(engine, state, seats)
+            if n % ROUND_TRIP_EVERY == 0:
+                check_round_trip(engine, state)
+        final = playout.states[-1]
+        check_round_trip(engine, final)
+        again = replay(engine, playout, seed)
+        assert again.events == playout.events
+        assert again.states[-1] == final
+
+
+@engines
+def test_different_seeds_give_different_games(engine: Engine[Any]) -> None:
+    """Chance really comes from the seed (a constant rng would pass the replay test)."""
+    seats = tables(engine)[0]
+    event_logs = {repr(random_playout(engine, seats, f"vary-{i}").events) for i in range(10)}
+    assert len(event_logs) > 1
+
+
+@engines
+def test_ai_always_chooses_a_legal_action_and_ai_games_end(engine: Engine[Any]) -> None:
+    for i in range(AI_SEEDS):
+        seed = f"ai-{i}"
+        seats = tables(engine)[i % len(tables(engine))]
+        playout = random_playout(engine, seats, seed, ai=True)  # checks legality each step
+        check_outcome(engine, playout.states[-1], seats)
+
+
+@engines
+def test_a_finished_game_refuses_everyone(engine: Engine[Any]) -> None:
+    seats = tables(engine)[0]
+    final = random_playout(engine, seats, "finished").states[-1]
+    assert engine.to_act(final) == frozenset()
+    for player in (*seats, *outsiders(seats)):
+        assert not engine.legal_actions(final, player)
+        with pytest.raises(IllegalAction):
+            engine.apply(final, player, BOGUS, step_rng("finished", 0))
+
+
+@engines
+def test_the_initial_state_is_valid_for_every_table_size(engine: Engine[Any]) -> None:
+    for seats in tables(engine):
+        state = start(engine, seats, "initial")
+        check_outcome(engine, state, seats)
+        assert engine.to_act(state), "a new game has someone to act"
+        check_round_trip(engine, state)
+        assert start(engine, seats, "initial") == state  # setup is deterministic
+
+
+@engines
+def test_a_table_of_the_wrong_size_is_refused(engine: Engine[Any]) -> None:
+    too_many = seating(engine.max_players + 1, "humans")
+    with pytest.raises(IllegalAction):
+        start(engine, too_many, "size")
+    if engine.min_players > 1:
+        with pytest.raises(IllegalAction):
+            start(engine, seating(engine.min_players - 1, "humans"), "size")
+
+
+@engines
+def test_a_player_cannot_take_two_seats(engine: Engine[Any]) -> None:
+    if engine.max_players < 2:
+        pytest.skip("a one-seat game")
+    seats = list(seating(max(engine.min_players, 2), "humans"))
+    seats[-1] = seats[0]
+    with pytest.raises(IllegalAction):
+        start(engine, seats, "twice")
