@@ -206,7 +206,9 @@ class CockAndBullCog(commands.GroupCog, group_name="cock-and-bull"):
         dice=[
             app_commands.Choice(name="uniform (2 Cocks, 2 Bulls, 2 Monkeys)", value="uniform"),
             app_commands.Choice(name="weighted (3 Cocks, 2 Bulls, 1 Monkey)", value="weighted"),
-        ],
+        ]
+    )
+    @app_commands.choices(
         best_of=[app_commands.Choice(name=f"best of {n}", value=n) for n in (1, 3, 5)],
         turn_timer=TURN_TIMER_CHOICES,
     )

@@ -1,0 +1,61 @@
+"""Imports run one way (DESIGN.md): cogs -> bot, images, rules; bot -> rules; images -> rules;
+rules -> the standard library only, and no I/O, clock or global randomness there."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FORBIDDEN_IN_RULES = {"asyncio", "time", "socket", "sqlite3", "threading"}
+GLOBAL_RANDOM = {"random", "randint", "choice", "choices", "shuffle", "sample", "uniform",
+                 "randrange", "seed"}
+
+
+def imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def package_files(package: str) -> list[Path]:
+    return sorted((ROOT / package).rglob("*.py"))
+
+
+@pytest.mark.parametrize(
+    ("package", "allowed_local"),
+    [("rules", {"rules"}), ("images", {"images", "rules"}), ("bot", {"bot", "rules"})],
+)
+def test_imports_run_one_way(package: str, allowed_local: set[str]) -> None:
+    local = {"rules", "images", "bot", "cogs", "tests", "bench"}
+    for path in package_files(package):
+        modules = imported_modules(path)
+        assert not (modules & local) - allowed_local, f"{path}: imports {modules & local}"
+        if package == "rules":
+            outside = {m for m in modules - local if m not in sys.stdlib_module_names}
+            assert not outside, f"{path}: rules/ imports non-standard {outside}"
+            assert not modules & FORBIDDEN_IN_RULES, f"{path}: imports {modules}"
+        if package == "images":
+            assert not modules & {"discord", "aiosqlite"}, path
+
+
+def test_rules_never_use_the_global_random_functions() -> None:
+    for path in package_files("rules"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "random"
+            ):
+                assert node.attr not in GLOBAL_RANDOM, f"{path}:{node.lineno} random.{node.attr}"
+            if isinstance(node, ast.ImportFrom) and node.module == "random":
+                names = {a.name for a in node.names}
+                assert not names & GLOBAL_RANDOM, f"{path}: from random import {names}"
