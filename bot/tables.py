@@ -208,9 +208,15 @@ class TableManager:
             presenter = self.presenter(table.row.game)
             if table.row.thread_id is None:
                 assert interaction.message is not None
-                thread = await interaction.message.create_thread(
-                    name=f"{presenter.title} #{game_id}", auto_archive_duration=1440
-                )
+                try:
+                    thread = await interaction.message.create_thread(
+                        name=f"{presenter.title} #{game_id}", auto_archive_duration=1440
+                    )
+                except discord.Forbidden as e:
+                    raise UserError(
+                        "Discord did not let me create the game's thread here. Ask a server "
+                        "admin for the Create Public Threads permission, then click Start again."
+                    ) from e
                 await self.service.set_ids(game_id, thread_id=thread.id)
             table = await self.service.start(game_id, interaction.user.id)
             await interaction.edit_original_response(embed=self.lobby_embed(table), view=None)
@@ -242,11 +248,19 @@ class TableManager:
         played = await self.service.act(
             bid.game_id, interaction.user.id, Action(bid.verb, bid.arg), bid.step
         )
+        shown = False
         async with self._board_lock(bid.game_id):
             embed, file, view = await self.board(played.table, played.events)
-            await interaction.response.edit_message(embed=embed, attachments=[file], view=view)
-            self._shown_step[bid.game_id] = played.table.row.step
-        await self._after_move(played)
+            try:
+                await interaction.response.edit_message(embed=embed, attachments=[file], view=view)
+                self._shown_step[bid.game_id] = played.table.row.step
+                shown = True
+            except discord.HTTPException:
+                # The move is saved; the interaction expired or failed. Edit the board directly
+                # so the thread never shows a state behind the database.
+                log.warning("game %s: answering the click failed; editing the board", bid.game_id)
+        if shown or await self._publish(played):
+            await self._after_move(played)
 
     # --- the board -------------------------------------------------------------------------
 

@@ -261,3 +261,34 @@ async def test_deleted_thread_abandons_the_game(
 
 async def _no_active_games(storage: Storage) -> bool:
     return await storage.games(status="active") == []
+
+
+async def test_turn_timer_survives_a_restart(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    first = await start_parlour()
+    await first.service.storage.set_guild_turn_timer(fake.guild_id, 2)
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    board = await start_game(fake, ana, GAME, joiners=[leo])
+    await first.close()  # before anyone moves; the deadline is in the database
+
+    await start_parlour()
+    # Nobody clicks: the re-armed timer lets the AI move for the absent players.
+    await fake.wait_for(lambda: move_number(board) >= 1 or None, timeout=5)
+
+
+async def test_permission_lost_before_start_is_explained_and_the_lobby_stays(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    await start_parlour()
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    lobby = await open_lobby(fake, ana, GAME)
+    await click_ok(fake, leo, lobby, "Join")
+    perms = discord.Permissions(fake.bot_permissions(fake.channel_id))
+    perms.create_public_threads = False
+    fake.set_bot_permissions(fake.channel_id, perms)
+    await fake.click(ana, lobby, label="Start")
+    await fake.wait_for(lambda: private_replies(fake, ana))
+    assert "Create Public Threads" in private_replies(fake, ana)[0]
+    assert not fake.threads
+    assert any(b["label"] == "Start" for b in lobby.buttons)  # still a lobby: fix and retry

@@ -43,7 +43,7 @@ MAX_STEPS = 5000
 # so they run on fewer seeds; the plain playouts round-trip a sample of their states.
 PLAIN_SEEDS = 200  # per engine
 ROUND_TRIP_EVERY = 10  # steps, in the plain playouts
-FULL_CHECK_EXAMPLES = 40  # per engine, every check at every step
+FULL_CHECK_EXAMPLES = 30  # per engine, every check at every step
 AI_SEEDS = 40
 
 ENGINE_LIST: list[Engine[Any]] = list(ENGINES.values())
