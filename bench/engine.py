@@ -25,7 +25,7 @@ def run(games: int, *, per_step_rng: bool) -> tuple[float, int]:
 def main() -> None:
     """Time both ways of drawing randomness and print games/s and steps/s."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--games", type=int, default=1000)
     args = parser.parse_args()
     rows = []
     for label, per_step in (("per-step rngs (as the bot)", True), ("one rng per game", False)):

@@ -190,7 +190,7 @@ def report(log: Log, games: int, seconds: float, errors: int) -> None:
 def main() -> None:
     """Parse arguments, play, report."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--rolls", type=int, default=500, help="Roll clicks to collect")
+    parser.add_argument("--rolls", type=int, default=1000, help="Roll clicks to collect")
     parser.add_argument("--seed", default="bench-latency", help="seed of the players' choices")
     args = parser.parse_args()
     counter = _ErrorCount()

@@ -26,7 +26,7 @@ from tests.e2e.driver import (
     prompt,
     start_game,
 )
-from tests.e2e.fake_discord import FakeDiscord, FakeMessage
+from tests.e2e.fake_discord import JSON, FakeDiscord, FakeMessage
 
 REPO = Path(__file__).resolve().parents[2]
 GAME = "cock-and-bull"
@@ -141,7 +141,7 @@ def is_over(board: FakeMessage) -> bool:
     return not board.buttons
 
 
-async def play_one_move(fake: FakeDiscord, players: list[dict], board: FakeMessage) -> None:
+async def play_one_move(fake: FakeDiscord, players: list[JSON], board: FakeMessage) -> None:
     """The named player clicks their first offered button; returns once the click's
     response (the edited board) has arrived."""
     actor = player_to_act(board, players)
@@ -153,7 +153,7 @@ async def play_one_move(fake: FakeDiscord, players: list[dict], board: FakeMessa
     assert move_number(board) > step, "the click was answered without a new board"
 
 
-async def play_to_the_end(fake: FakeDiscord, players: list[dict], board: FakeMessage) -> int:
+async def play_to_the_end(fake: FakeDiscord, players: list[JSON], board: FakeMessage) -> int:
     for moves in range(600):
         if is_over(board):
             return moves
