@@ -39,6 +39,7 @@ from rules.cock_and_bull.state import (
     StartRollTied,
     TurnLost,
     WinKind,
+    fresh_board,
     group_of,
 )
 from rules.codec import from_json, to_json
@@ -75,22 +76,6 @@ def parse_rules(options: Options) -> Rules:
     )
 
 
-def fresh_board(state: CockAndBullState) -> CockAndBullState:
-    """The board at the start of a game: no chips, no pegs, both to roll for first turn."""
-    return replace(
-        state,
-        phase=Phase.START_ROLL,
-        current=0,
-        spots=(EMPTY,) * 6,
-        mantle=(0, 0),
-        red=EMPTY,
-        start_rolls=(None, None),
-        last_roll=None,
-        pending_group=None,
-        pending_points=0,
-    )
-
-
 class CockAndBull:
     name: ClassVar[str] = "cock_and_bull"
     title: ClassVar[str] = "Cock & Bull"
@@ -104,19 +89,10 @@ class CockAndBull:
     ) -> CockAndBullState:
         if len(seats) != 2 or seats[0] == seats[1]:
             raise IllegalAction("Cock & Bull is for exactly two players.")
-        blank = CockAndBullState(
+        return CockAndBullState(
             v=STATE_VERSION,
             players=(seats[0], seats[1]),
             rules=parse_rules(options),
-            phase=Phase.START_ROLL,
-            current=0,
-            spots=(EMPTY,) * 6,
-            mantle=(0, 0),
-            red=EMPTY,
-            start_rolls=(None, None),
-            last_roll=None,
-            pending_group=None,
-            pending_points=0,
             game_no=1,
             wins=(0, 0),
             match_points=(0, 0),
@@ -124,7 +100,6 @@ class CockAndBull:
             le_pews=(0, 0),
             results=(),
         )
-        return fresh_board(blank)
 
     def to_act(self, state: CockAndBullState) -> frozenset[PlayerId]:
         if state.phase is Phase.OVER:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, fields, replace
 
 from rules.core import Event, PlayerId
 
@@ -93,24 +93,27 @@ class GameResult:
 
 @dataclass(frozen=True)
 class CockAndBullState:
+    """A match. The fields with defaults are one game's board: `fresh_board` resets them."""
+
     v: int
     players: tuple[PlayerId, PlayerId]
     rules: Rules
-    phase: Phase
-    current: int  # seat to act in every phase but START_ROLL
-    spots: tuple[int, ...]  # six spots (Bend 0-2, Field 3-4, Crown 5): a seat, or EMPTY
-    mantle: tuple[int, int]
-    red: int  # the seat playing red, or EMPTY before the colour is chosen
-    start_rolls: tuple[Face | None, Face | None]
-    last_roll: tuple[Face, Face] | None
-    pending_group: Group | None  # PLACE_OR_FLIP: the group of the pair just rolled
-    pending_points: int  # TAKE_OR_DECLINE: the points on offer
     game_no: int
     wins: tuple[int, int]
     match_points: tuple[int, int]
     flying_monkeys: tuple[int, int]
     le_pews: tuple[int, int]
     results: tuple[GameResult, ...]
+    phase: Phase = Phase.START_ROLL
+    current: int = 0  # seat to act in every phase but START_ROLL
+    # Six spots (Bend 0-2, Field 3-4, Crown 5): a seat, or EMPTY.
+    spots: tuple[int, ...] = (EMPTY,) * 6
+    mantle: tuple[int, int] = (0, 0)
+    red: int = EMPTY  # the seat playing red, or EMPTY before the colour is chosen
+    start_rolls: tuple[Face | None, Face | None] = (None, None)
+    last_roll: tuple[Face, Face] | None = None
+    pending_group: Group | None = None  # PLACE_OR_FLIP: the group of the pair just rolled
+    pending_points: int = 0  # TAKE_OR_DECLINE: the points on offer
 
     def seat_of(self, player: PlayerId) -> int:
         return self.players.index(player)
@@ -210,3 +213,9 @@ class MatchWon(Event):
     winner: PlayerId
     wins: tuple[int, int]
     points: tuple[int, int]
+
+
+def fresh_board(state: CockAndBullState) -> CockAndBullState:
+    """The board at the start of a game: no chips, no pegs, both to roll for first turn."""
+    board = {f.name: f.default for f in fields(CockAndBullState) if f.default is not MISSING}
+    return replace(state, **board)
