@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from pathlib import Path
 
 import discord
 from dotenv import load_dotenv
@@ -13,7 +14,7 @@ from bot.settings import Settings
 
 
 def main() -> int:
-    load_dotenv()
+    load_dotenv(Path.cwd() / ".env")  # the admin's .env, where they run the bot
     settings = Settings.from_env()
     if not settings.token:
         print(

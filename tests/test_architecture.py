@@ -11,8 +11,17 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FORBIDDEN_IN_RULES = {"asyncio", "time", "socket", "sqlite3", "threading"}
-GLOBAL_RANDOM = {"random", "randint", "choice", "choices", "shuffle", "sample", "uniform",
-                 "randrange", "seed"}
+GLOBAL_RANDOM = {
+    "random",
+    "randint",
+    "choice",
+    "choices",
+    "shuffle",
+    "sample",
+    "uniform",
+    "randrange",
+    "seed",
+}
 
 
 def imported_modules(path: Path) -> set[str]:

@@ -101,3 +101,51 @@ async def eventually(check: Callable[[], Awaitable[bool]], timeout: float = 5.0)
         if asyncio.get_running_loop().time() > deadline:
             raise TimeoutError("condition not met in time")
         await asyncio.sleep(0.02)
+
+
+# --- Cock & Bull by clicks -------------------------------------------------------------------
+
+COCK_AND_BULL_CHOICES = (  # a player clicks the first of these that the board offers
+    "Roll one die",
+    "Roll",
+    "Play red",
+    "Flip their chip",
+    "Remove their chip",
+    "Take 1 point",
+    "Place a new chip",
+)
+
+
+def is_result(message: FakeMessage) -> bool:
+    return message.content.startswith("🏁")
+
+
+def is_over(board: FakeMessage) -> bool:
+    return not board.buttons
+
+
+async def play_one_move(fake: FakeDiscord, players: Sequence[JSON], board: FakeMessage) -> None:
+    """The named player clicks their first offered button; returns with the new board up."""
+    actor = player_to_act(board, players)
+    assert actor is not None, prompt(board)
+    labels = [b["label"] for b in board.buttons]
+    label = next(lbl for lbl in COCK_AND_BULL_CHOICES if lbl in labels)
+    step = move_number(board)
+    await click_ok(fake, actor, board, label)
+    await fake.wait_for(lambda: move_number(board) > step or None)
+
+
+async def play_to_the_end(
+    fake: FakeDiscord, players: Sequence[JSON], board: FakeMessage, max_moves: int = 600
+) -> int:
+    """Play every human move until the game is over and its result is announced."""
+    for moves in range(max_moves):
+        # With a bot seat, wait until the bot has played and a human is named (or it's over).
+        await fake.wait_for(
+            lambda: is_over(board) or player_to_act(board, players) is not None or None
+        )
+        if is_over(board):
+            await fake.wait_for(lambda: fake.latest_message(board.channel_id, is_result))
+            return moves
+        await play_one_move(fake, players, board)
+    raise AssertionError("the game did not end")

@@ -9,65 +9,22 @@ import discord
 from bot.storage import Storage
 from tests.e2e.conftest import ParlourFactory
 from tests.e2e.driver import (
-    board_message,
     click_ok,
     eventually,
+    is_over,
     move_number,
     open_lobby,
     picture,
+    play_one_move,
+    play_to_the_end,
     player_to_act,
     private_replies,
     prompt,
     start_game,
 )
-from tests.e2e.fake_discord import FakeDiscord, FakeMessage
+from tests.e2e.fake_discord import FakeDiscord
 
 GAME = "cock-and-bull"
-CHOICE_LABELS = (
-    "Roll one die",
-    "Roll",
-    "Play red",
-    "Flip their chip",
-    "Remove their chip",
-    "Take 1 point",
-    "Place a new chip",
-)
-
-
-def is_result(message: FakeMessage) -> bool:
-    return message.content.startswith("🏁")
-
-
-def is_over(board: FakeMessage) -> bool:
-    return not board.buttons
-
-
-async def play_one_move(fake: FakeDiscord, players: list[dict], board: FakeMessage) -> None:
-    """The named player clicks their first offered button (a choice or Roll)."""
-    actor = player_to_act(board, players)
-    assert actor is not None, prompt(board)
-    labels = [b["label"] for b in board.buttons]
-    label = next(lbl for lbl in CHOICE_LABELS if lbl in labels)
-    step = move_number(board)
-    await click_ok(fake, actor, board, label)
-    await fake.wait_for(lambda: move_number(board) > step or None)
-
-
-async def play_to_the_end(fake: FakeDiscord, players: list[dict], max_moves: int = 600) -> int:
-    board = board_message(fake)
-    assert board is not None
-    for moves in range(max_moves):
-        # With a bot seat, wait until the bot has played and a human is named (or it's over).
-        await fake.wait_for(
-            lambda: is_over(board) or player_to_act(board, players) is not None or None
-        )
-        if is_over(board):
-            await fake.wait_for(  # the result is announced in the thread
-                lambda: fake.latest_message(board.channel_id, is_result)
-            )
-            return moves
-        await play_one_move(fake, players, board)
-    raise AssertionError("the game did not end")
 
 
 async def test_full_game_between_two_members_then_scoreboard(
@@ -93,7 +50,7 @@ async def test_full_game_between_two_members_then_scoreboard(
     assert set(map(str, sent["allowed_mentions"]["users"])) == {ana["id"], leo["id"]}
     assert sent["allowed_mentions"]["parse"] == []
 
-    moves = await play_to_the_end(fake, [ana, leo])
+    moves = await play_to_the_end(fake, [ana, leo], board)
     assert moves > 5
     assert picture(board).size == (800, 560)
     result = await fake.wait_for(
@@ -119,7 +76,7 @@ async def test_full_game_against_the_ai(fake: FakeDiscord, start_parlour: Parlou
     ana = fake.make_user("Ana")
     board = await start_game(fake, ana, GAME, bots=1, options={"best_of": 3})
     assert "Bot 1" in prompt(board) or "Ana" in prompt(board)
-    await play_to_the_end(fake, [ana])
+    await play_to_the_end(fake, [ana], board)
     assert "wins the match" in prompt(board)
     rec = await fake.slash(ana, "scoreboard", options={"game": "cock_and_bull"})
     text = (await rec.response()).message.embeds[0]["description"]
@@ -174,7 +131,7 @@ async def test_restart_mid_game_keeps_the_old_buttons_working(
     assert second is not first
     await play_one_move(fake, [ana, leo], board)  # the pre-restart message's button
     assert move_number(board) == before + 1
-    await play_to_the_end(fake, [ana, leo])
+    await play_to_the_end(fake, [ana, leo], board)
     assert is_over(board)
     game = (await second.service.storage.games(status="finished"))[0]
     assert await second.service.replay(game.id) == (await second.service.table(game.id)).state

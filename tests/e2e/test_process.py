@@ -20,25 +20,16 @@ import pytest
 from bot.storage import Storage
 from tests.e2e.driver import (
     board_message,
-    click_ok,
     move_number,
-    player_to_act,
+    play_one_move,
+    play_to_the_end,
     prompt,
     start_game,
 )
-from tests.e2e.fake_discord import JSON, FakeDiscord, FakeMessage
+from tests.e2e.fake_discord import FakeDiscord
 
 REPO = Path(__file__).resolve().parents[2]
 GAME = "cock-and-bull"
-CHOICE_LABELS = (  # the first of these offered is clicked, as in test_cock_and_bull
-    "Roll one die",
-    "Roll",
-    "Play red",
-    "Flip their chip",
-    "Remove their chip",
-    "Take 1 point",
-    "Place a new chip",
-)
 START_TIMEOUT = 15.0
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 # discord.utils.setup_logging: "[date time] [LEVEL   ] name: ..." or, in colour (a tty or
@@ -135,30 +126,6 @@ async def connected(fake: FakeDiscord, bot: BotProcess, count: int) -> None:
 
 
 # -- playing by clicks ------------------------------------------------------------------------
-
-
-def is_over(board: FakeMessage) -> bool:
-    return not board.buttons
-
-
-async def play_one_move(fake: FakeDiscord, players: list[JSON], board: FakeMessage) -> None:
-    """The named player clicks their first offered button; returns once the click's
-    response (the edited board) has arrived."""
-    actor = player_to_act(board, players)
-    assert actor is not None, prompt(board)
-    labels = [b["label"] for b in board.buttons]
-    label = next(lbl for lbl in CHOICE_LABELS if lbl in labels)
-    step = move_number(board)
-    await click_ok(fake, actor, board, label)
-    assert move_number(board) > step, "the click was answered without a new board"
-
-
-async def play_to_the_end(fake: FakeDiscord, players: list[JSON], board: FakeMessage) -> int:
-    for moves in range(600):
-        if is_over(board):
-            return moves
-        await play_one_move(fake, players, board)
-    raise AssertionError("the game did not end")
 
 
 # -- the tests --------------------------------------------------------------------------------
