@@ -61,16 +61,22 @@ COLOUR_ACTIONS = tuple(Action("colour", c.value) for c in Colour)
 
 
 def parse_rules(options: Options) -> Rules:
-    """House options from the lobby, validated."""
-    best_of = int(options.get("best_of", 1))
-    if best_of not in (1, 3, 5):
+    """House options from the lobby, validated: a bad value is refused, never guessed."""
+    best_of = options.get("best_of", 1)
+    if best_of not in (1, 3, 5) or isinstance(best_of, bool):
         raise IllegalAction("A match is best of 1, 3 or 5 games.")
-    point_limit = int(options.get("point_limit", 0))
-    if point_limit < 0:
-        raise IllegalAction("The point limit cannot be negative.")
+    point_limit = options.get("point_limit", 0)
+    if not isinstance(point_limit, int) or isinstance(point_limit, bool) or point_limit < 0:
+        raise IllegalAction("The point limit is a whole number of points, 0 for none.")
+    dice = options.get("dice", "uniform")
+    if dice not in ("uniform", "weighted"):
+        raise IllegalAction("Dice are 'uniform' or 'weighted'.")
+    optional_points = options.get("optional_points", False)
+    if not isinstance(optional_points, bool):
+        raise IllegalAction("Optional points is on or off.")
     return Rules(
-        weighted_dice=options.get("dice", "uniform") == "weighted",
-        optional_points=bool(options.get("optional_points", False)),
+        weighted_dice=dice == "weighted",
+        optional_points=optional_points,
         best_of=best_of,
         point_limit=point_limit,
     )

@@ -28,6 +28,7 @@ from rules.cock_and_bull.engine import (
     TAKE,
     UNIFORM_DIE,
     WEIGHTED_DIE,
+    parse_rules,
 )
 from rules.cock_and_bull.state import (
     EMPTY,
@@ -647,6 +648,7 @@ def test_best_of_3_resets_the_board_between_games_and_ends_at_two_wins() -> None
     assert ENGINE.to_act(game2) == {ANA, BOB}
     assert game2.spots == board("... .. .") and game2.mantle == (0, 0)
     assert game2.red == EMPTY and game2.game_no == 2
+    assert game2.start_rolls == (None, None) and game2.last_roll is None
     assert game2.wins == (1, 0) and game2.match_points == (23, 3)
     assert ENGINE.outcome(game2) is None
 
@@ -696,6 +698,12 @@ def test_a_point_limit_match_ends_after_the_game_in_which_someone_reaches_it() -
     assert outcome is not None
     assert outcome.places == {ANA: 1, BOB: 2}
     assert outcome.scores == {ANA: 61, BOB: 28}
+
+
+def test_reaching_the_point_limit_exactly_is_enough() -> None:
+    step = chip_in(new_game(point_limit=54), 0)  # a Flying Monkey: exactly 54
+    assert the(step.events, MatchWon) == MatchWon(ANA, (1, 0), (54, 0))
+    assert ENGINE.to_act(step.state) == frozenset()
 
 
 def test_a_point_limit_overrides_the_number_of_games() -> None:
@@ -775,3 +783,19 @@ def test_random_matches_with_house_options_finish_consistently(options: dict[str
             )
         else:
             assert max(state.wins) == state.rules.best_of // 2 + 1
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"dice": "loaded"},
+        {"optional_points": "false"},
+        {"best_of": "3"},
+        {"best_of": True},
+        {"point_limit": "ten"},
+        {"point_limit": -1},
+    ],
+)
+def test_malformed_options_are_refused_not_guessed(options: dict[str, object]) -> None:
+    with pytest.raises(IllegalAction):
+        parse_rules(options)
