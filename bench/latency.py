@@ -45,6 +45,10 @@ class TimedFake(FakeDiscord):
         self.sent_at: dict[str, float] = {}
         self.answered_at: dict[str, float] = {}
 
+    async def __aenter__(self) -> TimedFake:
+        await self.start()
+        return self
+
     def _dispatch(self, event: str, data: JSON, intent: int | None = None) -> None:
         if event == "INTERACTION_CREATE":
             self.sent_at[data["token"]] = time.perf_counter()

@@ -16,10 +16,10 @@ from bench.common import SEATS, percentile, playout, print_table
 from images.cock_and_bull import render
 from images.common import to_png
 from rules.cock_and_bull.state import CockAndBullState
-from rules.core import PlayerId
+from rules.core import Options, PlayerId
 
 NAMES: Mapping[PlayerId, str] = {SEATS[0]: "Ana", SEATS[1]: "Maximilian Featherstonehaugh"}
-MATCHES = ({}, {"best_of": 3}, {"optional_points": True}, {"point_limit": 5})
+MATCHES: tuple[Options, ...] = ({}, {"best_of": 3}, {"optional_points": True}, {"point_limit": 5})
 
 
 @dataclass(frozen=True)

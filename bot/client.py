@@ -84,6 +84,7 @@ class ParlourBot(commands.Bot):
         log.info("synced %d slash commands", len(synced))
 
     async def _recover_when_ready(self) -> None:
+        await self.tables.warm_up()
         await self.wait_until_ready()
         await self.tables.recover()
 

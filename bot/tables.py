@@ -22,7 +22,7 @@ from bot.errors import UserError
 from bot.presenter import Presenter
 from bot.service import GameService, Played, Table
 from bot.storage import ACTIVE, CANCELLED, FINISHED, LOBBY
-from rules.core import Action, Event, PlayerId
+from rules.core import Action, Event, PlayerId, setup_rng
 
 log = logging.getLogger(__name__)
 
@@ -466,6 +466,15 @@ class TableManager:
             log.exception("game %s: turn timer failed at step %s", row.id, row.step)
 
     # --- start-up --------------------------------------------------------------------------
+
+    async def warm_up(self) -> None:
+        """Draw one board per game now: a renderer's first picture builds its cached layers
+        (about 0.2 s), which should not land on a player's first click."""
+        for game, presenter in self.presenters.items():
+            engine = self.service.engine(game)
+            seats = list(range(1, engine.min_players + 1))
+            state = engine.initial_state(seats, {}, setup_rng("warm-up"))
+            await asyncio.to_thread(presenter.render_png, state, {})
 
     async def recover(self) -> None:
         """After a restart: finish interrupted starts, re-arm timers, let bots move on."""
