@@ -4,5 +4,3 @@
 class UserError(Exception):
     """Bad input from a player (wrong turn, stale click, full lobby...): nothing changed."""
 
-
-GameError = UserError

@@ -169,15 +169,6 @@ class GameService:
             await self.storage.remove_seat(game_id, player)
             return await self.table(game_id)
 
-    async def remove_bot(self, game_id: int, by: PlayerId) -> Table:
-        async with self.lock(game_id):
-            table = await self._lobby(game_id)
-            self._check_host(table, by, "remove a bot")
-            if not table.bots:
-                raise UserError("There is no bot to remove.")
-            await self.storage.remove_seat(game_id, min(table.bots))
-            return await self.table(game_id)
-
     async def cancel(self, game_id: int, by: PlayerId) -> Table:
         async with self.lock(game_id):
             table = await self._lobby(game_id)

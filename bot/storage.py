@@ -27,6 +27,13 @@ LOBBY, ACTIVE, FINISHED, CANCELLED, ABANDONED = (
 )
 
 
+# A player's totals over a group of results rows; `_standing` reads them.
+_TOTALS = (
+    "player_id, is_bot, COUNT(*) AS played, SUM(won) AS wins, SUM(1 - won) AS losses,"
+    " SUM(score) AS points, json_group_array(json(stats)) AS s"
+)
+
+
 class StaleStep(Exception):
     """The game moved on since the caller loaded it: nothing was written."""
 
@@ -377,9 +384,7 @@ class Storage:
     async def standings(self, guild_id: int, game: str) -> list[StandingRow]:
         """Per player in a guild for one game, ranked by wins minus losses, then points."""
         async with self._db.execute(
-            "SELECT player_id, is_bot, COUNT(*) AS played, SUM(won) AS wins,"
-            " SUM(1 - won) AS losses, SUM(score) AS points, json_group_array(json(stats)) AS s"
-            " FROM results WHERE guild_id = ? AND game = ? GROUP BY player_id"
+            f"SELECT {_TOTALS} FROM results WHERE guild_id = ? AND game = ? GROUP BY player_id"
             " ORDER BY SUM(won) - SUM(1 - won) DESC, SUM(score) DESC, player_id",
             (guild_id, game),
         ) as cur:
@@ -389,9 +394,8 @@ class Storage:
     async def player_stats(self, guild_id: int, player_id: int) -> dict[str, StandingRow]:
         """One player's record in a guild, per game."""
         async with self._db.execute(
-            "SELECT game, player_id, is_bot, COUNT(*) AS played, SUM(won) AS wins,"
-            " SUM(1 - won) AS losses, SUM(score) AS points, json_group_array(json(stats)) AS s"
-            " FROM results WHERE guild_id = ? AND player_id = ? GROUP BY game ORDER BY game",
+            f"SELECT game, {_TOTALS} FROM results WHERE guild_id = ? AND player_id = ?"
+            " GROUP BY game ORDER BY game",
             (guild_id, player_id),
         ) as cur:
             rows = await cur.fetchall()
