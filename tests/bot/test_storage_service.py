@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from random import Random
 
 import pytest
 
@@ -49,7 +50,7 @@ async def play_to_the_end(service: GameService, game_id: int) -> int:
         to_act = sorted(engine.to_act(table.state))
         if not to_act:
             return table.row.step
-        action = engine.choose(table.state, to_act[0], __import__("random").Random(table.row.step))
+        action = engine.choose(table.state, to_act[0], Random(table.row.step))
         await service.act(game_id, to_act[0], action, table.row.step)
 
 
@@ -140,9 +141,7 @@ async def test_wrong_player_and_outsider_change_nothing(service: GameService) ->
     # Finish the start roll so exactly one player is to act.
     while len(engine.to_act(table.state)) != 1 or table.state.phase.value != "roll":
         p = sorted(engine.to_act(table.state))[0]
-        await service.act(
-            gid, p, engine.choose(table.state, p, __import__("random").Random(0)), table.row.step
-        )
+        await service.act(gid, p, engine.choose(table.state, p, Random(0)), table.row.step)
         table = await service.table(gid)
     (to_act,) = engine.to_act(table.state)
     other = LEO if to_act == ANA else ANA
@@ -174,3 +173,11 @@ async def test_bot_seat_plays_through_the_service(service: GameService) -> None:
     await service.start(table.row.id, ANA)
     played = await service.play_bot(table.row.id)
     assert played is not None and played.player == -1 and played.action == Action("roll")
+
+
+async def test_a_click_on_a_finished_game_is_refused(service: GameService) -> None:
+    gid = await started_game(service)
+    steps = await play_to_the_end(service, gid)
+    with pytest.raises(UserError, match="over"):
+        await service.act(gid, ANA, Action("roll"), steps)
+    assert len(await service.storage.actions(gid)) == steps
