@@ -3,4 +3,3 @@
 
 class UserError(Exception):
     """Bad input from a player (wrong turn, stale click, full lobby...): nothing changed."""
-

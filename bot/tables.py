@@ -415,7 +415,7 @@ class TableManager:
     async def _run_bots(self, game_id: int) -> None:
         try:
             while True:
-                await asyncio.sleep(self._bot_move_delay)  # let players follow the moves
+                await asyncio.sleep(await self._bot_pause(game_id))
                 played = await self.service.play_bot(game_id)
                 if played is None or not await self._publish(played):
                     return
@@ -426,6 +426,14 @@ class TableManager:
             log.exception("game %s: bot move failed", game_id)
         finally:
             self._bot_runs.pop(game_id, None)
+
+    async def _bot_pause(self, game_id: int) -> float:
+        """A pause before a bot's move, so players can follow it — unless a human must act
+        at the same time (a simultaneous phase): then the bot gets out of their way at once,
+        and their click is not refused as out of date."""
+        table = await self.service.table(game_id)
+        to_act = self.service.engine(table.row.game).to_act(table.state)
+        return 0.0 if to_act - table.bots else self._bot_move_delay
 
     # --- turn timers -----------------------------------------------------------------------
 

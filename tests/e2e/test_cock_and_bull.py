@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import discord
+import pytest
 
 from bot.storage import Storage
 from tests.e2e.conftest import ParlourFactory
@@ -249,3 +250,15 @@ async def test_permission_lost_before_start_is_explained_and_the_lobby_stays(
     assert "Create Public Threads" in private_replies(fake, ana)[0]
     assert not fake.threads
     assert any(b["label"] == "Start" for b in lobby.buttons)  # still a lobby: fix and retry
+
+
+async def test_a_bot_rolls_for_first_turn_at_once_while_a_human_also_must(
+    fake: FakeDiscord, start_parlour: ParlourFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    parlour = await start_parlour()
+    monkeypatch.setattr(parlour.tables, "_bot_move_delay", 30.0)  # a long readability pause
+    ana = fake.make_user("Ana")
+    board = await start_game(fake, ana, GAME, bots=1)
+    # The start roll is simultaneous: the bot does not make Ana wait 30 s nor race her click.
+    await fake.wait_for(lambda: "Bot 1" not in prompt(board) or None, timeout=3)
+    assert move_number(board) == 1
