@@ -7,6 +7,7 @@ import asyncio
 import discord
 import pytest
 
+from bot.client import ParlourBot
 from bot.storage import Storage
 from tests.e2e.conftest import ParlourFactory
 from tests.e2e.driver import (
@@ -23,9 +24,17 @@ from tests.e2e.driver import (
     prompt,
     start_game,
 )
-from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.fake_discord import FakeDiscord, FakeMessage
 
 GAME = "cock-and-bull"
+
+
+async def timed_game(fake: FakeDiscord, parlour: ParlourBot, seconds: int) -> FakeMessage:
+    """Ana and Leo start a game with a turn timer of `seconds`, set as the server default
+    (the slash menu offers minutes and hours only)."""
+    await parlour.service.storage.set_guild_turn_timer(fake.guild_id, seconds)
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    return await start_game(fake, ana, GAME, joiners=[leo])
 
 
 async def test_full_game_between_two_members_then_scoreboard(
@@ -186,10 +195,7 @@ async def test_turn_timer_reminds_then_the_ai_plays_for_the_absent(
     fake: FakeDiscord, start_parlour: ParlourFactory
 ) -> None:
     parlour = await start_parlour()
-    # One second per turn, set through the server default (the slash menu offers minutes).
-    await parlour.service.storage.set_guild_turn_timer(fake.guild_id, 1)
-    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
-    board = await start_game(fake, ana, GAME, joiners=[leo])
+    board = await timed_game(fake, parlour, 1)
     thread_id = int(fake.threads[0]["id"])
     await fake.wait_for(
         lambda: fake.latest_message(thread_id, lambda m: "still your turn" in m.content),
@@ -205,15 +211,14 @@ async def test_deleted_thread_abandons_the_game(
     fake: FakeDiscord, start_parlour: ParlourFactory
 ) -> None:
     parlour = await start_parlour()
-    await parlour.service.storage.set_guild_turn_timer(fake.guild_id, 1)
-    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
-    await start_game(fake, ana, GAME, joiners=[leo])
+    await timed_game(fake, parlour, 1)
+    eve = fake.make_user("Eve")
     await fake.delete_channel(int(fake.threads[0]["id"]))
     # The timer's AI move finds the thread gone: the game is abandoned, not retried forever.
     storage = parlour.service.storage
     await eventually(lambda: _no_active_games(storage), timeout=4)
     assert len(await storage.games(status="abandoned")) == 1
-    rec = await fake.slash(ana, "games")
+    rec = await fake.slash(eve, "games")
     assert "No games right now" in (await rec.response()).message.embeds[0]["description"]
 
 
@@ -225,9 +230,7 @@ async def test_turn_timer_survives_a_restart(
     fake: FakeDiscord, start_parlour: ParlourFactory
 ) -> None:
     first = await start_parlour()
-    await first.service.storage.set_guild_turn_timer(fake.guild_id, 2)
-    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
-    board = await start_game(fake, ana, GAME, joiners=[leo])
+    board = await timed_game(fake, first, 2)
     await first.close()  # before anyone moves; the deadline is in the database
 
     await start_parlour()
