@@ -56,7 +56,10 @@ BOGUS = Action("no-such-verb", "no-such-arg")
 
 
 def seat_counts(engine: Engine[Any]) -> list[int]:
-    """The smallest and largest tables, and one in between."""
+    """The smallest and largest tables, and one in between — or the sizes an engine names
+    when not every count is a valid table under its default options (sides of 1, 2 or 4)."""
+    if sizes := getattr(engine, "playout_table_sizes", ()):
+        return sorted(sizes)
     lo, hi = engine.min_players, engine.max_players
     return sorted({lo, hi, (lo + hi) // 2})
 
