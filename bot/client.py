@@ -10,7 +10,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot.components import GENERIC_ERROR, GameButton, reply_privately
+from bot.components import GENERIC_ERROR, GameButton, GameSelect, reply_privately
 from bot.errors import UserError
 from bot.service import GameService
 from bot.settings import Settings
@@ -67,8 +67,13 @@ class ParlourBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.storage = await Storage.open(self.settings.database_path)
         self.service = GameService(self.storage, ENGINES, fixed_seed=self.settings.game_seed)
-        self.tables = TableManager(self, self.service, bot_move_delay=self.settings.bot_move_delay)
-        self.add_dynamic_items(GameButton)
+        self.tables = TableManager(
+            self,
+            self.service,
+            bot_move_delay=self.settings.bot_move_delay,
+            autoplay_pace=self.settings.autoplay_pace,
+        )
+        self.add_dynamic_items(GameButton, GameSelect)
         for cog in COGS:
             await self.load_extension(cog)
         await self._sync_commands()

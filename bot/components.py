@@ -1,14 +1,15 @@
-"""The one DynamicItem behind every Parlour button, so old boards survive restarts."""
+"""The DynamicItems behind every Parlour button and select menu, so old boards survive restarts."""
 
 from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.custom_ids import TEMPLATE, ButtonId, parse
+from bot.custom_ids import MENU_TEMPLATE, TEMPLATE, ButtonId, parse, parse_choice
 from bot.errors import UserError
 
 if TYPE_CHECKING:
@@ -51,20 +52,47 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLA
         return cls(parse(match.string))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        tables: TableManager = interaction.client.tables  # type: ignore[attr-defined]
+        await handle_click(interaction, self.button_id)
+
+
+class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MENU_TEMPLATE):
+    """A board's select menu: each option's value is an action, so a choice is a click."""
+
+    def __init__(self, custom_id: str, options: list[discord.SelectOption], placeholder: str):
+        super().__init__(
+            discord.ui.Select(custom_id=custom_id, options=options, placeholder=placeholder)
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> GameSelect:
+        assert isinstance(item, discord.ui.Select)
+        return cls(match.string, item.options, item.placeholder or "")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
         try:
-            await tables.on_click(interaction, self.button_id)
-        except UserError as e:
-            await reply_privately(interaction, str(e))
-        except Exception:
-            # discord.py only logs errors raised in dynamic items: answer the player too.
-            log.exception(
-                "click failed: game %s step %s verb %s",
-                self.button_id.game_id,
-                self.button_id.step,
-                self.button_id.verb,
-            )
-            await reply_privately(interaction, GENERIC_ERROR)
+            bid = parse_choice(self.item.custom_id, self.item.values[0])
+        except (ValueError, IndexError):
+            await reply_privately(interaction, "That choice is not available.")
+            return
+        await handle_click(interaction, bid)
+
+
+async def handle_click(interaction: discord.Interaction, bid: ButtonId) -> None:
+    tables: TableManager = interaction.client.tables  # type: ignore[attr-defined]
+    try:
+        await tables.on_click(interaction, bid)
+    except UserError as e:
+        await reply_privately(interaction, str(e))
+    except Exception:
+        # discord.py only logs errors raised in dynamic items: answer the player too.
+        log.exception("click failed: game %s step %s verb %s", bid.game_id, bid.step, bid.verb)
+        await reply_privately(interaction, GENERIC_ERROR)
 
 
 async def reply_privately(interaction: discord.Interaction, text: str) -> None:
@@ -78,8 +106,8 @@ async def reply_privately(interaction: discord.Interaction, text: str) -> None:
         log.warning("could not send an error reply to %s", interaction.user.id, exc_info=True)
 
 
-def view_of(buttons: list[GameButton]) -> discord.ui.View:
+def view_of(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    for button in buttons:
-        view.add_item(button)
+    for item in items:
+        view.add_item(item)
     return view

@@ -4,6 +4,9 @@
 id carries everything a click needs, so a board keeps working across restarts. `step` is
 the game step the button belongs to (a click on an older board is refused), or `-` for
 buttons that are not tied to a step (the lobby, "My cards").
+
+A select menu is `v1:<game>:<game_id>:<step>:menu:<n>` (n tells a board's menus apart); each
+of its options has the value `<verb>[:<arg>]`, so a choice decodes to the same ButtonId.
 """
 
 from __future__ import annotations
@@ -13,11 +16,15 @@ from dataclasses import dataclass
 
 VERSION = "v1"
 MAX_LENGTH = 100
-TEMPLATE = (
-    r"v1:(?P<game>[a-z_]+):(?P<game_id>[0-9]+):(?P<step>[0-9]+|-):(?P<verb>[a-z_]+)"
-    r"(?::(?P<arg>[A-Za-z0-9_.,-]*))?"
-)
+_HEAD = r"v1:(?P<game>[a-z_]+):(?P<game_id>[0-9]+):(?P<step>[0-9]+|-):"
+_ACTION = r"(?P<verb>[a-z_]+)(?::(?P<arg>[A-Za-z0-9_.,-]*))?"
+MENU_VERB = "menu"
+# A button's verb is never "menu", so a select's id can't be mistaken for a button's.
+TEMPLATE = _HEAD + rf"(?!{MENU_VERB}(?::|$)){_ACTION}"
+MENU_TEMPLATE = _HEAD + rf"{MENU_VERB}:(?P<menu>[0-9]+)"
 _PATTERN = re.compile(TEMPLATE)
+_MENU_PATTERN = re.compile(MENU_TEMPLATE)
+_VALUE_PATTERN = re.compile(_ACTION)
 
 
 @dataclass(frozen=True)
@@ -29,24 +36,46 @@ class ButtonId:
     arg: str = ""
 
     def encode(self) -> str:
-        step = "-" if self.step is None else str(self.step)
-        text = f"{VERSION}:{self.game}:{self.game_id}:{step}:{self.verb}"
-        if self.arg:
-            text += f":{self.arg}"
+        text = f"{self._head()}:{self.value()}"
         if len(text) > MAX_LENGTH or not _PATTERN.fullmatch(text):
             raise ValueError(f"not a valid custom id: {text!r}")
         return text
+
+    def value(self) -> str:
+        """The action part, `<verb>[:<arg>]`: also a select option's value."""
+        return f"{self.verb}:{self.arg}" if self.arg else self.verb
+
+    def menu_id(self, n: int) -> str:
+        """The custom id of the board's n-th select menu, at this id's step."""
+        return f"{self._head()}:{MENU_VERB}:{n}"
+
+    def _head(self) -> str:
+        step = "-" if self.step is None else str(self.step)
+        return f"{VERSION}:{self.game}:{self.game_id}:{step}"
 
 
 def parse(custom_id: str) -> ButtonId:
     match = _PATTERN.fullmatch(custom_id)
     if match is None:
         raise ValueError(f"not a Parlour custom id: {custom_id!r}")
-    step = match["step"]
+    return _button_id(match, match)
+
+
+def parse_choice(menu_custom_id: str, value: str) -> ButtonId:
+    """The ButtonId of the option `value` chosen in the select menu `menu_custom_id`."""
+    menu = _MENU_PATTERN.fullmatch(menu_custom_id)
+    action = _VALUE_PATTERN.fullmatch(value)
+    if menu is None or action is None:
+        raise ValueError(f"not a Parlour menu choice: {menu_custom_id!r} {value!r}")
+    return _button_id(menu, action)
+
+
+def _button_id(head: re.Match[str], action: re.Match[str]) -> ButtonId:
+    step = head["step"]
     return ButtonId(
-        game=match["game"],
-        game_id=int(match["game_id"]),
+        game=head["game"],
+        game_id=int(head["game_id"]),
         step=None if step == "-" else int(step),
-        verb=match["verb"],
-        arg=match["arg"] or "",
+        verb=action["verb"],
+        arg=action["arg"] or "",
     )

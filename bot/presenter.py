@@ -1,10 +1,16 @@
-"""What a game's cog supplies so the shared table plumbing can show it in Discord."""
+"""What a game's cog supplies so the shared table plumbing can show it in Discord.
+
+A game subclasses `Presenter` and fills in its wording and pictures; the defaults suit a game
+of public information played with buttons (Cock & Bull), and each hook says what a game with
+more (menus, private hands, chapters, replays, sides) overrides.
+"""
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, ClassVar
 
 import discord
 
@@ -13,31 +19,87 @@ from rules.core import Action, Event, Outcome, PlayerId
 
 @dataclass(frozen=True)
 class ButtonLook:
+    """How an action is offered. With `menu` set it is an option of the select menu of that
+    name (placeholder) instead of a button; `description` is the option's second line."""
+
     label: str
     style: discord.ButtonStyle = discord.ButtonStyle.primary
     emoji: str | None = None
+    menu: str | None = None
+    description: str | None = None
 
 
-class Presenter(Protocol):
+@dataclass(frozen=True)
+class Picture:
+    """The board's image attachment: a still PNG, or an animated replay (GIF/WebP)."""
+
+    data: bytes
+    filename: str = "board.png"
+
+
+class Presenter(ABC):
     """Wording and pictures for one game; the only game-specific part of a table."""
 
-    game: str
-    title: str
-    colour: int
-    stat_columns: Mapping[str, str]  # Outcome.stats key -> scoreboard column title
+    game: ClassVar[str]
+    title: ClassVar[str]
+    colour: ClassVar[int]
+    stat_columns: ClassVar[Mapping[str, str]] = {}  # Outcome.stats key -> column title
+    # The label of the button that opens a player's private panel ("My cards"); None when
+    # the game has no hidden information and no private choices.
+    private_label: ClassVar[str | None] = None
+    # Side names for a lobby where players join a side; empty when seats are just in order.
+    sides: ClassVar[Sequence[str]] = ()
 
+    @abstractmethod
     def render_png(self, state: Any, names: Mapping[PlayerId, str]) -> bytes: ...
 
+    def picture(
+        self, state: Any, names: Mapping[PlayerId, str], events: Sequence[Event]
+    ) -> Picture:
+        """The board's picture after `events` (a game with replays animates them here)."""
+        return Picture(self.render_png(state, names))
+
+    def slow_action(self, action: Action) -> bool:
+        """True when applying `action` and drawing its picture (a shot's physics and replay)
+        may take long enough that the click must be deferred first."""
+        return False
+
+    @abstractmethod
     def prompt(self, state: Any, names: Mapping[PlayerId, str]) -> str:
         """Whose turn and what they are to do, e.g. "Ana to roll"."""
         ...
 
+    @abstractmethod
     def narrate(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
-        """One short line per thing that happened."""
+        """One short line per public thing that happened (private events are worded by
+        `narrate_private`)."""
         ...
 
+    def narrate_private(
+        self, events: Sequence[Event], player: PlayerId, names: Mapping[PlayerId, str]
+    ) -> list[str]:
+        """Lines for `player` alone about the events only they may see."""
+        return []
+
+    @abstractmethod
     def button(self, action: Action, state: Any) -> ButtonLook: ...
 
+    def is_private(self, action: Action, state: Any) -> bool:
+        """True for an action whose label would reveal a secret (a hidden chip, a card): it is
+        offered only in the player's private panel, never on the public board."""
+        return False
+
+    def private(self, state: Any, player: PlayerId, names: Mapping[PlayerId, str]) -> str:
+        """The text of `player`'s private panel: their hand, mission, hidden chips."""
+        return ""
+
+    def chapter(self, state: Any) -> int:
+        """A new board message is posted when this changes (a race, a turn), so the thread
+        reads as a history instead of one message edited for hours."""
+        return 0
+
+    @abstractmethod
     def describe_options(self, options: Mapping[str, Any]) -> list[str]: ...
 
+    @abstractmethod
     def result(self, state: Any, outcome: Outcome, names: Mapping[PlayerId, str]) -> str: ...

@@ -51,6 +51,23 @@ class Table:
     def bots(self) -> frozenset[PlayerId]:
         return frozenset(s.player_id for s in self.seats if s.is_bot)
 
+    @property
+    def autoplayed(self) -> frozenset[PlayerId]:
+        """The seats the table plays itself: bots, or everyone under the `autoplay` option
+        (a game without decisions that the table prefers to watch)."""
+        if self.row.options.get("autoplay"):
+            return frozenset(s.player_id for s in self.seats)
+        return self.bots
+
+    @property
+    def side_count(self) -> int:
+        """How many sides players join (the `sides` option); 1 for a game of single seats."""
+        return int(self.row.options.get("sides", 1))
+
+    def in_play_order(self) -> list[PlayerId]:
+        """Seats grouped by side (side 0 first), each side in joining order."""
+        return [s.player_id for s in sorted(self.seats, key=lambda s: (s.side, s.seat))]
+
 
 @dataclass(frozen=True)
 class Played:
@@ -63,6 +80,7 @@ class Played:
     outcome: Outcome | None
     by_ai: bool
     was_to_act: frozenset[PlayerId]  # who could act before this action
+    before: Any  # the state the action was applied to
 
 
 class GameService:
@@ -109,10 +127,11 @@ class GameService:
         options: Mapping[str, Any],
     ) -> Table:
         engine = self.engine(game)
-        try:  # validate the options now, not when the host clicks Start
-            engine.initial_state(
-                list(range(1, engine.min_players + 1)), options, setup_rng("check")
-            )
+        # Validate the options now, not when the host clicks Start, on the smallest table
+        # they allow (a game by sides needs one player a side).
+        smallest = max(engine.min_players, int(options.get("sides", 1)))
+        try:
+            engine.initial_state(list(range(1, smallest + 1)), options, setup_rng("check"))
         except IllegalAction as e:
             raise UserError(str(e)) from e
         options = dict(options)
@@ -139,13 +158,16 @@ class GameService:
             )
         return table
 
-    async def join(self, game_id: int, player: PlayerId, name: str) -> Table:
+    async def join(self, game_id: int, player: PlayerId, name: str, side: int = 0) -> Table:
         async with self.lock(game_id):
             table = await self._lobby(game_id)
             if player in table.names:
                 raise UserError("You are already in this game.")
+            if not 0 <= side < table.side_count:
+                raise UserError("That side is not in this game.")
             self._check_room(table)
-            await self.storage.add_seat(game_id, SeatRow(len(table.seats), player, name, False))
+            seat = SeatRow(len(table.seats), player, name, False, side)
+            await self.storage.add_seat(game_id, seat)
             return await self.table(game_id)
 
     async def add_bot(self, game_id: int, by: PlayerId) -> Table:
@@ -156,7 +178,10 @@ class GameService:
             taken = {p for p in table.bots}
             bot_id = next(-n for n in range(1, MAX_BOTS + 2) if -n not in taken)
             name = f"Bot {-bot_id}"
-            await self.storage.add_seat(game_id, SeatRow(len(table.seats), bot_id, name, True))
+            sizes = [sum(s.side == side for s in table.seats) for side in range(table.side_count)]
+            side = sizes.index(min(sizes))  # a bot fills the smallest side
+            seat = SeatRow(len(table.seats), bot_id, name, True, side)
+            await self.storage.add_seat(game_id, seat)
             return await self.table(game_id)
 
     async def leave(self, game_id: int, player: PlayerId) -> Table:
@@ -193,8 +218,12 @@ class GameService:
             table = await self.table(game_id)
             self.check_can_start(table, by)
             engine = self.engine(table.row.game)
-            players = [s.player_id for s in table.seats]
-            state = engine.initial_state(players, table.row.options, setup_rng(table.row.seed))
+            try:
+                state = engine.initial_state(
+                    table.in_play_order(), table.row.options, setup_rng(table.row.seed)
+                )
+            except IllegalAction as e:  # e.g. sides of unequal size
+                raise UserError(str(e)) from e
             try:
                 await self.storage.start_game(
                     game_id, engine.dump(state), self._deadline(table, state), self._clock()
@@ -239,8 +268,10 @@ class GameService:
         if expected_step != row.step:
             raise UserError("That button is out of date: the game has moved on.")
         engine = self.engine(row.game)
+        rng = step_rng(row.seed, row.step)
         try:
-            step = engine.apply(table.state, player, action, step_rng(row.seed, row.step))
+            # In a worker thread: a shot's physics or an AI's search must not stall the gateway.
+            step = await asyncio.to_thread(engine.apply, table.state, player, action, rng)
         except IllegalAction as e:
             raise UserError(str(e)) from e
         outcome = engine.outcome(step.state)
@@ -267,6 +298,7 @@ class GameService:
             outcome=outcome,
             by_ai=by_ai,
             was_to_act=engine.to_act(table.state),
+            before=table.state,
         )
 
     async def play_bot(self, game_id: int) -> Played | None:
@@ -276,7 +308,7 @@ class GameService:
             if table.row.status != ACTIVE:
                 return None
             engine = self.engine(table.row.game)
-            bots = sorted(engine.to_act(table.state) & table.bots)
+            bots = sorted(engine.to_act(table.state) & table.autoplayed)
             if not bots:
                 return None
             return await self._ai_move(table, bots[0])
@@ -288,7 +320,7 @@ class GameService:
             if table.row.status != ACTIVE or table.row.step != expected_step:
                 return None  # they played in time
             engine = self.engine(table.row.game)
-            absent = sorted(engine.to_act(table.state) - table.bots)
+            absent = sorted(engine.to_act(table.state) - table.autoplayed)
             if not absent:
                 return None
             return await self._ai_move(table, absent[0])
@@ -297,7 +329,7 @@ class GameService:
         engine = self.engine(table.row.game)
         # A separate stream from the step's own rng, so the AI's choice cannot shift the dice.
         rng = step_rng(f"{table.row.seed}:ai", table.row.step)
-        action = engine.choose(table.state, player, rng)
+        action = await asyncio.to_thread(engine.choose, table.state, player, rng)
         return await self._apply(table, player, action, table.row.step, by_ai=True)
 
     async def mark_reminded(self, game_id: int) -> None:
@@ -314,7 +346,7 @@ class GameService:
     def _deadline(self, table: Table, state: Any) -> float | None:
         """When the humans to act time out; None without a turn timer or a human to act."""
         timer = int(table.row.options.get("turn_timer", 0))
-        humans = self.engine(table.row.game).to_act(state) - table.bots
+        humans = self.engine(table.row.game).to_act(state) - table.autoplayed
         return self._clock() + timer if timer > 0 and humans else None
 
     # --- replay ------------------------------------------------------------------------------
@@ -323,8 +355,9 @@ class GameService:
         """Rebuild a game's state from its seed and action log alone."""
         table = await self.table(game_id)
         engine = self.engine(table.row.game)
-        players = [s.player_id for s in table.seats]
-        state = engine.initial_state(players, table.row.options, setup_rng(table.row.seed))
+        state = engine.initial_state(
+            table.in_play_order(), table.row.options, setup_rng(table.row.seed)
+        )
         for logged in await self.storage.actions(game_id):
             rng = step_rng(table.row.seed, logged.step)
             state = engine.apply(state, logged.player_id, logged.action, rng).state

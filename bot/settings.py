@@ -17,6 +17,7 @@ class Settings:
     gateway_url: str | None = None  # e.g. ws://127.0.0.1:8080/gateway
     game_seed: str | None = None  # a fixed seed for reproducible demos and tests
     bot_move_delay: float = 1.0  # seconds between a bot's moves, so players can follow them
+    autoplay_pace: float = 1.2  # seconds between rolls under autoplay: ≤ 1 board edit a second
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> Settings:
@@ -26,6 +27,7 @@ class Settings:
 
         guild = text("DEV_GUILD_ID")
         delay = text("BOT_MOVE_DELAY")
+        pace = text("AUTOPLAY_PACE")
         return cls(
             token=text("DISCORD_TOKEN"),
             database_path=text("DATABASE_PATH") or cls.database_path,
@@ -35,4 +37,5 @@ class Settings:
             gateway_url=text("DISCORD_GATEWAY_URL"),
             game_seed=text("GAME_SEED"),
             bot_move_delay=float(delay) if delay else cls.bot_move_delay,
+            autoplay_pace=float(pace) if pace else cls.autoplay_pace,
         )

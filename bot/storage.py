@@ -64,6 +64,7 @@ class SeatRow:
     player_id: int
     name: str
     is_bot: bool
+    side: int = 0
 
 
 @dataclass(frozen=True)
@@ -231,16 +232,20 @@ class Storage:
 
     async def seats(self, game_id: int) -> list[SeatRow]:
         async with self._db.execute(
-            "SELECT seat, player_id, name, is_bot FROM seats WHERE game_id = ? ORDER BY seat",
+            "SELECT seat, player_id, name, is_bot, side FROM seats WHERE game_id = ? ORDER BY seat",
             (game_id,),
         ) as cur:
             rows = await cur.fetchall()
-        return [SeatRow(r["seat"], r["player_id"], r["name"], bool(r["is_bot"])) for r in rows]
+        return [
+            SeatRow(r["seat"], r["player_id"], r["name"], bool(r["is_bot"]), r["side"])
+            for r in rows
+        ]
 
     async def _insert_seat(self, db: aiosqlite.Connection, game_id: int, seat: SeatRow) -> None:
         await db.execute(
-            "INSERT INTO seats (game_id, seat, player_id, name, is_bot) VALUES (?, ?, ?, ?, ?)",
-            (game_id, seat.seat, seat.player_id, seat.name, int(seat.is_bot)),
+            "INSERT INTO seats (game_id, seat, player_id, name, is_bot, side)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, seat.seat, seat.player_id, seat.name, int(seat.is_bot), seat.side),
         )
 
     async def add_seat(self, game_id: int, seat: SeatRow) -> None:

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import logging
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import discord
 
+from bot.board import PEEK, Board, build_board, private_panel
 from bot.components import GameButton, view_of
 from bot.custom_ids import ButtonId
 from bot.errors import UserError
@@ -27,7 +27,6 @@ from rules.core import Action, Event, PlayerId, setup_rng
 log = logging.getLogger(__name__)
 
 LOBBY_VERBS = frozenset({"join", "leave", "add_bot", "start", "cancel"})
-NARRATION_LINES = 8  # what the board embed shows of the last action: enough, never a wall
 
 # What the bot needs in the lobby's channel to run a game there, with Discord's wording.
 REQUIRED_PERMISSIONS = {
@@ -60,12 +59,16 @@ class TableManager:
         service: GameService,
         *,
         bot_move_delay: float,
+        autoplay_pace: float = 1.2,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.client = client
         self.service = service
         self.presenters: dict[str, Presenter] = {}
         self._bot_move_delay = bot_move_delay
+        # Under autoplay every roll edits the board: at most about one edit a second per
+        # message keeps clear of Discord's rate limits and lets the table follow the race.
+        self._autoplay_pace = autoplay_pace
         self._clock = clock
         self._timers: dict[int, asyncio.Task[None]] = {}
         self._bot_runs: dict[int, asyncio.Task[None]] = {}
@@ -148,28 +151,54 @@ class TableManager:
             + (f"\n{note}" if note else ""),
             colour=presenter.colour,
         )
-        players = "\n".join(mention(s.player_id, table.names) for s in table.seats)
         count = f"{engine.min_players}" + (
             f"–{engine.max_players}" if engine.max_players != engine.min_players else ""
         )
-        embed.add_field(name=f"Players ({len(table.seats)}; needs {count})", value=players)
+        embed.add_field(
+            name=f"Players ({len(table.seats)}; needs {count})",
+            value=self._lobby_players(table, presenter) or "—",
+        )
         rules = presenter.describe_options(table.row.options)
         rules.append(f"Turn timer: {format_duration(int(table.row.options.get('turn_timer', 0)))}")
         embed.add_field(name="House rules", value="\n".join(rules))
         return embed
 
+    def _lobby_players(self, table: Table, presenter: Presenter) -> str:
+        sides = self._side_names(table, presenter)
+        if not sides:
+            return "\n".join(mention(s.player_id, table.names) for s in table.seats)
+        return "\n".join(
+            f"**{name}:** "
+            + (
+                ", ".join(mention(s.player_id, table.names) for s in table.seats if s.side == i)
+                or "—"
+            )
+            for i, name in enumerate(sides)
+        )
+
+    @staticmethod
+    def _side_names(table: Table, presenter: Presenter) -> Sequence[str]:
+        """The sides players join, when the game is played by sides."""
+        return presenter.sides[: table.side_count] if presenter.sides else ()
+
     def lobby_view(self, table: Table) -> discord.ui.View:
         full = len(table.seats) >= self.service.engine(table.row.game).max_players
 
         def button(
-            verb: str, label: str, style: discord.ButtonStyle, off: bool = False
+            verb: str, label: str, style: discord.ButtonStyle, off: bool = False, arg: str = ""
         ) -> GameButton:
-            bid = ButtonId(table.row.game, table.row.id, None, verb)
+            bid = ButtonId(table.row.game, table.row.id, None, verb, arg)
             return GameButton(bid, label=label, style=style, disabled=off)
 
+        sides = self._side_names(table, self.presenter(table.row.game))
+        joins = [
+            button("join", f"Join {name}", discord.ButtonStyle.success, full, str(i))
+            for i, name in enumerate(sides)
+        ] or [button("join", "Join", discord.ButtonStyle.success, full)]
+        # Five buttons a row: with four sides, the joins take the first row.
         return view_of(
             [
-                button("join", "Join", discord.ButtonStyle.success, full),
+                *joins,
                 button("leave", "Leave", discord.ButtonStyle.secondary),
                 button("add_bot", "Add bot", discord.ButtonStyle.secondary, full),
                 button("start", "Start", discord.ButtonStyle.primary),
@@ -183,7 +212,8 @@ class TableManager:
             await self._start(interaction, bid.game_id)
             return
         if bid.verb == "join":
-            table = await self.service.join(bid.game_id, user.id, user.display_name)
+            side = int(bid.arg) if bid.arg.isdigit() else 0
+            table = await self.service.join(bid.game_id, user.id, user.display_name, side)
         elif bid.verb == "leave":
             table = await self.service.leave(bid.game_id, user.id)
         elif bid.verb == "add_bot":
@@ -223,7 +253,7 @@ class TableManager:
             await self._post_board(table)
         finally:
             self._starting.discard(game_id)
-        humans = self.service.engine(table.row.game).to_act(table.state) - table.bots
+        humans = self.service.engine(table.row.game).to_act(table.state) - table.autoplayed
         await self._ping(table, humans, "the game is on! " + self._prompt(table))
         self._after(table)
 
@@ -239,28 +269,34 @@ class TableManager:
             self._clicks.discard(task)
 
     async def _click(self, interaction: discord.Interaction, bid: ButtonId) -> None:
-        self.presenter(bid.game)
+        presenter = self.presenter(bid.game)
         if bid.verb in LOBBY_VERBS:
             await self._lobby_click(interaction, bid)
             return
+        if bid.verb == PEEK:
+            await self._peek(interaction, bid.game_id)
+            return
         if bid.step is None:
             raise UserError("That button is not available.")
-        played = await self.service.act(
-            bid.game_id, interaction.user.id, Action(bid.verb, bid.arg), bid.step
-        )
-        shown = False
-        async with self._board_lock(bid.game_id):
-            embed, file, view = await self.board(played.table, played.events)
-            try:
-                await interaction.response.edit_message(embed=embed, attachments=[file], view=view)
-                self._shown_step[bid.game_id] = played.table.row.step
-                shown = True
-            except discord.HTTPException:
-                # The move is saved; the interaction expired or failed. Edit the board directly
-                # so the thread never shows a state behind the database.
-                log.warning("game %s: answering the click failed; editing the board", bid.game_id)
-        if shown or await self._publish(played):
+        action = Action(bid.verb, bid.arg)
+        if presenter.slow_action(action):
+            await interaction.response.defer()  # a replay to draw: answer within 3 s first
+        played = await self.service.act(bid.game_id, interaction.user.id, action, bid.step)
+        if await self._show(played, interaction):
             await self._after_move(played)
+
+    async def _peek(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Open the clicker's private panel: their hand, mission or secret choices."""
+        table = await self.service.table(game_id)
+        if interaction.user.id not in table.names:
+            raise UserError("You are not playing in this game.")
+        if table.state is None:
+            raise UserError("The game has not started yet.")
+        engine = self.service.engine(table.row.game)
+        text, view = private_panel(
+            table, engine, self.presenter(table.row.game), interaction.user.id
+        )
+        await interaction.response.send_message(text, view=view, ephemeral=True)
 
     # --- the board -------------------------------------------------------------------------
 
@@ -274,68 +310,106 @@ class TableManager:
             return presenter.result(table.state, outcome, table.names)
         return presenter.prompt(table.state, table.names)
 
-    async def board(
-        self, table: Table, events: Iterable[Event] = ()
-    ) -> tuple[discord.Embed, discord.File, discord.ui.View]:
-        """The board message: what happened, whose turn, the picture, the legal moves."""
-        presenter = self.presenter(table.row.game)
-        engine = self.service.engine(table.row.game)
-        lines = presenter.narrate(list(events), table.names)[-NARRATION_LINES:]
-        lines.append(f"**▶ {self._prompt(table)}**")
-        embed = discord.Embed(
-            title=f"{presenter.title} · #{table.row.id}",
-            description="\n".join(lines),
-            colour=presenter.colour,
+    async def board(self, table: Table, events: Sequence[Event] = ()) -> Board:
+        """The board message for `table` after `events`."""
+        return await build_board(
+            table,
+            self.service.engine(table.row.game),
+            self.presenter(table.row.game),
+            self._prompt(table),
+            events,
         )
-        embed.set_image(url="attachment://board.png")
-        timer = int(table.row.options.get("turn_timer", 0))
-        if table.row.deadline is not None and timer:
-            embed.add_field(name="Turn timer", value=f"AI plays <t:{int(table.row.deadline)}:R>")
-        embed.set_footer(text=f"Move {table.row.step}")
-        png = await asyncio.to_thread(presenter.render_png, table.state, table.names)
-        file = discord.File(io.BytesIO(png), filename="board.png")
-        buttons: list[GameButton] = []
-        seen: set[Action] = set()
-        for player in sorted(engine.to_act(table.state)):
-            for action in engine.legal_actions(table.state, player):
-                if action in seen:
-                    continue
-                seen.add(action)
-                look = presenter.button(action, table.state)
-                bid = ButtonId(
-                    table.row.game, table.row.id, table.row.step, action.verb, action.arg
-                )
-                buttons.append(
-                    GameButton(bid, label=look.label, style=look.style, emoji=look.emoji)
-                )
-        return embed, file, view_of(buttons)
 
-    async def _post_board(self, table: Table) -> None:
+    async def _post_board(self, table: Table, events: Sequence[Event] = ()) -> None:
         thread = self.client.get_partial_messageable(table.row.thread_id or 0)
-        embed, file, view = await self.board(table)
-        message = await thread.send(embed=embed, file=file, view=view)
+        board = await self.board(table, events)
+        message = await thread.send(embed=board.embed, file=board.file, view=board.view)
         await self.service.set_ids(table.row.id, board_message_id=message.id)
         self._shown_step[table.row.id] = table.row.step
 
-    async def _publish(self, played: Played) -> bool:
-        """Edit the board after a move nobody clicked for (a bot, a timer). False if the
-        game's thread is gone."""
+    async def _show(self, played: Played, interaction: discord.Interaction | None = None) -> bool:
+        """Put a move on the board: as the answer to the click that made it, or by editing
+        the board (a bot, a timer, a click in a private panel). A new chapter (a race, a
+        turn) closes the old board message and posts a new one. False if the thread is gone.
+        """
         table = played.table
-        async with self._board_lock(table.row.id):
-            if self._shown_step.get(table.row.id, -1) > table.row.step:
+        game_id = table.row.id
+        presenter = self.presenter(table.row.game)
+        clicker = interaction.user.id if interaction is not None else None
+        news = presenter.narrate_private(played.events, clicker, table.names) if clicker else []
+        in_panel = (
+            interaction is not None
+            and interaction.message is not None
+            and interaction.message.flags.ephemeral
+        )
+        if interaction is not None and in_panel:
+            await self._refresh_panel(interaction, table, news)
+            interaction = None  # answered: the board is edited directly below
+        answered = False
+        async with self._board_lock(game_id):
+            if self._shown_step.get(game_id, -1) > table.row.step:
                 return True  # a newer board is already up
-            embed, file, view = await self.board(table, played.events)
-            thread = self.client.get_partial_messageable(table.row.thread_id or 0)
-            message = thread.get_partial_message(table.row.board_message_id or 0)
-            try:
-                await message.edit(embed=embed, attachments=[file], view=view)
-            except discord.NotFound:
-                log.warning("game %s: thread or board deleted; abandoning", table.row.id)
-                await self.service.abandon(table.row.id)
-                self._cancel_timer(table.row.id)
-                return False
-            self._shown_step[table.row.id] = table.row.step
+            new_chapter = presenter.chapter(played.before) != presenter.chapter(table.state)
+            if new_chapter:
+                answered = await self._answer_click(interaction, view=None)
+                if not answered and not await self._edit_board(table, view=None):
+                    return False
+                await self._post_board(table, played.events)
+            else:
+                board = await self.board(table, played.events)
+                parts = {"embed": board.embed, "attachments": [board.file], "view": board.view}
+                answered = await self._answer_click(interaction, **parts)
+                if not answered and not await self._edit_board(table, **parts):
+                    return False
+            self._shown_step[game_id] = table.row.step
+        if answered and news and interaction is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.followup.send("\n".join(news), ephemeral=True)
         return True
+
+    @staticmethod
+    async def _answer_click(interaction: discord.Interaction | None, **parts: Any) -> bool:
+        """Edit the clicked board as the interaction's answer; False if there is no click to
+        answer or answering failed (the interaction expired): the caller edits directly."""
+        if interaction is None:
+            return False
+        try:
+            if interaction.response.is_done():  # deferred before a slow picture
+                await interaction.edit_original_response(**parts)
+            else:
+                await interaction.response.edit_message(**parts)
+        except discord.HTTPException:
+            log.warning("game board: answering the click failed; editing the board directly")
+            return False
+        return True
+
+    async def _edit_board(self, table: Table, **parts: Any) -> bool:
+        """Edit the board message; if the thread or board is gone, abandon the game."""
+        thread = self.client.get_partial_messageable(table.row.thread_id or 0)
+        message = thread.get_partial_message(table.row.board_message_id or 0)
+        try:
+            await message.edit(**parts)
+        except discord.NotFound:
+            log.warning("game %s: thread or board deleted; abandoning", table.row.id)
+            await self.service.abandon(table.row.id)
+            self._cancel_timer(table.row.id)
+            return False
+        return True
+
+    async def _refresh_panel(
+        self, interaction: discord.Interaction, table: Table, news: Sequence[str]
+    ) -> None:
+        """Answer a click made in a private panel with the panel as it is now."""
+        engine = self.service.engine(table.row.game)
+        presenter = self.presenter(table.row.game)
+        text, view = private_panel(table, engine, presenter, interaction.user.id, news)
+        try:
+            if interaction.response.is_done():
+                await interaction.edit_original_response(content=text, view=view)
+            else:
+                await interaction.response.edit_message(content=text, view=view)
+        except discord.HTTPException:
+            log.warning("game %s: could not refresh a private panel", table.row.id)
 
     # --- after every move: results, pings, timers, bots -------------------------------------
 
@@ -345,7 +419,7 @@ class TableManager:
             await self._finish(table)
             return
         engine = self.service.engine(table.row.game)
-        now_to_act = engine.to_act(table.state) - table.bots
+        now_to_act = engine.to_act(table.state) - table.autoplayed
         newly = now_to_act - (played.was_to_act - {played.player})
         if newly:
             await self._ping(table, newly, "your turn: " + self._prompt(table))
@@ -353,7 +427,7 @@ class TableManager:
 
     def _after(self, table: Table) -> None:
         self._arm_timer(table)
-        if self.service.engine(table.row.game).to_act(table.state) & table.bots:
+        if self.service.engine(table.row.game).to_act(table.state) & table.autoplayed:
             self._schedule_bots(table.row.id)
 
     async def _ping(self, table: Table, players: Iterable[PlayerId], text: str) -> None:
@@ -417,7 +491,7 @@ class TableManager:
             while True:
                 await asyncio.sleep(await self._bot_pause(game_id))
                 played = await self.service.play_bot(game_id)
-                if played is None or not await self._publish(played):
+                if played is None or not await self._show(played):
                     return
                 await self._after_move(played)
         except asyncio.CancelledError:
@@ -432,8 +506,10 @@ class TableManager:
         at the same time (a simultaneous phase): then the bot gets out of their way at once,
         and their click is not refused as out of date."""
         table = await self.service.table(game_id)
+        if table.row.options.get("autoplay"):
+            return max(self._bot_move_delay, self._autoplay_pace)
         to_act = self.service.engine(table.row.game).to_act(table.state)
-        return 0.0 if to_act - table.bots else self._bot_move_delay
+        return 0.0 if to_act - table.autoplayed else self._bot_move_delay
 
     # --- turn timers -----------------------------------------------------------------------
 
@@ -455,7 +531,7 @@ class TableManager:
             if not row.reminded:
                 length = int(row.options.get("turn_timer", 0))
                 await asyncio.sleep(max(0.0, row.deadline - length / 2 - self._clock()))
-                humans = self.service.engine(row.game).to_act(table.state) - table.bots
+                humans = self.service.engine(row.game).to_act(table.state) - table.autoplayed
                 await self._ping(
                     table,
                     humans,
@@ -465,7 +541,7 @@ class TableManager:
                 await self.service.mark_reminded(row.id)
             await asyncio.sleep(max(0.0, row.deadline - self._clock()))
             played = await self.service.time_out(row.id, row.step)
-            if played is not None and await self._publish(played):
+            if played is not None and await self._show(played):
                 self._timers.pop(row.id, None)  # this task is done; the next move arms anew
                 await self._after_move(played)
         except asyncio.CancelledError:
@@ -487,8 +563,8 @@ class TableManager:
     async def recover(self) -> None:
         """After a restart: finish interrupted starts, re-arm timers, let bots move on."""
         for row in await self.service.storage.games(status=ACTIVE):
-            if row.game not in self.presenters:
-                continue
+            if row.game not in self.presenters or row.id in self._starting:
+                continue  # a Start click in flight posts its own board
             table = await self.service.table(row.id)
             try:
                 if row.board_message_id is None and row.thread_id is not None:

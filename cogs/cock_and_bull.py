@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.presenter import ButtonLook
+from bot.presenter import ButtonLook, Presenter
 from bot.tables import mention
 from cogs.options import TURN_TIMER_CHOICES, TURN_TIMER_HELP
 from images.cock_and_bull import render_png
@@ -65,7 +65,7 @@ def _dice(dice: Sequence[Face]) -> str:
     return " + ".join(f"{FACE_ICON[f]} {f.value.title()}" for f in dice)
 
 
-class CockAndBullPresenter:
+class CockAndBullPresenter(Presenter):
     game = "cock_and_bull"
     title = "Cock & Bull"
     colour = 0xB8322F

@@ -5,11 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from random import Random
 
+import aiosqlite
 import pytest
 
 from bot.errors import UserError
 from bot.service import GameService
-from bot.storage import Storage
+from bot.storage import SeatRow, Storage, _migrations
 from rules.core import Action
 from rules.registry import ENGINES
 
@@ -56,9 +57,29 @@ async def play_to_the_end(service: GameService, game_id: int) -> int:
 
 async def test_migrations_from_empty_set_user_version(tmp_path: Path) -> None:
     storage = await Storage.open(str(tmp_path / "new.sqlite3"))
-    assert await storage.schema_version() == 1
+    assert await storage.schema_version() == 2
     await storage.migrate()  # idempotent: a second start applies nothing
-    assert await storage.schema_version() == 1
+    assert await storage.schema_version() == 2
+    await storage.close()
+
+
+async def test_a_database_from_before_sides_gets_the_side_column(tmp_path: Path) -> None:
+    """A game saved by the first release keeps its seats (side 0) after the upgrade."""
+    path = str(tmp_path / "old.sqlite3")
+    async with aiosqlite.connect(path) as db:
+        await db.executescript(_migrations()[0][1] + "\nPRAGMA user_version = 1;")
+        await db.execute(
+            "INSERT INTO games (id, game, guild_id, channel_id, host_id, status, options, seed,"
+            " step, created_at, updated_at) VALUES (1, 'cock_and_bull', 1, 2, 11, 'lobby', '{}',"
+            " 's', 0, 0, 0)"
+        )
+        await db.execute(
+            "INSERT INTO seats (game_id, seat, player_id, name, is_bot) VALUES (1, 0, 11, 'Ana', 0)"
+        )
+        await db.commit()
+    storage = await Storage.open(path)
+    assert await storage.schema_version() == 2
+    assert await storage.seats(1) == [SeatRow(0, 11, "Ana", False, 0)]
     await storage.close()
 
 

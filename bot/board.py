@@ -1,0 +1,152 @@
+"""A game's board message and a player's private panel, built from the engine and presenter.
+
+The board is an embed (what happened, whose turn), the picture, and components for the legal
+actions of everyone to act: buttons, or select menus when the presenter groups actions into
+one. Actions that would reveal a secret are left off the board and offered in the player's
+private panel, opened with the presenter's `private_label` button.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.components import GameButton, GameSelect, view_of
+from bot.custom_ids import ButtonId
+from bot.presenter import ButtonLook, Presenter
+from bot.service import Table
+from rules.core import Action, Engine, Event, PlayerId
+
+log = logging.getLogger(__name__)
+
+NARRATION_LINES = 8  # what the board embed shows of the last action: enough, never a wall
+MAX_ROWS = 5  # Discord's limits: 5 rows of 5 buttons, or one select menu a row
+BUTTONS_PER_ROW = 5
+OPTIONS_PER_MENU = 25
+PEEK = "peek"  # the verb of the button that opens a player's private panel
+
+
+@dataclass(frozen=True)
+class Board:
+    embed: discord.Embed
+    file: discord.File
+    view: discord.ui.View
+
+
+def components(
+    table: Table, offers: Sequence[tuple[Action, ButtonLook]], extra: Sequence[GameButton] = ()
+) -> list[discord.ui.Item[Any]]:
+    """Buttons and select menus for `offers` at the table's current step, within Discord's
+    limits: a menu of more than 25 options is split, buttons fill the rows menus leave."""
+    game, game_id, step = table.row.game, table.row.id, table.row.step
+    menus: dict[str, list[discord.SelectOption]] = {}
+    buttons: list[GameButton] = []
+    for action, look in offers:
+        bid = ButtonId(game, game_id, step, action.verb, action.arg)
+        if look.menu is None:
+            buttons.append(GameButton(bid, label=look.label, style=look.style, emoji=look.emoji))
+        else:
+            option = discord.SelectOption(
+                label=look.label, value=bid.value(), emoji=look.emoji, description=look.description
+            )
+            menus.setdefault(look.menu, []).append(option)
+    selects: list[discord.ui.Item[Any]] = []
+    for placeholder, options in menus.items():
+        chunks = [
+            options[i : i + OPTIONS_PER_MENU] for i in range(0, len(options), OPTIONS_PER_MENU)
+        ]
+        for part, chunk in enumerate(chunks, 1):
+            label = placeholder if len(chunks) == 1 else f"{placeholder} ({part}/{len(chunks)})"
+            menu_id = ButtonId(game, game_id, step, "menu").menu_id(len(selects))
+            selects.append(GameSelect(menu_id, chunk, label))
+    buttons.extend(extra)
+    room = (MAX_ROWS - len(selects)) * BUTTONS_PER_ROW
+    if len(selects) > MAX_ROWS or len(buttons) > room:
+        # A presenter bug, not a player's: show what fits and say so in the log.
+        log.error("game %s step %s: too many components for one message", game_id, step)
+        selects, buttons = selects[:MAX_ROWS], buttons[: max(0, room)]
+    return [*selects, *buttons]
+
+
+def offers_for(
+    engine: Engine[Any], presenter: Presenter, state: Any, players: Iterable[PlayerId]
+) -> list[tuple[Action, ButtonLook]]:
+    """Each distinct legal action of `players`, with its look, in the engine's order."""
+    offers: list[tuple[Action, ButtonLook]] = []
+    seen: set[Action] = set()
+    for player in sorted(players):
+        for action in engine.legal_actions(state, player):
+            if action not in seen:
+                seen.add(action)
+                offers.append((action, presenter.button(action, state)))
+    return offers
+
+
+def peek_button(table: Table, presenter: Presenter) -> list[GameButton]:
+    if presenter.private_label is None:
+        return []
+    bid = ButtonId(table.row.game, table.row.id, None, PEEK)
+    return [
+        GameButton(
+            bid, label=presenter.private_label, style=discord.ButtonStyle.secondary, emoji="🔒"
+        )
+    ]
+
+
+async def build_board(
+    table: Table,
+    engine: Engine[Any],
+    presenter: Presenter,
+    prompt: str,
+    events: Sequence[Event] = (),
+) -> Board:
+    """The board message: what happened, whose turn, the picture, the public moves."""
+    public = [e for e in events if e.visible_to is None]
+    lines = presenter.narrate(public, table.names)[-NARRATION_LINES:]
+    lines.append(f"**▶ {prompt}**")
+    embed = discord.Embed(
+        title=f"{presenter.title} · #{table.row.id}",
+        description="\n".join(lines),
+        colour=presenter.colour,
+    )
+    timer = int(table.row.options.get("turn_timer", 0))
+    if table.row.deadline is not None and timer:
+        embed.add_field(name="Turn timer", value=f"AI plays <t:{int(table.row.deadline)}:R>")
+    embed.set_footer(text=f"Move {table.row.step}")
+    picture = await asyncio.to_thread(presenter.picture, table.state, table.names, public)
+    embed.set_image(url=f"attachment://{picture.filename}")
+    file = discord.File(io.BytesIO(picture.data), filename=picture.filename)
+    # Under autoplay the table plays every seat: the board is to watch, not to click.
+    clickers = engine.to_act(table.state) - (table.autoplayed - table.bots)
+    offers = [
+        (action, look)
+        for action, look in offers_for(engine, presenter, table.state, clickers)
+        if not presenter.is_private(action, table.state)
+    ]
+    items = components(table, offers, peek_button(table, presenter))
+    return Board(embed, file, view_of(items))
+
+
+def private_panel(
+    table: Table,
+    engine: Engine[Any],
+    presenter: Presenter,
+    player: PlayerId,
+    news: Sequence[str] = (),
+) -> tuple[str, discord.ui.View]:
+    """`player`'s private panel: what only they may see, and their secret choices."""
+    text = presenter.private(table.state, player, table.names) or "Nothing private to show."
+    if news:
+        text = "\n".join(news) + "\n\n" + text
+    offers = [
+        (action, look)
+        for action, look in offers_for(engine, presenter, table.state, {player})
+        if presenter.is_private(action, table.state)
+    ]
+    return text, view_of(components(table, offers))
