@@ -1,0 +1,7 @@
+"""Hold Your Horses: the dice horse race with private hands (shared/rules/hold-your-horses.md)."""
+
+from rules.hold_your_horses.engine import HoldYourHorses
+
+ENGINE = HoldYourHorses()
+
+__all__ = ["ENGINE", "HoldYourHorses"]

@@ -1,0 +1,13 @@
+"""The Hold Your Horses player for bot seats and absent players: the game has no decisions
+(shared/rules/hold-your-horses.md, "Notes for chat play"), so it rolls."""
+
+from __future__ import annotations
+
+from random import Random
+
+from rules.core import Action, PlayerId
+from rules.hold_your_horses.state import HoldYourHorsesState
+
+
+def choose(state: HoldYourHorsesState, player: PlayerId, rng: Random) -> Action:
+    return Action("roll")

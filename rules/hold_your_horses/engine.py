@@ -1,0 +1,382 @@
+"""Hold Your Horses rules (shared/rules/hold-your-horses.md).
+
+The only decision is Roll. Everything else — payments, scratches, moves, payouts, the
+re-division of tokens and the next deal — follows inside `apply`, reported by events.
+Chance is split from resolution so tests can pass dice and decks in: `apply` rolls and
+shuffles, `start` and `resolve_roll` take the results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from random import Random
+from typing import Any, ClassVar
+
+from rules.codec import from_json, to_json
+from rules.core import Action, Event, IllegalAction, Options, Outcome, PlayerId, Step
+from rules.hold_your_horses import ai
+from rules.hold_your_horses.state import (
+    DECK,
+    HORSES,
+    SCRATCHES,
+    CardsDealt,
+    GameWon,
+    HandDealt,
+    HoldYourHorsesState,
+    HorseMoved,
+    HorseScratched,
+    Payment,
+    Payout,
+    Phase,
+    Race,
+    RaceStarted,
+    RaceWon,
+    Roll,
+    RollResult,
+    Rules,
+    ScratchFinePaid,
+    ScratchRerolled,
+    TokensDivided,
+    Track,
+    totals,
+)
+
+STATE_VERSION = 1
+ROLL = Action("roll")
+RACES = range(1, 11)
+TOKENS = range(12, 601)  # from one token per player at the largest table
+
+Deck = Sequence[int]
+
+
+def parse_rules(options: Options) -> Rules:
+    """House options from the lobby, validated: a bad value is refused, never guessed."""
+    track = options.get("track", Track.CLASSIC.value)
+    if track not in {t.value for t in Track}:
+        raise IllegalAction("The track is 'classic', 'even' or 'short'.")
+    escalating = options.get("escalating_scratches", False)
+    if not isinstance(escalating, bool):
+        raise IllegalAction("Escalating scratches is on or off.")
+    races = options.get("races", 5)
+    if not _whole(races) or races not in RACES:
+        raise IllegalAction(f"A game is {RACES[0]} to {RACES[-1]} races.")
+    tokens = options.get("tokens", 60)
+    if not _whole(tokens) or tokens not in TOKENS:
+        raise IllegalAction(f"Tokens in play: {TOKENS[0]} to {TOKENS[-1]}.")
+    autoplay = options.get("autoplay", False)
+    if not isinstance(autoplay, bool):
+        raise IllegalAction("Autoplay is on or off.")
+    return Rules(
+        track=Track(track),
+        escalating_scratches=escalating,
+        races=races,
+        tokens=tokens,
+        autoplay=autoplay,
+    )
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def shuffled_deck(rng: Random) -> list[int]:
+    deck = list(DECK)
+    rng.shuffle(deck)
+    return deck
+
+
+def roll_dice(rng: Random) -> tuple[int, int]:
+    return rng.randint(1, 6), rng.randint(1, 6)
+
+
+class HoldYourHorses:
+    name: ClassVar[str] = "hold_your_horses"
+    title: ClassVar[str] = "Hold Your Horses"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 12
+
+    # --- the engine interface ------------------------------------------------------------
+
+    def initial_state(
+        self, seats: Sequence[PlayerId], options: Options, rng: Random
+    ) -> HoldYourHorsesState:
+        return self.start(seats, options, shuffled_deck(rng))
+
+    def to_act(self, state: HoldYourHorsesState) -> frozenset[PlayerId]:
+        if state.phase is Phase.OVER:
+            return frozenset()
+        return frozenset({state.players[state.roller]})
+
+    def legal_actions(self, state: HoldYourHorsesState, player: PlayerId) -> Sequence[Action]:
+        return (ROLL,) if player in self.to_act(state) else ()
+
+    def apply(
+        self, state: HoldYourHorsesState, player: PlayerId, action: Action, rng: Random
+    ) -> Step[HoldYourHorsesState]:
+        if player not in state.players:
+            raise IllegalAction("You are not playing in this game.")
+        if state.phase is Phase.OVER:
+            raise IllegalAction("The game is over.")
+        if player not in self.to_act(state):
+            raise IllegalAction("It is not your roll.")
+        if action != ROLL:
+            raise IllegalAction("The only move is to roll the dice.")
+        # The next deck is shuffled only when this roll ends a race and another follows.
+        return self.resolve_roll(state, roll_dice(rng), lambda: shuffled_deck(rng))
+
+    def outcome(self, state: HoldYourHorsesState) -> Outcome | None:
+        if state.phase is not Phase.OVER:
+            return None
+        scores = totals(state)
+        return Outcome(
+            # Equal totals share a place ("equal totals share the win").
+            places={p: 1 + sum(t > scores[s] for t in scores) for s, p in enumerate(state.players)},
+            scores=dict(zip(state.players, scores, strict=True)),
+            stats={
+                p: {
+                    "races_cashed": sum(race[s] > 0 for race in state.grid),
+                    "best_race": max(race[s] for race in state.grid),
+                }
+                for s, p in enumerate(state.players)
+            },
+        )
+
+    def dump(self, state: HoldYourHorsesState) -> dict[str, Any]:
+        data: dict[str, Any] = to_json(state)
+        return data
+
+    def load(self, data: Mapping[str, Any]) -> HoldYourHorsesState:
+        if data.get("v") != STATE_VERSION:
+            raise ValueError(f"unknown Hold Your Horses state version {data.get('v')!r}")
+        return from_json(HoldYourHorsesState, data)
+
+    def choose(self, state: HoldYourHorsesState, player: PlayerId, rng: Random) -> Action:
+        return ai.choose(state, player, rng)
+
+    # --- chance passed in ------------------------------------------------------------------
+
+    def start(self, seats: Sequence[PlayerId], options: Options, deck: Deck) -> HoldYourHorsesState:
+        """A new game with race 1 dealt from `deck` (top card first); the host (first seat)
+        rolls first."""
+        if not self.min_players <= len(seats) <= self.max_players:
+            raise IllegalAction("Hold Your Horses is for 2 to 12 players.")
+        if len(set(seats)) != len(seats):
+            raise IllegalAction("Each player takes one seat.")
+        rules = parse_rules(options)
+        state = HoldYourHorsesState(
+            v=STATE_VERSION,
+            players=tuple(seats),
+            rules=rules,
+            race=Race(number=1, first_roller=0),
+            last_finished=None,
+            phase=Phase.SCRATCH,
+            roller=0,
+            hands=(),
+            discards=(),
+            tokens=(0,) * len(seats),
+            pot=0,
+            grid=(),
+        )
+        return _set_up_race(state, state.race, deck).state
+
+    def resolve_roll(
+        self,
+        state: HoldYourHorsesState,
+        dice: tuple[int, int],
+        next_deck: Callable[[], Deck] | None = None,
+    ) -> Step[HoldYourHorsesState]:
+        """The roller threw `dice`. `next_deck` deals the next race if this roll wins one
+        that is not the last."""
+        roller = state.players[state.roller]
+        if state.phase is Phase.SCRATCH:
+            return _scratch_roll(state, roller, dice)
+        return _race_roll(state, roller, dice, next_deck)
+
+
+# --- scratches -------------------------------------------------------------------------------
+
+
+def _scratch_roll(
+    state: HoldYourHorsesState, roller: PlayerId, dice: tuple[int, int]
+) -> Step[HoldYourHorsesState]:
+    horse = sum(dice)
+    if horse in state.race.scratched:  # the same player rolls again
+        state = _with_roll(state, Roll(roller, dice, RollResult.REROLLED))
+        return Step(state, (ScratchRerolled(roller, dice, horse=horse),))
+    race = replace(state.race, scratched=(*state.race.scratched, horse))
+    state = replace(state, race=race)
+    price = state.price(horse)
+    # Every holder pays per card and discards them: payments are public, like the discards.
+    tokens = list(state.tokens)
+    payments = []
+    for seat, hand in enumerate(state.hands):
+        cards = hand.count(horse)
+        if cards:
+            paid = min(cards * price, tokens[seat])  # nobody goes below 0
+            tokens[seat] -= paid
+            payments.append(Payment(state.players[seat], cards, cards * price, paid))
+    paid = sum(p.paid for p in payments)
+    pot = state.pot + paid
+    state = replace(
+        _with_roll(state, Roll(roller, dice, RollResult.SCRATCHED, paid)),
+        hands=tuple(tuple(c for c in hand if c != horse) for hand in state.hands),
+        discards=tuple(sorted(state.discards + (horse,) * sum(p.cards for p in payments))),
+        tokens=tuple(tokens),
+        pot=pot,
+    )
+    events: list[Event] = [
+        HorseScratched(
+            roller,
+            dice,
+            horse=horse,
+            order=len(race.scratched),
+            price=price,
+            payments=tuple(payments),
+            pot=pot,
+        )
+    ]
+    if len(race.scratched) < SCRATCHES:
+        return Step(replace(state, roller=_left_of(state, state.roller)), tuple(events))
+    # After the fourth scratch the dice go back to the race's first roller.
+    state = replace(state, phase=Phase.RACE, roller=race.first_roller)
+    first = state.players[race.first_roller]
+    events.append(RaceStarted(roller, dice, race=race.number, next_roller=first))
+    return Step(state, tuple(events))
+
+
+# --- the race --------------------------------------------------------------------------------
+
+
+def _race_roll(
+    state: HoldYourHorsesState,
+    roller: PlayerId,
+    dice: tuple[int, int],
+    next_deck: Callable[[], Deck] | None,
+) -> Step[HoldYourHorsesState]:
+    horse = sum(dice)
+    seat = state.roller
+    state = replace(state, roller=_left_of(state, seat))  # play passes left either way
+    if horse in state.race.scratched:
+        price = state.price(horse)
+        paid = min(price, state.tokens[seat])  # a player who cannot pay pays what they have
+        state = replace(
+            _with_roll(state, Roll(roller, dice, RollResult.FINED, paid)),
+            tokens=_add(state.tokens, seat, -paid),
+            pot=state.pot + paid,
+        )
+        payment = Payment(roller, 0, price, paid)
+        return Step(state, (ScratchFinePaid(roller, dice, horse, payment, pot=state.pot),))
+    index = horse - HORSES[0]
+    position = state.race.positions[index] + 1
+    positions = tuple(position if i == index else p for i, p in enumerate(state.race.positions))
+    finish = state.rules.track.finish(horse)
+    result = RollResult.MOVED if position < finish else RollResult.WON
+    roll = Roll(roller, dice, result)
+    state = _with_roll(state, roll)
+    state = replace(state, race=replace(state.race, positions=positions))
+    moved = HorseMoved(roller, dice, horse=horse, position=position, finish=finish)
+    if result is RollResult.MOVED:
+        return Step(state, (moved,))
+    won = _race_won(state, roll, horse, next_deck)
+    return Step(won.state, (moved, *won.events))
+
+
+def _race_won(
+    state: HoldYourHorsesState, roll: Roll, horse: int, next_deck: Callable[[], Deck] | None
+) -> Step[HoldYourHorsesState]:
+    """Holders split the pot by cards: each card earns ⌊pot / winning cards in hands⌋, the
+    remainder stays in the pot. All 44 cards are dealt and a winner was never scratched, so
+    its four cards are all in hands."""
+    held = [hand.count(horse) for hand in state.hands]
+    share = state.pot // sum(held)
+    won = tuple(cards * share for cards in held)
+    carried = state.pot - sum(won)
+    race = replace(state.race, winner=horse, payouts=won, carried=carried)
+    state = replace(
+        state,
+        race=race,
+        last_finished=race,
+        tokens=tuple(t + w for t, w in zip(state.tokens, won, strict=True)),
+        pot=carried,
+        grid=(*state.grid, won),
+    )
+    payouts = tuple(
+        Payout(p, cards, w) for p, cards, w in zip(state.players, held, won, strict=True) if cards
+    )
+    events: list[Event] = [
+        RaceWon(
+            roll.player,
+            roll.dice,
+            race=race.number,
+            horse=horse,
+            pot=carried + sum(won),
+            payouts=payouts,
+            carried=carried,
+        )
+    ]
+    if race.number == state.rules.races:
+        scores = totals(state)
+        best = max(scores)
+        winners = tuple(p for p, t in zip(state.players, scores, strict=True) if t == best)
+        events.append(GameWon(winners, tuple(zip(state.players, scores, strict=True))))
+        return Step(replace(state, phase=Phase.OVER), tuple(events))
+    if next_deck is None:
+        raise ValueError("a race that is not the last needs the next deck")
+    # In later races the first roller moves one seat left.
+    nxt = Race(number=race.number + 1, first_roller=_left_of(state, race.first_roller))
+    dealt = _set_up_race(state, nxt, next_deck())
+    return Step(dealt.state, (*events, *dealt.events))
+
+
+# --- set-up of each race -----------------------------------------------------------------
+
+
+def _set_up_race(state: HoldYourHorsesState, race: Race, deck: Deck) -> Step[HoldYourHorsesState]:
+    """Collect and divide the tokens evenly (the rest, and the carried pot, in the pot), then
+    deal all 44 cards one at a time from the first roller round the table."""
+    if sorted(deck) != list(DECK):
+        raise ValueError("a deal needs the 44 cards, each horse four times")
+    n = len(state.players)
+    collected = state.rules.tokens - state.pot  # the pot carried over stays in the pot
+    each = collected // n
+    pot = state.pot + collected % n
+    dealt: list[list[int]] = [[] for _ in range(n)]
+    for i, card in enumerate(deck):
+        dealt[(race.first_roller + i) % n].append(card)
+    hands = tuple(tuple(sorted(hand)) for hand in dealt)
+    state = replace(
+        state,
+        race=race,
+        phase=Phase.SCRATCH,
+        roller=race.first_roller,
+        hands=hands,
+        discards=(),
+        tokens=(each,) * n,
+        pot=pot,
+    )
+    events: list[Event] = [
+        TokensDivided(race.number, each, pot),
+        CardsDealt(
+            race.number,
+            state.players[race.first_roller],
+            tuple((p, len(hand)) for p, hand in zip(state.players, hands, strict=True)),
+        ),
+    ]
+    events += [
+        HandDealt(race.number, p, hand, visible_to=frozenset({p}))
+        for p, hand in zip(state.players, hands, strict=True)
+    ]
+    return Step(state, tuple(events))
+
+
+def _with_roll(state: HoldYourHorsesState, roll: Roll) -> HoldYourHorsesState:
+    return replace(state, race=replace(state.race, last_roll=roll))
+
+
+def _left_of(state: HoldYourHorsesState, seat: int) -> int:
+    return (seat + 1) % len(state.players)
+
+
+def _add(values: tuple[int, ...], seat: int, amount: int) -> tuple[int, ...]:
+    return tuple(v + amount if i == seat else v for i, v in enumerate(values))
