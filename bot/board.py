@@ -103,13 +103,15 @@ async def build_board(
     table: Table,
     engine: Engine[Any],
     presenter: Presenter,
-    prompt: str,
+    prompt: str | None,
     events: Sequence[Event] = (),
 ) -> Board:
-    """The board message: what happened, whose turn, the picture, the public moves."""
+    """The board message: what happened, whose turn, the picture, the public moves. Without
+    a prompt it is a closing board: how a chapter (a race, a turn) ended, with no moves."""
     public = [e for e in events if e.visible_to is None]
     lines = presenter.narrate(public, table.names)[-NARRATION_LINES:]
-    lines.append(f"**▶ {prompt}**")
+    if prompt is not None:
+        lines.append(f"**▶ {prompt}**")
     embed = discord.Embed(
         title=f"{presenter.title} · #{table.row.id}",
         description="\n".join(lines),
@@ -122,6 +124,8 @@ async def build_board(
     picture = await asyncio.to_thread(presenter.picture, table.state, table.names, public)
     embed.set_image(url=f"attachment://{picture.filename}")
     file = discord.File(io.BytesIO(picture.data), filename=picture.filename)
+    if prompt is None:
+        return Board(embed, file, view_of([]))
     # Under autoplay the table plays every seat: the board is to watch, not to click.
     clickers = engine.to_act(table.state) - (table.autoplayed - table.bots)
     offers = [

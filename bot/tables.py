@@ -310,13 +310,16 @@ class TableManager:
             return presenter.result(table.state, outcome, table.names)
         return presenter.prompt(table.state, table.names)
 
-    async def board(self, table: Table, events: Sequence[Event] = ()) -> Board:
-        """The board message for `table` after `events`."""
+    async def board(
+        self, table: Table, events: Sequence[Event] = (), *, closing: bool = False
+    ) -> Board:
+        """The board message for `table` after `events`; a closing board has no prompt and
+        no moves: it stays in the thread as the end of a chapter."""
         return await build_board(
             table,
             self.service.engine(table.row.game),
             self.presenter(table.row.game),
-            self._prompt(table),
+            None if closing else self._prompt(table),
             events,
         )
 
@@ -350,17 +353,13 @@ class TableManager:
             if self._shown_step.get(game_id, -1) > table.row.step:
                 return True  # a newer board is already up
             new_chapter = presenter.chapter(played.before) != presenter.chapter(table.state)
+            board = await self.board(table, played.events, closing=new_chapter)
+            parts = {"embed": board.embed, "attachments": [board.file], "view": board.view}
+            answered = await self._answer_click(interaction, **parts)
+            if not answered and not await self._edit_board(table, **parts):
+                return False
             if new_chapter:
-                answered = await self._answer_click(interaction, view=None)
-                if not answered and not await self._edit_board(table, view=None):
-                    return False
-                await self._post_board(table, played.events)
-            else:
-                board = await self.board(table, played.events)
-                parts = {"embed": board.embed, "attachments": [board.file], "view": board.view}
-                answered = await self._answer_click(interaction, **parts)
-                if not answered and not await self._edit_board(table, **parts):
-                    return False
+                await self._post_board(table)
             self._shown_step[game_id] = table.row.step
         if answered and news and interaction is not None:
             with contextlib.suppress(discord.HTTPException):

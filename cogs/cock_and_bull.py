@@ -11,7 +11,13 @@ from discord.ext import commands
 
 from bot.presenter import ButtonLook, Presenter
 from bot.tables import mention
-from cogs.options import TURN_TIMER_CHOICES, TURN_TIMER_HELP
+from cogs.options import (
+    TURN_TIMER_CHOICES,
+    TURN_TIMER_HELP,
+    on_off,
+    open_lobby,
+    send_rules,
+)
 from images.cock_and_bull import render_png
 from rules.cock_and_bull.state import (
     ChipPlaced,
@@ -168,7 +174,7 @@ class CockAndBullPresenter(Presenter):
         weighted = options.get("dice") == "weighted"
         return [
             f"Dice: {'weighted (3 Cocks, 2 Bulls, 1 Monkey)' if weighted else 'uniform'}",
-            f"Optional points: {'on' if options.get('optional_points') else 'off'}",
+            f"Optional points: {on_off(options.get('optional_points'))}",
             match,
         ]
 
@@ -228,19 +234,13 @@ class CockAndBullCog(commands.GroupCog, group_name="cock-and-bull"):
             "best_of": best_of,
             "point_limit": point_limit,
         }
-        if turn_timer is not None:
-            options["turn_timer"] = turn_timer
-        await self.bot.tables.open_lobby(interaction, "cock_and_bull", options)  # type: ignore[attr-defined]
+        await open_lobby(interaction, "cock_and_bull", options, turn_timer)
 
     @app_commands.command(name="rules")
     async def rules(self, interaction: discord.Interaction) -> None:
         """How to play Cock & Bull, in short."""
-        embed = discord.Embed(
-            title="Cock & Bull — the rules in short",
-            description=RULES_SUMMARY,
-            colour=CockAndBullPresenter.colour,
-        )
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        presenter = CockAndBullPresenter
+        await send_rules(interaction, presenter.title, RULES_SUMMARY, presenter.colour)
 
 
 async def setup(bot: commands.Bot) -> None:

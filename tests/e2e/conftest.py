@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -15,7 +17,7 @@ from bot.client import ParlourBot
 from bot.settings import Settings
 from tests.e2e.fake_discord import FakeDiscord
 
-ParlourFactory = Callable[[], Awaitable[ParlourBot]]
+ParlourFactory = Callable[..., Awaitable[ParlourBot]]
 WATCHED_LOGGERS = ("discord", "bot", "cogs")
 
 
@@ -67,8 +69,9 @@ async def start_parlour(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Parl
         bot_move_delay=0.0,
     )
 
-    async def start() -> ParlourBot:
-        bot = ParlourBot(settings, guild_ready_timeout=0.1)
+    async def start(**overrides: Any) -> ParlourBot:
+        """`overrides` change settings for this bot, e.g. `autoplay_pace=0.2`."""
+        bot = ParlourBot(replace(settings, **overrides), guild_ready_timeout=0.1)
         await bot.login(settings.token or "")
         running.append((bot, asyncio.create_task(bot.connect())))
         await asyncio.wait_for(bot.wait_until_ready(), 5)

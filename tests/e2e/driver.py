@@ -81,12 +81,19 @@ def picture(board: FakeMessage) -> Image.Image:
 
 
 def player_to_act(board: FakeMessage, players: Sequence[JSON]) -> JSON | None:
-    """The first named player in the prompt, once no bot is named there (bots move on
-    their own: a human clicking at the same moment would be told the board moved on)."""
+    """The first player named (or mentioned) in the prompt, once no bot is named there (bots
+    move on their own: a human clicking at the same moment would be told the board moved on)."""
     text = prompt(board)
     if "Bot " in text:
         return None
-    named = [(text.find(p["username"]), p) for p in players if p["username"] in text]
+    named = []
+    for p in players:
+        at = min(
+            (i for i in (text.find(p["username"]), text.find(f"<@{p['id']}>")) if i >= 0),
+            default=-1,
+        )
+        if at >= 0:
+            named.append((at, p))
     return min(named, key=lambda pair: pair[0])[1] if named else None
 
 
@@ -124,28 +131,53 @@ def is_over(board: FakeMessage) -> bool:
     return not board.buttons
 
 
-async def play_one_move(fake: FakeDiscord, players: Sequence[JSON], board: FakeMessage) -> None:
-    """The named player clicks their first offered button; returns with the new board up."""
+def newest_board(fake: FakeDiscord, board: FakeMessage) -> FakeMessage:
+    """The newest board in `board`'s thread: a game posts a new one per chapter (a race)."""
+    for message in reversed(fake.public_messages()):
+        if message.channel_id == board.channel_id and message.embeds and message.attachments:
+            return message
+    return board
+
+
+async def play_one_move(
+    fake: FakeDiscord,
+    players: Sequence[JSON],
+    board: FakeMessage,
+    choices: Sequence[str] = COCK_AND_BULL_CHOICES,
+) -> FakeMessage:
+    """The named player clicks the first of `choices` the board offers; returns the board
+    that is up once the move is shown (a new one when the move ended a chapter)."""
     actor = player_to_act(board, players)
     assert actor is not None, prompt(board)
     labels = [b["label"] for b in board.buttons]
-    label = next(lbl for lbl in COCK_AND_BULL_CHOICES if lbl in labels)
+    label = next(lbl for lbl in choices if lbl in labels)
     step = move_number(board)
     await click_ok(fake, actor, board, label)
-    await fake.wait_for(lambda: move_number(board) > step or None)
+    await fake.wait_for(
+        lambda: move_number(board) > step or newest_board(fake, board) is not board or None
+    )
+    return newest_board(fake, board)
 
 
 async def play_to_the_end(
-    fake: FakeDiscord, players: Sequence[JSON], board: FakeMessage, max_moves: int = 600
+    fake: FakeDiscord,
+    players: Sequence[JSON],
+    board: FakeMessage,
+    choices: Sequence[str] = COCK_AND_BULL_CHOICES,
+    max_moves: int = 2000,
 ) -> int:
     """Play every human move until the game is over and its result is announced."""
+
+    def ready() -> bool | None:
+        up = newest_board(fake, board)
+        over = fake.latest_message(board.channel_id, is_result) is not None
+        offered = any(b["label"] in choices for b in up.buttons)
+        return over or (offered and player_to_act(up, players) is not None) or None
+
     for moves in range(max_moves):
         # With a bot seat, wait until the bot has played and a human is named (or it's over).
-        await fake.wait_for(
-            lambda: is_over(board) or player_to_act(board, players) is not None or None
-        )
-        if is_over(board):
-            await fake.wait_for(lambda: fake.latest_message(board.channel_id, is_result))
+        await fake.wait_for(ready)
+        if fake.latest_message(board.channel_id, is_result):
             return moves
-        await play_one_move(fake, players, board)
+        board = await play_one_move(fake, players, newest_board(fake, board), choices)
     raise AssertionError("the game did not end")

@@ -306,6 +306,7 @@ class RestCall:
     files: list[Upload] = field(default_factory=list)
     status: int = 0
     response: Any = None
+    at: float = field(default_factory=time.monotonic)  # when the bot made the request
 
 
 @dataclass

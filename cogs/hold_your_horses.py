@@ -1,0 +1,254 @@
+"""Hold Your Horses in Discord: `/hold-your-horses new`, `/hold-your-horses rules`, its wording.
+
+One board message per race (a race is the presenter's chapter); the hand stays private
+behind the "My cards" button; under `autoplay` the table rolls for everyone.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.presenter import ButtonLook, Picture, Presenter
+from bot.tables import mention
+from cogs.options import TURN_TIMER_CHOICES, TURN_TIMER_HELP, on_off, open_lobby, send_rules
+from images.hold_your_horses import render_finished_png, render_png
+from rules.core import Action, Event, Outcome, PlayerId
+from rules.hold_your_horses.state import (
+    SCRATCHES,
+    CardsDealt,
+    GameWon,
+    HandDealt,
+    HoldYourHorsesState,
+    HorseMoved,
+    HorseScratched,
+    Payment,
+    Phase,
+    RaceStarted,
+    RaceWon,
+    Rolled,
+    ScratchFinePaid,
+    ScratchRerolled,
+    TokensDivided,
+    hand_of,
+)
+
+DIE_FACES = "⚀⚁⚂⚃⚄⚅"
+CARD_NAMES = {11: "J", 12: "Q"}  # Jack = horse 11, Queen = horse 12
+
+RULES_SUMMARY = """\
+**Aim:** win the most tokens over five races by holding the cards of the winning horses.
+**Deal:** the 44 cards (2–10, Jack = 11, Queen = 12, four of each) are dealt out; your hand is \
+private — click **My cards** to see it.
+**Scratches:** each roll of two dice scratches that horse (a number already scratched: roll \
+again). Everyone pays 1 token into the pot per card of it they hold, and discards them. Four \
+horses are scratched.
+**The race:** each roll moves that horse one step; rolling a scratched horse costs the roller \
+1 token. Horses 2 and 12 need 3 steps, horse 7 needs 17 (classic track).
+**Payout:** the first horse home wins; each of its four cards earns ⌊pot ÷ 4⌋, the rest stays \
+in the pot. Tokens are then divided evenly again for the next race.
+**House rules:** track (classic, even, short), escalating scratches (1, 2, 3, 4 a card), number \
+of races, tokens, and autoplay (the bot rolls for everyone: sit back and watch)."""
+
+
+def _name(player: PlayerId, names: Mapping[PlayerId, str]) -> str:
+    return f"**{names.get(player, 'Someone')}**"
+
+
+def card(horse: int) -> str:
+    return CARD_NAMES.get(horse, str(horse))
+
+
+def _rolled(e: Rolled, names: Mapping[PlayerId, str]) -> str:
+    a, b = e.dice
+    return f"{_name(e.roller, names)} rolled {DIE_FACES[a - 1]}{DIE_FACES[b - 1]} **{a + b}**"
+
+
+def _payment(p: Payment, names: Mapping[PlayerId, str]) -> str:
+    short = f" (of {p.owed}: out of tokens)" if p.paid < p.owed else ""
+    return f"{names.get(p.player, 'Someone')} pays {p.paid}{short}"
+
+
+class HoldYourHorsesPresenter(Presenter):
+    game = "hold_your_horses"
+    title = "Hold Your Horses"
+    colour = 0x2E7D32
+    stat_columns: ClassVar[Mapping[str, str]] = {
+        "races_cashed": "Races cashed",
+        "best_race": "Best race",
+    }
+    private_label = "My cards"
+
+    def render_png(self, state: HoldYourHorsesState, names: Mapping[PlayerId, str]) -> bytes:
+        return render_png(state, names)
+
+    def picture(
+        self, state: HoldYourHorsesState, names: Mapping[PlayerId, str], events: Sequence[Event]
+    ) -> Picture:
+        # A won race closes its board with the finish, before the next race is dealt (the
+        # state has moved on already); the last race's end shows the scoring grid instead.
+        won = any(isinstance(e, RaceWon) for e in events)
+        if won and state.phase is not Phase.OVER:
+            return Picture(render_finished_png(state, names))
+        return Picture(render_png(state, names))
+
+    def chapter(self, state: HoldYourHorsesState) -> int:
+        return state.race.number
+
+    def prompt(self, state: HoldYourHorsesState, names: Mapping[PlayerId, str]) -> str:
+        who = mention(state.players[state.roller], names)
+        race = f"Race {state.race.number} of {state.rules.races}"
+        if state.phase is Phase.SCRATCH:
+            done = len(state.race.scratched)
+            return f"{race}, scratches ({done} of {SCRATCHES} done): {who} to roll"
+        return f"{race}: {who} to roll"
+
+    def narrate(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
+        lines: list[str] = []
+        for e in events:
+            match e:
+                case HorseScratched(horse=h, order=n, price=price, payments=pays, pot=pot):
+                    paying = ", ".join(_payment(p, names) for p in pays if p.owed) or "nobody pays"
+                    lines.append(
+                        f"{_rolled(e, names)}: horse {h} scratched ({_ordinal(n)}, "
+                        f"{price} a card) — {paying}. Pot {pot}."
+                    )
+                case ScratchRerolled(horse=h):
+                    lines.append(f"{_rolled(e, names)}: horse {h} is out already — roll again.")
+                case RaceStarted(next_roller=p):
+                    lines.append(f"Four horses out. **They're off!** {_name(p, names)} rolls.")
+                case HorseMoved(horse=h, position=pos, finish=finish):
+                    lines.append(f"{_rolled(e, names)}: horse {h} moves to {pos}/{finish}.")
+                case ScratchFinePaid(horse=h, payment=pay, pot=pot):
+                    lines.append(
+                        f"{_rolled(e, names)}: horse {h} is scratched — "
+                        f"{_payment(pay, names)}. Pot {pot}."
+                    )
+                case RaceWon(race=r, horse=h, pot=pot, payouts=payouts, carried=carried):
+                    paid = ", ".join(
+                        f"{names.get(p.player, 'Someone')} {p.won}" for p in payouts if p.cards
+                    )
+                    lines.append(
+                        f"🏆 {_rolled(e, names)}: **horse {h} wins race {r}!** "
+                        f"Pot {pot}: {paid or 'no winning cards in hand'}; {carried} carried."
+                    )
+                case TokensDivided(race=r, each=each, pot=pot):
+                    lines.append(f"Race {r}: tokens divided, {each} each; the pot starts at {pot}.")
+                case CardsDealt(hand_sizes=sizes):
+                    counts = ", ".join(f"{names.get(p, '?')} {n}" for p, n in sizes)
+                    lines.append(f"Cards dealt ({counts}). Click **My cards** to see yours.")
+                case GameWon():
+                    pass  # the result line says it
+        return lines
+
+    def narrate_private(
+        self, events: Sequence[Event], player: PlayerId, names: Mapping[PlayerId, str]
+    ) -> list[str]:
+        return [
+            f"Your hand for race {e.race}: {_hand_text(e.cards)}"
+            for e in events
+            if isinstance(e, HandDealt) and e.player == player
+        ]
+
+    def private(
+        self, state: HoldYourHorsesState, player: PlayerId, names: Mapping[PlayerId, str]
+    ) -> str:
+        seat = state.players.index(player)
+        hand = hand_of(state, player)
+        return (
+            f"**Your cards, race {state.race.number}:** {_hand_text(hand)}\n"
+            f"Tokens: {state.tokens[seat]} · won so far: {sum(r[seat] for r in state.grid)}"
+        )
+
+    def button(self, action: Action, state: HoldYourHorsesState) -> ButtonLook:
+        label = "Roll for a scratch" if state.phase is Phase.SCRATCH else "Roll"
+        return ButtonLook(label, emoji="🎲")
+
+    def describe_options(self, options: Mapping[str, Any]) -> list[str]:
+        return [
+            f"Track: {options.get('track', 'classic')}",
+            f"Escalating scratches: {on_off(options.get('escalating_scratches'))}",
+            f"Races: {options.get('races', 5)} · tokens: {options.get('tokens', 60)}",
+            f"Autoplay: {on_off(options.get('autoplay'))}",
+        ]
+
+    def result(
+        self, state: HoldYourHorsesState, outcome: Outcome, names: Mapping[PlayerId, str]
+    ) -> str:
+        winners = sorted(outcome.winners, key=state.players.index)
+        best = outcome.scores[winners[0]]
+        who = " and ".join(mention(p, names) for p in winners)
+        share = " share the win" if len(winners) > 1 else " wins"
+        return f"{who}{share} with {best} tokens won over {len(state.grid)} races"
+
+
+def _hand_text(cards: Sequence[int]) -> str:
+    if not cards:
+        return "no cards left (all scratched)"
+    counts = Counter(cards)
+    return " · ".join(card(h) + (f" ×{n}" if n > 1 else "") for h, n in sorted(counts.items()))
+
+
+def _ordinal(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
+class HoldYourHorsesCog(commands.GroupCog, group_name="hold-your-horses"):
+    """Hold Your Horses: the dice horse race with private hands, scratches and a pot."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        bot.tables.register(HoldYourHorsesPresenter())  # type: ignore[attr-defined]
+        super().__init__()
+
+    @app_commands.command(name="new")
+    @app_commands.describe(
+        track="How long each horse's track is",
+        escalating_scratches="Scratches cost 1, 2, 3, 4 tokens a card, in scratch order",
+        races="How many races make a game",
+        tokens="Tokens divided among the players before each race",
+        autoplay="The bot rolls for everyone at a steady pace: sit back and watch",
+        turn_timer=TURN_TIMER_HELP,
+    )
+    @app_commands.choices(
+        track=[
+            app_commands.Choice(name="classic (2 and 12 need 3 steps, 7 17)", value="classic"),
+            app_commands.Choice(name="even (every horse equally likely to win)", value="even"),
+            app_commands.Choice(name="short (a quicker race)", value="short"),
+        ],
+        turn_timer=TURN_TIMER_CHOICES,
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        track: str = "classic",
+        escalating_scratches: bool = False,
+        races: app_commands.Range[int, 1, 10] = 5,
+        tokens: app_commands.Range[int, 12, 600] = 60,
+        autoplay: bool = False,
+        turn_timer: int | None = None,
+    ) -> None:
+        """Open a Hold Your Horses lobby in this channel (2–12 players)."""
+        options: dict[str, Any] = {
+            "track": track,
+            "escalating_scratches": escalating_scratches,
+            "races": races,
+            "tokens": tokens,
+            "autoplay": autoplay,
+        }
+        await open_lobby(interaction, "hold_your_horses", options, turn_timer)
+
+    @app_commands.command(name="rules")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        """How to play Hold Your Horses, in short."""
+        presenter = HoldYourHorsesPresenter
+        await send_rules(interaction, presenter.title, RULES_SUMMARY, presenter.colour)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(HoldYourHorsesCog(bot))
