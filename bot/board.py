@@ -66,11 +66,11 @@ def components(
             menu_id = ButtonId(game, game_id, step, "menu").menu_id(len(selects))
             selects.append(GameSelect(menu_id, chunk, label))
     buttons.extend(extra)
-    room = (MAX_ROWS - len(selects)) * BUTTONS_PER_ROW
-    if len(selects) > MAX_ROWS or len(buttons) > room:
+    if len(buttons) > (MAX_ROWS - len(selects)) * BUTTONS_PER_ROW:
         # A presenter bug, not a player's: show what fits and say so in the log.
         log.error("game %s step %s: too many components for one message", game_id, step)
-        selects, buttons = selects[:MAX_ROWS], buttons[: max(0, room)]
+        selects = selects[:MAX_ROWS]
+        buttons = buttons[: (MAX_ROWS - len(selects)) * BUTTONS_PER_ROW]
     return [*selects, *buttons]
 
 
