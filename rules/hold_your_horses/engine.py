@@ -95,6 +95,9 @@ class HoldYourHorses:
     title: ClassVar[str] = "Hold Your Horses"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 12
+    # Random conformance playouts run two races: every rule of a race change is met, at
+    # 2/5 of the cost of a full game.
+    playout_options: ClassVar[dict[str, Any]] = {"races": 2}
 
     # --- the engine interface ------------------------------------------------------------
 

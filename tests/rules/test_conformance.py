@@ -22,8 +22,6 @@ from random import Random
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from rules.core import (
     Action,
@@ -212,24 +210,17 @@ def check_actions(
 
 
 @engines
-@settings(
-    max_examples=FULL_CHECK_EXAMPLES,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-@given(data=st.data(), seed=st.integers(min_value=0, max_value=2**32))
-def test_every_step_of_a_random_playout_keeps_the_promises(
-    engine: Engine[Any], data: st.DataObject, seed: int
-) -> None:
-    seats = data.draw(st.sampled_from(tables(engine)), label="seats")
-    playout = random_playout(engine, seats, str(seed))
-    seen: set[Action] = set()
-    for n, state in enumerate(playout.states):
-        check_outcome(engine, state, seats)
-        check_round_trip(engine, state)
-        check_actions(engine, state, seats, str(seed), n, seen)
-    assert engine.outcome(playout.states[-1]) is not None
+def test_every_step_of_a_random_playout_keeps_the_promises(engine: Engine[Any]) -> None:
+    for i in range(seed_count(engine, FULL_CHECK_EXAMPLES)):
+        seed = f"full-{i}"
+        seats = tables(engine)[i % len(tables(engine))]
+        playout = random_playout(engine, seats, seed)
+        seen: set[Action] = set()
+        for n, state in enumerate(playout.states):
+            check_outcome(engine, state, seats)
+            check_round_trip(engine, state)
+            check_actions(engine, state, seats, seed, n, seen)
+        assert engine.outcome(playout.states[-1]) is not None
 
 
 @engines

@@ -1,0 +1,7 @@
+"""Winner's Circle (Royal Turf): bet on horses, then race them (shared/rules/winners-circle.md)."""
+
+from rules.winners_circle.engine import WinnersCircle
+
+ENGINE = WinnersCircle()
+
+__all__ = ["ENGINE", "WinnersCircle"]
