@@ -1,0 +1,321 @@
+"""Horse Collar rules (shared/rules/horse-collar.md).
+
+The shooter sets where the weight leaves the hand with `release:<lane>` or `line_up:<weight>`
+and a small `angle:<degrees>`, then shoots at a named distance with `shoot:<target>`; the
+settings stay between shots, so a bare `shoot` plays the same again. Any shot is at most three
+clicks: release, angle, distance. Chance is split from resolution: `apply` draws the execution
+noise from the step's rng and hands it to `resolve_shot`, which tests call with the noise they
+want.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from random import Random
+from typing import Any, ClassVar
+
+from rules.codec import from_json, to_json
+from rules.core import Action, Event, IllegalAction, Options, Outcome, PlayerId, Step
+from rules.horse_collar import ai
+from rules.horse_collar.controls import aim_after, shot_actions
+from rules.horse_collar.geometry import TABLE_FEET, FoulLine, Zone
+from rules.horse_collar.scoring import score_turn, zones
+from rules.horse_collar.shots import DEFAULT_AIM, SAMPLE_MS, Noise, draw_noise, play_shot
+from rules.horse_collar.state import (
+    SIDE_SIZES,
+    WEIGHTS_PER_TURN,
+    AimSet,
+    BoardSpeed,
+    GameWon,
+    HickeyPaid,
+    HorseCollarState,
+    Rules,
+    SeatStats,
+    TargetReached,
+    TieFrame,
+    TurnResult,
+    TurnScored,
+    TurnStarted,
+    WeightShot,
+)
+
+STATE_VERSION = 1
+MIN_SIDES, MAX_SIDES = 2, 4
+MAX_TARGET = 500
+MAX_STAKE = 1000
+MAX_FRAMES = 50
+
+
+def _int_option(options: Options, key: str, default: int, lo: int, hi: int, message: str) -> int:
+    value = options.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+        raise IllegalAction(message)
+    return value
+
+
+def _choice_option(options: Options, key: str, default: str, allowed: Sequence[str]) -> str:
+    value = options.get(key, default)
+    if value not in allowed:
+        raise IllegalAction(f"`{key}` is one of: {', '.join(allowed)}.")
+    return str(value)
+
+
+def parse_rules(options: Options) -> Rules:
+    """House options from the lobby, validated: a bad value is refused, never guessed."""
+    sides = _int_option(
+        options, "sides", 2, MIN_SIDES, MAX_SIDES, "Horse Collar is played by 2 to 4 sides."
+    )
+    target = _int_option(
+        options, "target", 51, 1, MAX_TARGET, f"The target is 1 to {MAX_TARGET} points."
+    )
+    feet = _int_option(
+        options,
+        "table",
+        22,
+        TABLE_FEET.start,
+        TABLE_FEET.stop - 1,
+        "The table is a 9 to 22 ft cabinet (whole feet).",
+    )
+    foul_line = _choice_option(options, "foul_line", "short", [f.value for f in FoulLine])
+    corner = options.get("corner_hanger", 26)
+    if corner not in (26, 13) or isinstance(corner, bool):
+        raise IllegalAction("A corner hanger is worth 26 or 13.")
+    voids = options.get("short_weight_voids_turn", True)
+    if not isinstance(voids, bool):
+        raise IllegalAction("`short_weight_voids_turn` is on or off.")
+    speed = _choice_option(options, "board_speed", "medium", [s.value for s in BoardSpeed])
+    hickey = _int_option(
+        options, "hickey", 0, 0, MAX_STAKE, f"The Hickey stake is 0 (off) to {MAX_STAKE}."
+    )
+    frames = _int_option(
+        options, "frames", 0, 0, MAX_FRAMES, f"A frame limit is 0 (none) to {MAX_FRAMES}."
+    )
+    return Rules(
+        sides=sides,
+        target=target,
+        table_feet=feet,
+        foul_line=FoulLine(foul_line),
+        corner_hanger=int(corner),
+        short_weight_voids_turn=voids,
+        board_speed=BoardSpeed(speed),
+        hickey=hickey,
+        frames=frames,
+    )
+
+
+def group_sides(seats: Sequence[PlayerId], sides: int) -> tuple[tuple[PlayerId, ...], ...]:
+    """Seats arrive grouped by side, contiguous, in side order: k players a side, k = 1, 2
+    or 4 (rules, "Sides and weights")."""
+    if len(set(seats)) != len(seats):
+        raise IllegalAction("A player can take only one seat.")
+    size, extra = divmod(len(seats), sides)
+    if extra or size not in SIDE_SIZES:
+        raise IllegalAction(
+            f"{len(seats)} players cannot make {sides} equal sides of 1, 2 or 4 players."
+        )
+    return tuple(tuple(seats[s * size : (s + 1) * size]) for s in range(sides))
+
+
+class HorseCollar:
+    name: ClassVar[str] = "horse_collar"
+    title: ClassVar[str] = "Horse Collar"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 16
+    # The valid table sizes under the default options (2 sides of 1, 2 or 4).
+    playout_table_sizes: ClassVar[tuple[int, ...]] = (2, 4, 8)
+    # Random aiming would rarely reach 51: the playouts play one frame (the `frames` option).
+    playout_options: ClassVar[dict[str, Any]] = {"frames": 1}
+    playout_seed_share: ClassVar[float] = 0.2
+
+    # --- the engine interface ------------------------------------------------------------
+
+    def initial_state(
+        self, seats: Sequence[PlayerId], options: Options, rng: Random
+    ) -> HorseCollarState:
+        if not self.min_players <= len(seats) <= self.max_players:
+            raise IllegalAction("Horse Collar is for 2 to 16 players.")
+        rules = parse_rules(options)
+        sides = group_sides(seats, rules.sides)
+        return HorseCollarState(
+            v=STATE_VERSION,
+            sides=sides,
+            rules=rules,
+            scores=(0,) * rules.sides,
+            frame=1,
+            contenders=tuple(range(rules.sides)),
+            turn=0,
+            shot=0,
+            weights=(),
+            aims=(DEFAULT_AIM,) * len(seats),
+            history=(),
+            jar=0,
+            stats=(SeatStats(),) * len(seats),
+        )
+
+    def to_act(self, state: HorseCollarState) -> frozenset[PlayerId]:
+        return frozenset() if state.over else frozenset({state.shooter})
+
+    def legal_actions(self, state: HorseCollarState, player: PlayerId) -> Sequence[Action]:
+        if player not in self.to_act(state):
+            return ()
+        return shot_actions(state)
+
+    def apply(
+        self, state: HorseCollarState, player: PlayerId, action: Action, rng: Random
+    ) -> Step[HorseCollarState]:
+        if player not in state.seats:
+            raise IllegalAction("You are not playing in this game.")
+        if state.over:
+            raise IllegalAction("The game is over.")
+        if player != state.shooter:
+            raise IllegalAction("It is not your shot.")
+        if action not in self.legal_actions(state, player):
+            raise IllegalAction("That is not a shot setting you can choose now.")
+        aim = aim_after(state, player, action)
+        seat = state.seat_of(player)
+        aims = tuple(aim if s == seat else a for s, a in enumerate(state.aims))
+        state = replace(state, aims=aims)
+        if action.verb == "shoot":
+            return self.resolve_shot(state, draw_noise(rng))
+        return Step(state, (AimSet(player, aim),))
+
+    def outcome(self, state: HorseCollarState) -> Outcome | None:
+        if not state.over:
+            return None
+        scores = state.scores
+
+        def place(side: int) -> int:
+            if side in state.winners:
+                return 1
+            return (
+                1
+                + len(state.winners)
+                + sum(
+                    scores[s] > scores[side] for s in range(len(scores)) if s not in state.winners
+                )
+            )
+
+        return Outcome(
+            places={p: place(s) for s, players in enumerate(state.sides) for p in players},
+            scores={p: scores[s] for s, players in enumerate(state.sides) for p in players},
+            stats={
+                p: {
+                    "hangers": stats.hangers,
+                    "corner_hangers": stats.corner_hangers,
+                    "hickeys": stats.hickeys,
+                }
+                for p, stats in zip(state.seats, state.stats, strict=True)
+            },
+        )
+
+    def dump(self, state: HorseCollarState) -> dict[str, Any]:
+        data: dict[str, Any] = to_json(state)
+        return data
+
+    def load(self, data: Mapping[str, Any]) -> HorseCollarState:
+        if data.get("v") != STATE_VERSION:
+            raise ValueError(f"unknown Horse Collar state version {data.get('v')!r}")
+        return from_json(HorseCollarState, data)
+
+    def choose(self, state: HorseCollarState, player: PlayerId, rng: Random) -> Action:
+        return ai.choose(state, player, rng)
+
+    # --- the shot and what follows ---------------------------------------------------------
+
+    def resolve_shot(self, state: HorseCollarState, noise: Noise) -> Step[HorseCollarState]:
+        """The shooter plays their current aim with `noise`; after the eighth weight the turn
+        is scored and play moves on."""
+        player = state.shooter
+        aim = state.aims[state.seat_of(player)]
+        result = play_shot(state.rules, state.weights, state.shot, aim, noise)
+        shot = WeightShot(
+            player=player,
+            side=state.side,
+            index=state.shot,
+            aim=aim,
+            speed=result.speed,
+            angle=result.angle,
+            sample_ms=SAMPLE_MS,
+            paths=result.paths,
+            before=state.weights,
+            after=result.after,
+            fell=result.fell,
+            zones=zones(state.rules, result.after),
+        )
+        state = replace(state, weights=result.after, shot=state.shot + 1)
+        if state.shot < WEIGHTS_PER_TURN:
+            return Step(state, (shot,))
+        scored = self.finish_turn(state)
+        return Step(scored.state, (shot, *scored.events))
+
+    def finish_turn(self, state: HorseCollarState) -> Step[HorseCollarState]:
+        """Score the turn on the board as it lies (all 8 shot), then move play on: the next
+        side, the next frame, a tie frame, or the end of the game."""
+        rules = state.rules
+        side = state.side
+        players = state.sides[side]
+        result = score_turn(rules, side, state.frame, state.weights)
+        before = state.scores[side]
+        total = before + result.points
+        state = replace(
+            state,
+            scores=tuple(total if s == side else v for s, v in enumerate(state.scores)),
+            history=(*state.history, result),
+            stats=_count_hangers(state, result),
+        )
+        events: list[Event] = [TurnScored(players, result, total)]
+        if result.points == 0 and rules.hickey:
+            # Each player of a side whose turn scores nothing pays the stake (rules, Hickey).
+            amount = rules.hickey * len(players)
+            state = replace(state, jar=state.jar + amount, stats=_count_hickeys(state, side))
+            events.append(HickeyPaid(players, amount, state.jar))
+        if before < rules.target <= total:
+            events.append(TargetReached(side, total, rules.target))
+        if state.turn + 1 < len(state.contenders):
+            return _next_turn(replace(state, turn=state.turn + 1), events)
+        return self._end_frame(state, events)
+
+    def _end_frame(self, state: HorseCollarState, events: list[Event]) -> Step[HorseCollarState]:
+        """After the last side's turn: the highest score wins once a side has reached the
+        target; sides tied for the lead play on among themselves (rules, "Winning")."""
+        rules = state.rules
+        best = max(state.scores[s] for s in state.contenders)
+        leaders = tuple(s for s in state.contenders if state.scores[s] == best)
+        limit_reached = bool(rules.frames) and state.frame >= rules.frames
+        if limit_reached or (best >= rules.target and len(leaders) == 1):
+            # A frame limit ends the game even on a tie: the leaders share the win.
+            players = tuple(p for s in leaders for p in state.sides[s])
+            events.append(GameWon(leaders, players, state.scores, state.jar))
+            return Step(replace(state, winners=leaders), tuple(events))
+        state = replace(state, frame=state.frame + 1, turn=0)
+        if best >= rules.target:
+            state = replace(state, contenders=leaders)
+            events.append(TieFrame(leaders, state.frame, best))
+        return _next_turn(state, events)
+
+
+def _next_turn(state: HorseCollarState, events: list[Event]) -> Step[HorseCollarState]:
+    """Each side's turn starts on a cleared board."""
+    state = replace(state, shot=0, weights=())
+    events.append(TurnStarted(state.side, state.frame, state.shooter, state.side == state.hammer))
+    return Step(state, tuple(events))
+
+
+def _count_hangers(state: HorseCollarState, result: TurnResult) -> tuple[SeatStats, ...]:
+    stats = list(state.stats)
+    for weight, zone in zip(result.weights, zones(state.rules, result.weights), strict=True):
+        seat = state.seat_of(state.shooter_of(result.side, weight.index))
+        if zone is Zone.HANGER:
+            stats[seat] = replace(stats[seat], hangers=stats[seat].hangers + 1)
+        elif zone is Zone.CORNER:
+            stats[seat] = replace(stats[seat], corner_hangers=stats[seat].corner_hangers + 1)
+    return tuple(stats)
+
+
+def _count_hickeys(state: HorseCollarState, side: int) -> tuple[SeatStats, ...]:
+    players = state.sides[side]
+    return tuple(
+        replace(stats, hickeys=stats.hickeys + 1) if p in players else stats
+        for p, stats in zip(state.seats, state.stats, strict=True)
+    )
