@@ -1,0 +1,537 @@
+"""The Risk map (shared/rules/risk.md): 42 territories in their owners' colours and patterns,
+each with its army badge, continents outlined and named with their bonus, sea lanes dashed, the
+last attack and a pending choice picked out, and a legend of players and continents below.
+
+The renderer draws a `MapView` the presenter builds, never the engine's state, so it cannot show
+what a view does not hold (cards and missions are only counted). The territory raster, masks,
+patterns and the border/sea-lane overlay are computed once per process (`images.risk_regions`);
+a render is a palette fill, a few pattern pastes, the overlay, badges and text.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageChops, ImageDraw
+
+from images.common import (
+    BACKGROUND,
+    HIGHLIGHT,
+    MUTED,
+    OUTLINE,
+    PANEL,
+    PANEL_EDGE,
+    RGB,
+    TEXT,
+    Point,
+    draw_text,
+    drawable,
+    fit_text,
+    paste_centred,
+    smooth,
+    to_png,
+)
+from images.risk_layout import CONTINENT_LABELS, MAP_SIZE
+from images.risk_regions import (
+    INDEX,
+    ORDER,
+    SEA,
+    edges,
+    grow,
+    index_raster,
+    label_point,
+    region,
+    rim,
+)
+from rules.risk.map import CONTINENTS, SEA_LANES, TERRITORIES
+
+NEUTRAL = -1
+"""The owner index of the neutral army (two-player game)."""
+
+
+@dataclass(frozen=True)
+class LegendRow:
+    """One line of the legend: a player (or the neutral army) and what it holds.
+
+    `cards` is how many cards the player holds, which is public; never which cards.
+    """
+
+    name: str
+    colour: int  # 0..5, or NEUTRAL
+    armies: int
+    territories: int
+    cards: int
+    out: bool = False  # eliminated: struck through
+    to_act: bool = False
+
+
+@dataclass(frozen=True)
+class MapView:
+    """What the map shows. A territory missing from `owners` is still unclaimed (claim
+    set-up) and drawn bare, without a badge. The legend has room for six rows."""
+
+    owners: Mapping[str, int]  # territory slug -> colour index 0..5, or NEUTRAL
+    armies: Mapping[str, int]
+    legend: Sequence[LegendRow]
+    caption: str = ""  # e.g. "Turn 7 · Ana attacks"
+    attack: tuple[str, str] | None = None  # the last battle: source, target
+    selected: str | None = None  # a territory picked in a pending sub-step
+
+
+# --- layout -------------------------------------------------------------------------------
+
+TOP = 56  # the caption bar above the map
+LEGEND_TOP = TOP + MAP_SIZE[1]
+SIZE = (MAP_SIZE[0], LEGEND_TOP + 270)
+HEADER_DY = 32  # the legend's header line, below its top
+ROW_PITCH = 34
+BADGE_RADIUS = 22
+RIM_WIDTH = 5  # the outline of an attacked or selected territory
+
+# --- colours ------------------------------------------------------------------------------
+
+# Hues after the Okabe–Ito palette, which most colour-blind players can tell apart; each owner's
+# pattern and badge shape (below) tell them apart where hues fail.
+OWNER_COLOURS: tuple[RGB, ...] = (
+    (224, 82, 44),  # red
+    (64, 136, 226),  # blue
+    (236, 206, 60),  # yellow
+    (32, 164, 118),  # green
+    (206, 122, 170),  # pink
+    (120, 204, 240),  # sky
+)
+NEUTRAL_FILL: RGB = (150, 150, 158)
+UNCLAIMED_FILL: RGB = (70, 76, 92)
+SEA_FILL: RGB = (22, 44, 78)
+SHALLOWS: RGB = (30, 60, 102)  # a lighter band along every coast
+CONTINENT_LINE: RGB = (238, 228, 198)
+SEA_LANE: RGB = (200, 216, 238)
+BADGE_FILL: RGB = (18, 20, 28)
+SELECTED: RGB = (255, 255, 255)
+
+# Palette slots of the fill image: territories 0..41 (`ORDER`), their pattern ink from _INK on,
+# the coastal band and the sea.
+_INK = 64
+_SHALLOWS = 254
+_INK_SHADE = 0.6  # pattern ink: the owner's colour darkened, so the fill still reads as it
+
+
+def owner_fill(owner: int | None) -> RGB:
+    """A territory's fill colour: its owner's, neutral grey, or bare land (None)."""
+    if owner is None:
+        return UNCLAIMED_FILL
+    return NEUTRAL_FILL if owner == NEUTRAL else OWNER_COLOURS[owner]
+
+
+def owner_ink(owner: int) -> RGB:
+    """The darker shade an owner's pattern is drawn in."""
+    r, g, b = OWNER_COLOURS[owner]
+    return round(r * _INK_SHADE), round(g * _INK_SHADE), round(b * _INK_SHADE)
+
+
+# --- patterns and badge shapes (one per owner) --------------------------------------------
+
+
+PATTERNS = ("diagonal", "back-diagonal", "horizontal", "vertical", "dots", "cross-hatch")
+BADGE_SHAPES = ("circle", "square", "diamond", "hexagon", "shield", "tag")
+"""Each owner's pattern and badge shape, by colour index; the neutral army has neither
+pattern nor a shape of its own (a circle)."""
+
+
+def _paint_pattern(draw: ImageDraw.ImageDraw, owner: int, size: tuple[int, int]) -> None:
+    width, height = size
+    pitch = 11
+    pattern = PATTERNS[owner]
+    if pattern == "diagonal":
+        for c in range(0, width + height, pitch):
+            draw.line([(c, 0), (c - height, height)], fill=255, width=3)
+    elif pattern == "back-diagonal":
+        for c in range(-height, width, pitch):
+            draw.line([(c, 0), (c + height, height)], fill=255, width=3)
+    elif pattern == "horizontal":
+        for y in range(0, height, pitch):
+            draw.line([(0, y), (width, y)], fill=255, width=3)
+    elif pattern == "vertical":
+        for x in range(0, width, pitch):
+            draw.line([(x, 0), (x, height)], fill=255, width=3)
+    elif pattern == "dots":  # in the gaps of every line pattern
+        for y in range(pitch // 2, height, pitch):
+            for x in range(pitch // 2, width, pitch):
+                draw.ellipse((x - 2.5, y - 2.5, x + 2.5, y + 2.5), fill=255)
+    else:  # cross-hatch, between the lines of the two diagonals
+        for c in range(pitch // 2, width + height, 2 * pitch):
+            draw.line([(c, 0), (c - height, height)], fill=255, width=2)
+            draw.line([(c - height, 0), (c, height)], fill=255, width=2)
+
+
+@functools.cache
+def _pattern(owner: int) -> Image.Image:
+    """Owner `owner`'s pattern over the whole map frame, as a mask."""
+    mask = Image.new("L", MAP_SIZE, 0)
+    _paint_pattern(ImageDraw.Draw(mask), owner, MAP_SIZE)
+    return mask
+
+
+@functools.cache
+def _pattern_in(slug: str, owner: int) -> Image.Image:
+    """Owner `owner`'s pattern clipped to `slug`'s region, cropped like `region`."""
+    box, mask = region(slug)
+    return ImageChops.multiply(mask, _pattern(owner).crop(box))
+
+
+def _shape(owner: int) -> str:
+    return "circle" if owner == NEUTRAL else BADGE_SHAPES[owner]
+
+
+def _badge_outline(shape: str, r: float) -> list[Point]:
+    """The corners of a badge of `shape` around (0, 0); a circle has none."""
+    if shape == "square":
+        return [(-r, -r), (r, -r), (r, r), (-r, r)]
+    if shape == "diamond":
+        d = r * 1.3
+        return [(0, -d), (d, 0), (0, d), (-d, 0)]
+    if shape == "hexagon":
+        d = r * 1.14
+        return [(d * math.cos(a), d * math.sin(a)) for a in (math.pi * k / 3 for k in range(6))]
+    if shape == "shield":
+        return [(-r, -r), (r, -r), (r, r * 0.35), (0, r * 1.3), (-r, r * 0.35)]
+    if shape == "tag":
+        w, h = r * 1.05, r * 0.9
+        return [(-w, -h), (r * 0.5, -h), (r * 1.3, 0), (r * 0.5, h), (-w, h)]
+    return []
+
+
+def _paint_badge(layer: Image.Image, k: int, owner: int, r: float) -> None:
+    draw = ImageDraw.Draw(layer)
+    c = layer.width / 2
+    for radius, colour in ((r, owner_fill(owner)), (r * 0.8, BADGE_FILL)):  # ring, then face
+        outline = _badge_outline(_shape(owner), radius * k)
+        if outline:
+            draw.polygon([(c + x, c + y) for x, y in outline], fill=colour)
+        else:
+            s = radius * k
+            draw.ellipse((c - s, c - s, c + s, c + s), fill=colour)
+
+
+@functools.cache
+def _badge(owner: int, r: float = BADGE_RADIUS) -> Image.Image:
+    """A dark army badge in the owner's shape, ringed in the owner's colour."""
+    side = math.ceil(r * 2.8)
+    return smooth((side, side), lambda layer, k: _paint_badge(layer, k, owner, r))
+
+
+# --- the static layers --------------------------------------------------------------------
+
+
+@functools.cache
+def _fill_indices() -> Image.Image:
+    """The territory raster as a palette image, with a band of shallows along the coasts:
+    a render only sets the palette."""
+    raster = index_raster()
+    land = raster.point(lambda v: 0 if v == SEA else 255)
+    shallows = ImageChops.subtract(grow(land, 9), land)
+    fills = Image.frombytes("P", raster.size, raster.tobytes())
+    fills.paste(_SHALLOWS, (0, 0), shallows)
+    return fills
+
+
+def _alpha_layer(mask: Image.Image, colour: RGB) -> Image.Image:
+    layer = Image.new("RGBA", mask.size, colour)
+    layer.putalpha(mask)
+    return layer
+
+
+def _dashes(draw: ImageDraw.ImageDraw, a: Point, b: Point, dash: float, gap: float) -> None:
+    length = math.dist(a, b)
+    dx, dy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+    t = 0.0
+    while t < length:
+        end = min(t + dash, length)
+        draw.line(
+            [(a[0] + dx * t, a[1] + dy * t), (a[0] + dx * end, a[1] + dy * end)], fill=255, width=3
+        )
+        t = end + gap
+
+
+def _crossing(a: str, b: str) -> list[tuple[Point, Point]]:
+    """The straight legs from `a`'s badge to `b`'s: one, or two for the lane that runs off
+    the map's edge and comes back on the other side (Alaska–Kamchatka)."""
+    pa, pb = label_point(a), label_point(b)
+    if abs(pa[0] - pb[0]) <= MAP_SIZE[0] / 2:
+        return [(pa, pb)]
+    # Halfway across the edge: the two legs meet the edges at the same height.
+    left, right = (pa, pb) if pa[0] < pb[0] else (pb, pa)
+    span = left[0] + MAP_SIZE[0] - right[0]
+    y = right[1] + (left[1] - right[1]) * (MAP_SIZE[0] - right[0]) / span
+    out, back = ((0.0, y), (float(MAP_SIZE[0]), y))
+    legs: list[tuple[Point, Point]] = [(left, out), (back, right)]
+    return legs if left == pa else [(right, back), (out, left)]
+
+
+@functools.cache
+def _overlay() -> Image.Image:
+    """Everything on the map that never changes: borders, continent outlines, sea lanes and
+    continent names, over a transparent map frame."""
+    raster = index_raster(2)  # drawn at twice the size and shrunk, for smooth lines
+    borders = edges(raster, 3).resize(MAP_SIZE, Image.Resampling.BOX)
+    continent_of = {
+        INDEX[s]: 1 + list(CONTINENTS).index(t.continent) for s, t in TERRITORIES.items()
+    }
+    continents = raster.point(lambda v: continent_of.get(v, 0))
+    outlines = edges(continents, 7).resize(MAP_SIZE, Image.Resampling.BOX)
+
+    lanes = Image.new("L", MAP_SIZE, 0)
+    draw = ImageDraw.Draw(lanes)
+    for lane in SEA_LANES:
+        a, b = sorted(lane)
+        for start, end in _crossing(a, b):
+            _dashes(draw, start, end, dash=9, gap=7)
+    sea = index_raster().point(lambda v: 255 if v == SEA else 0)
+    lanes = ImageChops.multiply(lanes, sea)
+
+    overlay = Image.new("RGBA", MAP_SIZE, (0, 0, 0, 0))
+    for mask, colour in ((lanes, SEA_LANE), (borders, OUTLINE), (outlines, CONTINENT_LINE)):
+        overlay = Image.alpha_composite(overlay, _alpha_layer(mask, colour))
+    for slug, point in CONTINENT_LABELS.items():
+        continent = CONTINENTS[slug]
+        draw_text(
+            overlay,
+            point,
+            f"{continent.name.upper()} +{continent.bonus}",
+            size=24,
+            bold=True,
+            fill=CONTINENT_LINE,
+        )
+    return overlay
+
+
+# --- rendering ----------------------------------------------------------------------------
+
+
+def badge_centre(slug: str) -> tuple[int, int]:
+    """Where `slug`'s army badge is drawn, in picture pixels."""
+    x, y = label_point(slug)
+    return x, y + TOP
+
+
+def render(view: MapView) -> Image.Image:
+    """The map picture for `view`, `SIZE` pixels."""
+    image = Image.new("RGB", SIZE, BACKGROUND)
+    image.paste(_map(view), (0, TOP))
+    _draw_badges(image, view)
+    if view.attack is not None:
+        _draw_arrow(image, *view.attack)
+    _draw_caption(image, view.caption)
+    _draw_legend(image, view)
+    return image
+
+
+def render_png(view: MapView) -> bytes:
+    """`render` as PNG bytes, ready to attach as board.png."""
+    return to_png(_palettised(render(view)), colours=None)
+
+
+def _map(view: MapView) -> Image.Image:
+    """The map frame: fills and patterns by palette, the static overlay, highlighted rims."""
+    fills = _fill_indices().copy()
+    palette = [0] * 768
+    for i, slug in enumerate(ORDER):
+        palette[3 * i : 3 * i + 3] = owner_fill(view.owners.get(slug))
+    palette[3 * _SHALLOWS : 3 * _SHALLOWS + 3] = SHALLOWS
+    palette[3 * SEA : 3 * SEA + 3] = SEA_FILL
+    for slug, owner in view.owners.items():
+        if owner != NEUTRAL:
+            i = INDEX[slug]
+            palette[3 * (_INK + i) : 3 * (_INK + i) + 3] = owner_ink(owner)
+            box, _ = region(slug)
+            fills.paste(_INK + i, box[:2], _pattern_in(slug, owner))
+    fills.putpalette(palette)
+    frame = fills.convert("RGB")
+    frame.paste(_overlay(), (0, 0), _overlay())
+    rims = [(slug, HIGHLIGHT) for slug in view.attack or ()]
+    if view.selected is not None:
+        rims.append((view.selected, SELECTED))
+    for slug, colour in rims:
+        # A dark inner edge keeps the rim visible on a fill of much the same colour.
+        box, _ = region(slug)
+        frame.paste(OUTLINE, box[:2], rim(slug, RIM_WIDTH + 2))
+        frame.paste(colour, box[:2], rim(slug, RIM_WIDTH))
+    return frame
+
+
+def _draw_badges(image: Image.Image, view: MapView) -> None:
+    for slug, owner in view.owners.items():
+        x, y = badge_centre(slug)
+        paste_centred(image, _badge(owner), (x, y))
+        armies = str(view.armies.get(slug, 0))
+        y_text = y - 3 if _shape(owner) == "shield" else y  # the shield narrows at the bottom
+        size = 27 if len(armies) < 3 else 21
+        draw_text(image, (x, y_text), armies, size=size, bold=True)
+
+
+def _draw_arrow(image: Image.Image, source: str, target: str) -> None:
+    """An arrow from the attacker's badge to the defender's, in one or two legs."""
+    legs = _crossing(source, target)
+    for i, (a, b) in enumerate(legs):
+        last = i == len(legs) - 1
+        length = math.dist(a, b)
+        ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+        start_trim = BADGE_RADIUS + 4 if i == 0 else 0
+        start = (a[0] + ux * start_trim, a[1] + uy * start_trim + TOP)
+        end_trim = BADGE_RADIUS + 6 if last else 0
+        tip = (b[0] - ux * end_trim, b[1] - uy * end_trim + TOP)
+        _draw_leg(image, start, tip, head=last)
+
+
+def _draw_leg(image: Image.Image, start: Point, tip: Point, *, head: bool) -> None:
+    margin = 20
+    left, top = min(start[0], tip[0]) - margin, min(start[1], tip[1]) - margin
+    size = (round(abs(tip[0] - start[0]) + 2 * margin), round(abs(tip[1] - start[1]) + 2 * margin))
+    length = math.dist(start, tip)
+    ux, uy = (tip[0] - start[0]) / length, (tip[1] - start[1]) / length
+    neck = (tip[0] - ux * 22, tip[1] - uy * 22) if head else tip
+
+    def at(p: Point, k: int) -> Point:
+        return (p[0] - left) * k, (p[1] - top) * k
+
+    def paint(layer: Image.Image, k: int) -> None:
+        draw = ImageDraw.Draw(layer)
+        for colour, width in ((OUTLINE, 12), (HIGHLIGHT, 6)):
+            draw.line([at(start, k), at(neck, k)], fill=colour, width=width * k)
+        if head:
+            barbs = [(neck[0] - s * uy * 14, neck[1] + s * ux * 14) for s in (1, -1)]
+            triangle = [at(p, k) for p in (tip, *barbs)]
+            draw.polygon(triangle, fill=HIGHLIGHT, outline=OUTLINE, width=3 * k)
+
+    layer = smooth(size, paint, scale=2)
+    image.paste(layer, (round(left), round(top)), layer)
+
+
+def _draw_caption(image: Image.Image, caption: str) -> None:
+    text = fit_text(drawable(caption), 30, SIZE[0] - 40, bold=True)
+    draw_text(image, (20, TOP / 2), text, size=30, bold=True, anchor="lm")
+
+
+@functools.cache
+def _swatch(owner: int) -> Image.Image:
+    """A chip of the owner's fill and pattern with their badge shape on it, for the legend."""
+    chip = Image.new("RGB", (60, 30), owner_fill(owner))
+    if owner != NEUTRAL:
+        pattern = Image.new("L", chip.size, 0)
+        _paint_pattern(ImageDraw.Draw(pattern), owner, chip.size)
+        chip.paste(owner_ink(owner), (0, 0), pattern)
+    ImageDraw.Draw(chip).rectangle((0, 0, chip.width - 1, chip.height - 1), outline=OUTLINE)
+    paste_centred(chip, _badge(owner, 11), (chip.width / 2, chip.height / 2))
+    return chip.convert("RGBA")
+
+
+# Legend columns: x of the player swatch, name, right edges of the counts; the continents.
+SWATCH_X, NAME_X = 62, 104
+COUNT_X = {"Armies": 700, "Territories": 860, "Cards": 970}
+CONTINENT_X, BONUS_X, HOLDER_X = 1040, 1310, 1340
+
+
+def legend_row_y(i: int) -> int:
+    """The middle of the legend's `i`-th row (players and continents alike)."""
+    return LEGEND_TOP + HEADER_DY + ROW_PITCH * (i + 1)
+
+
+def _draw_legend(image: Image.Image, view: MapView) -> None:
+    draw = ImageDraw.Draw(image)
+    panel = (10, LEGEND_TOP + 8, SIZE[0] - 10, SIZE[1] - 8)
+    draw.rounded_rectangle(panel, radius=12, fill=PANEL, outline=PANEL_EDGE, width=2)
+    header = LEGEND_TOP + HEADER_DY
+    draw_text(image, (NAME_X, header), "Player", size=22, fill=MUTED, anchor="lm")
+    for label, x in COUNT_X.items():
+        draw_text(image, (x, header), label, size=22, fill=MUTED, anchor="rm")
+    for i, row in enumerate(view.legend):
+        _draw_player(image, row, legend_row_y(i))
+    draw_text(image, (CONTINENT_X, header), "Continent", size=22, fill=MUTED, anchor="lm")
+    draw_text(image, (BONUS_X, header), "Bonus", size=22, fill=MUTED, anchor="rm")
+    draw_text(image, (HOLDER_X, header), "Held by", size=22, fill=MUTED, anchor="lm")
+    names = {row.colour: row.name for row in view.legend}
+    for i, continent in enumerate(CONTINENTS.values()):
+        y = legend_row_y(i)
+        draw_text(image, (CONTINENT_X, y), continent.name, size=26, anchor="lm")
+        draw_text(image, (BONUS_X, y), f"+{continent.bonus}", size=26, bold=True, anchor="rm")
+        holders = {view.owners.get(slug) for slug in continent.territories}
+        holder = holders.pop() if len(holders) == 1 else None
+        if holder is not None and holder != NEUTRAL:  # the neutral army never collects
+            paste_centred(image, _swatch(holder), (HOLDER_X + 30, y))
+            name = fit_text(drawable(names.get(holder, "")), 24, SIZE[0] - HOLDER_X - 100)
+            draw_text(image, (HOLDER_X + 70, y), name, size=24, anchor="lm")
+
+
+def _draw_player(image: Image.Image, row: LegendRow, y: int) -> None:
+    draw = ImageDraw.Draw(image)
+    paste_centred(image, _swatch(row.colour), (SWATCH_X, y))
+    colour = MUTED if row.out else HIGHLIGHT if row.to_act else TEXT
+    if row.to_act:
+        draw.polygon([(18, y - 10), (30, y), (18, y + 10)], fill=HIGHLIGHT)
+    name = fit_text(drawable(row.name) or "?", 26, COUNT_X["Armies"] - NAME_X - 110, bold=True)
+    draw_text(image, (NAME_X, y), name, size=26, bold=True, fill=colour, anchor="lm")
+    for value, x in zip((row.armies, row.territories, row.cards), COUNT_X.values(), strict=True):
+        draw_text(image, (x, y), str(value), size=26, bold=True, fill=colour, anchor="rm")
+    if row.out:  # eliminated: struck through
+        draw.line([(NAME_X - 6, y), (COUNT_X["Cards"] + 6, y)], fill=MUTED, width=3)
+
+
+# --- encoding -----------------------------------------------------------------------------
+
+_PINNED: tuple[RGB, ...] = (
+    *OWNER_COLOURS,
+    *(owner_ink(owner) for owner in range(len(OWNER_COLOURS))),
+    NEUTRAL_FILL,
+    UNCLAIMED_FILL,
+    SEA_FILL,
+    SHALLOWS,
+    CONTINENT_LINE,
+    SEA_LANE,
+    BADGE_FILL,
+    SELECTED,
+    HIGHLIGHT,
+    OUTLINE,
+    BACKGROUND,
+    PANEL,
+    PANEL_EDGE,
+    TEXT,
+    MUTED,
+)
+
+
+def _palettised(image: Image.Image) -> Image.Image:
+    """`image` in the map's 256 colours: `to_png`'s own octree quantisation would take a third
+    of the time budget."""
+    return image.quantize(palette=_palette(), dither=Image.Dither.NONE)
+
+
+@functools.cache
+def _palette() -> Image.Image:
+    """Every flat colour of the picture, pinned so that none drifts or merges with another,
+    and the blends between them (edges, text) learnt once from a busy sample map."""
+    # Every eighth territory unclaimed, the others neutral or owned, every owner in turn.
+    sample = MapView(
+        owners={slug: i % 8 - 2 for i, slug in enumerate(ORDER) if i % 8 != 0},
+        armies={slug: 1 + i for i, slug in enumerate(ORDER)},
+        legend=[
+            LegendRow("Sample", owner, 10, 5, 2, out=owner == 1, to_act=owner == 2)
+            for owner in (NEUTRAL, *range(len(OWNER_COLOURS)))
+        ],
+        caption="Sample",
+        attack=("alaska", "kamchatka"),
+        selected="brazil",
+    )
+    learnt = render(sample).quantize(
+        256 - len(_PINNED), method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+    )
+    flat = learnt.getpalette() or []
+    blends = [tuple(flat[i : i + 3]) for i in range(0, len(flat), 3)]
+    # A learnt colour next to a pinned one would steal some of its pixels: Pillow's palette
+    # lookup is only nearly the nearest.
+    kept = [c for c in blends if min(math.dist(c, pin) for pin in _PINNED) > 12]
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([v for colour in (*_PINNED, *kept) for v in colour][:768])
+    return palette

@@ -1,0 +1,7 @@
+"""Risk: world domination for 2–6 players (shared/rules/risk.md)."""
+
+from rules.risk.engine import Risk
+
+ENGINE = Risk()
+
+__all__ = ["ENGINE", "Risk"]

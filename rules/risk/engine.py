@@ -1,0 +1,890 @@
+"""Risk rules (shared/rules/risk.md).
+
+Every choice with several parts is made as sub-steps so each menu is small and legal-only:
+`place_on:<territory>` then `place:<n>`; `attack_from:<t>`, `attack_to:<t>`, then `roll:<dice>`
+or `blitz:<stop level>`; `fortify_from:<t>`, `fortify_to:<t>`, then `fortify:<n>`; `back` undoes
+the last part. Chance is split from resolution: `apply` rolls, `resolve_roll` takes the dice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from random import Random
+from typing import Any, ClassVar
+
+from rules.codec import from_json, to_json
+from rules.core import Action, Event, IllegalAction, Options, Outcome, PlayerId, Step
+from rules.risk import ai, cards
+from rules.risk.battle import max_attack_dice, max_defend_dice, resolve_battle, roll
+from rules.risk.map import TERRITORIES
+from rules.risk.missions import effective_mission, is_complete, mission_deck
+from rules.risk.queries import (
+    FORTIFY_AMOUNTS,
+    PLACE_AMOUNTS,
+    alive,
+    amounts,
+    army_count,
+    attack_sources,
+    attack_targets,
+    blitz_stops,
+    fortify_reach,
+    fortify_sources,
+    move_in_choices,
+    reinforcement,
+    territory_count,
+    trade_options,
+    unclaimed,
+)
+from rules.risk.state import (
+    INDEX,
+    NEUTRAL,
+    SLUGS,
+    ArmiesMovedIn,
+    ArmiesPlaced,
+    AttacksEnded,
+    AttackStopped,
+    BattleRolled,
+    CardDrawn,
+    CardReceived,
+    CardsHandedOver,
+    CardsTraded,
+    DeckReshuffled,
+    DefenceNeeded,
+    Elimination,
+    Fortified,
+    GameWon,
+    Mission,
+    MissionChanged,
+    MissionCompleted,
+    Phase,
+    PlayerEliminated,
+    RiskState,
+    Rules,
+    SetupFinished,
+    SetupMode,
+    TerritoryCaptured,
+    TerritoryClaimed,
+    TurnEnded,
+    TurnStarted,
+    WinKind,
+)
+
+STATE_VERSION = 1
+START_ARMIES = {3: 35, 4: 30, 5: 25, 6: 20}
+TWO_PLAYER_ARMIES = 40  # each player and the neutral army
+TWO_PLAYER_SETUP_TURN = 2  # own armies per set-up turn, then one neutral
+FORCED_TRADE_CARDS = 5  # "must" trade while holding 5 or more
+TRADE_DOWN_CARDS = 6  # an elimination bringing the victor to 6+ forces trades at once
+TERRITORY_BONUS = 2
+
+AUTO = Action("auto")
+BACK = Action("back")
+END_ATTACKS = Action("end_attacks")
+END_TURN = Action("end_turn")
+PRIVATE_VERBS = frozenset({"trade"})
+"""Verbs whose argument reveals a secret (which cards): offer them in the player's private panel."""
+
+
+def parse_rules(options: Options, players: int) -> Rules:
+    """House options from the lobby, validated: a bad value is refused, never guessed."""
+    setup = options.get("setup", "deal")
+    if setup not in ("deal", "claim"):
+        raise IllegalAction("Set-up is 'deal' or 'claim'.")
+    missions = options.get("missions", 0)
+    if isinstance(missions, bool) or missions not in (0, 12, 14):
+        raise IllegalAction("Secret missions are 0 (off), 12 or 14 cards.")
+    flags = {}
+    for name in ("defender_chooses", "connected_fortify"):
+        value = options.get(name, False)
+        if not isinstance(value, bool):
+            raise IllegalAction(f"{name.replace('_', ' ').capitalize()} is on or off.")
+        flags[name] = value
+    turn_limit = options.get("turn_limit", 0)
+    if not isinstance(turn_limit, int) or isinstance(turn_limit, bool) or turn_limit < 0:
+        raise IllegalAction("The turn limit is a whole number of rounds, 0 for none.")
+    if players == 2 and missions:
+        raise IllegalAction("Secret Mission Risk is for 3 to 6 players.")
+    if players == 2 and setup == "claim":
+        raise IllegalAction("Two players always deal the territories (with a neutral army).")
+    return Rules(
+        setup=SetupMode(setup),
+        missions=missions,
+        defender_chooses=flags["defender_chooses"],
+        connected_fortify=flags["connected_fortify"],
+        turn_limit=turn_limit,
+    )
+
+
+def roll_for_first(
+    seats: Sequence[PlayerId], rng: Random
+) -> tuple[PlayerId, tuple[tuple[PlayerId, int], ...]]:
+    """Everyone rolls a die; those tied for highest roll again until one is highest.
+    Returns the winner and every roll in order."""
+    rolls: list[tuple[PlayerId, int]] = []
+    rolling = list(seats)
+    while len(rolling) > 1:
+        dice = [(p, rng.randint(1, 6)) for p in rolling]
+        rolls += dice
+        top = max(d for _, d in dice)
+        rolling = [p for p, d in dice if d == top]
+    return rolling[0], tuple(rolls)
+
+
+def needs_defender_choice(state: RiskState) -> bool:
+    """`defender_chooses`: a player (never the neutral army, rolled at the maximum) with a
+    real choice (2 or more armies) picks the dice."""
+    return (
+        state.rules.defender_chooses
+        and state.owner(state.target) != NEUTRAL
+        and state.armies_on(state.target) >= 2
+    )
+
+
+def attack_path(state: RiskState, player: PlayerId, source: str, target: str) -> tuple[Action, ...]:
+    """The actions that choose the attack `source` -> `target` from wherever the player is in
+    the attack phase (undoing a different pending choice first): for `/risk attack from: to:`.
+    Raises IllegalAction, with a message for the player, if that attack is not possible now."""
+    if state.phase is not Phase.ATTACK or state.player != player:
+        raise IllegalAction("You can attack only in the attack phase of your turn.")
+    if source not in attack_sources(state, player):
+        raise IllegalAction("You can attack only from your territory with 2 or more armies.")
+    if target not in attack_targets(state, source):
+        raise IllegalAction("You can attack only an enemy territory next to it.")
+    if (state.source, state.target) == (source, target):
+        return ()
+    backs: tuple[Action, ...] = ()
+    if state.source == source:
+        backs = (BACK,) if state.target else ()
+    else:
+        backs = (BACK,) * ((state.source != "") + (state.target != ""))
+        backs += (Action("attack_from", source),)
+    return (*backs, Action("attack_to", target))
+
+
+def battle_line(event: BattleRolled) -> str:
+    """The compact log line: "Ukraine 6-3-1 vs 5-2: attacker loses 0, defender 2"."""
+    attack = "-".join(str(d) for d in event.attack_dice)
+    defence = "-".join(str(d) for d in event.defend_dice)
+    return (
+        f"{TERRITORIES[event.source].name} {attack} vs {defence}: "
+        f"attacker loses {event.attacker_losses}, defender {event.defender_losses}"
+    )
+
+
+class Risk:
+    name: ClassVar[str] = "risk"
+    title: ClassVar[str] = "Risk"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 6
+    # Random play rarely conquers the world: the conformance playouts stop after a few rounds.
+    playout_options: ClassVar[dict[str, Any]] = {"turn_limit": 1}
+    playout_seed_share: ClassVar[float] = 0.25
+
+    # --- the engine interface ------------------------------------------------------------
+
+    def initial_state(self, seats: Sequence[PlayerId], options: Options, rng: Random) -> RiskState:
+        if not 2 <= len(seats) <= 6:
+            raise IllegalAction("Risk is for 2 to 6 players.")
+        if len(set(seats)) != len(seats):
+            raise IllegalAction("A player cannot take two seats.")
+        if NEUTRAL in seats:
+            raise IllegalAction("Player id 0 is reserved for the neutral army.")
+        rules = parse_rules(options, len(seats))
+        winner, start_rolls = roll_for_first(seats, rng)
+        first = list(seats).index(winner)
+        # The highest roller places first and takes the first turn; play goes round the table.
+        players = tuple(seats[first:]) + tuple(seats[:first])
+        n = len(players)
+        deck = list(cards.ALL_CARDS)
+        rng.shuffle(deck)
+        missions: tuple[Mission, ...] = ()
+        if rules.missions:
+            mission_cards = list(mission_deck(n, rules.missions))
+            rng.shuffle(mission_cards)
+            missions = tuple(mission_cards[:n])
+        base = RiskState(
+            v=STATE_VERSION,
+            players=players,
+            rules=rules,
+            start_rolls=start_rolls,
+            owners=(NEUTRAL,) * len(SLUGS),
+            armies=(0,) * len(SLUGS),
+            deck=tuple(deck),
+            hands=((),) * n,
+            discard=(),
+            missions=missions,
+            setup_left=(0,) * n,
+            phase=Phase.SETUP_CLAIM,
+            current=0,
+            captures=(0,) * n,
+            eliminations=(0,) * n,
+            trades=(0,) * n,
+        )
+        territories = list(range(len(SLUGS)))
+        rng.shuffle(territories)
+        if n == 2:
+            # Three piles of 14: one per player, one neutral; one army on each territory.
+            owners = [NEUTRAL] * len(SLUGS)
+            for k, t in enumerate(territories):
+                owners[t] = (players[0], players[1], NEUTRAL)[k // 14]
+            left = TWO_PLAYER_ARMIES - 14
+            return replace(
+                base,
+                owners=tuple(owners),
+                armies=(1,) * len(SLUGS),
+                setup_left=(left, left),
+                neutral_left=left,
+                phase=Phase.SETUP_PLACE,
+                to_place=TWO_PLAYER_SETUP_TURN,
+            )
+        start = START_ARMIES[n]
+        if rules.setup is SetupMode.CLAIM:
+            return replace(base, setup_left=(start,) * n)
+        # Dealt round the table from the first player, as evenly as possible.
+        owners = [NEUTRAL] * len(SLUGS)
+        for k, t in enumerate(territories):
+            owners[t] = players[k % n]
+        held = [owners.count(p) for p in players]
+        return replace(
+            base,
+            owners=tuple(owners),
+            armies=(1,) * len(SLUGS),
+            setup_left=tuple(start - h for h in held),
+            phase=Phase.SETUP_PLACE,
+        )
+
+    def to_act(self, state: RiskState) -> frozenset[PlayerId]:
+        if state.phase is Phase.OVER:
+            return frozenset()
+        if state.phase is Phase.DEFEND:
+            return frozenset({state.owner(state.target)})
+        return frozenset({state.player})
+
+    def legal_actions(self, state: RiskState, player: PlayerId) -> Sequence[Action]:
+        if player not in self.to_act(state):
+            return ()
+        return _LEGAL[state.phase](state)
+
+    def apply(
+        self, state: RiskState, player: PlayerId, action: Action, rng: Random
+    ) -> Step[RiskState]:
+        if player not in state.players:
+            raise IllegalAction("You are not playing in this game.")
+        if player not in self.to_act(state):
+            if state.phase is Phase.OVER:
+                raise IllegalAction("The game is over.")
+            if state.phase is Phase.DEFEND:
+                raise IllegalAction("Waiting for the defender to choose their dice.")
+            raise IllegalAction("It is not your turn.")
+        if action not in self.legal_actions(state, player):
+            raise IllegalAction("That move is not available right now.")
+        step = self._do(state, action, rng)
+        return _check_mission(step)
+
+    def outcome(self, state: RiskState) -> Outcome | None:
+        if state.phase is not Phase.OVER:
+            return None
+        out_order = [e.victim for e in state.eliminated]
+
+        def key(p: PlayerId) -> tuple[int, ...]:
+            if p in state.winners:
+                return (0, 0, 0)
+            if p in out_order:  # the later eliminated, the better
+                return (2, -out_order.index(p), 0)
+            return (1, -territory_count(state, p), -army_count(state, p))
+
+        ranked = sorted(state.players, key=key)
+        places = {p: 1 + sum(key(q) < key(p) for q in ranked) for p in ranked}
+        return Outcome(
+            places=places,
+            scores={p: territory_count(state, p) for p in state.players},
+            stats={
+                p: {
+                    "territories": territory_count(state, p),
+                    "captures": state.captures[seat],
+                    "eliminations": state.eliminations[seat],
+                    "sets_traded": state.trades[seat],
+                }
+                for seat, p in enumerate(state.players)
+            },
+        )
+
+    def dump(self, state: RiskState) -> dict[str, Any]:
+        data: dict[str, Any] = to_json(state)
+        return data
+
+    def load(self, data: Mapping[str, Any]) -> RiskState:
+        if data.get("v") != STATE_VERSION:
+            raise ValueError(f"unknown Risk state version {data.get('v')!r}")
+        return from_json(RiskState, data)
+
+    def choose(self, state: RiskState, player: PlayerId, rng: Random) -> Action:
+        return ai.choose(state, player, rng)
+
+    # --- resolution with the dice passed in ----------------------------------------------
+
+    def resolve_roll(
+        self, state: RiskState, attack_dice: tuple[int, ...], defend_dice: tuple[int, ...]
+    ) -> Step[RiskState]:
+        """One roll of the selected attack (source -> target) with these dice (a mission it
+        completes wins at once)."""
+        return _check_mission(self._resolve_roll(state, attack_dice, defend_dice))
+
+    def _resolve_roll(
+        self, state: RiskState, attack_dice: tuple[int, ...], defend_dice: tuple[int, ...]
+    ) -> Step[RiskState]:
+        s, t = INDEX[state.source], INDEX[state.target]
+        attacker_losses, defender_losses = resolve_battle(attack_dice, defend_dice)
+        armies = list(state.armies)
+        armies[s] -= attacker_losses
+        armies[t] -= defender_losses
+        rolled = BattleRolled(
+            attacker=state.player,
+            defender=state.owners[t],
+            source=state.source,
+            target=state.target,
+            attack_dice=tuple(sorted(attack_dice, reverse=True)),
+            defend_dice=tuple(sorted(defend_dice, reverse=True)),
+            attacker_losses=attacker_losses,
+            defender_losses=defender_losses,
+            source_armies=armies[s],
+            target_armies=armies[t],
+        )
+        state = replace(
+            state,
+            armies=tuple(armies),
+            phase=Phase.ATTACK,
+            last_battle=(state.source, state.target),
+            attack_dice=0,
+        )
+        if armies[t] == 0:
+            captured = _capture(state, len(attack_dice))
+            return Step(captured.state, (rolled, *captured.events))
+        if armies[s] < 2:  # nothing left to attack with from here
+            state = replace(state, source="", target="", blitz_stop=0)
+        return Step(state, (rolled,))
+
+    # --- actions ---------------------------------------------------------------------------
+
+    def _do(self, state: RiskState, action: Action, rng: Random) -> Step[RiskState]:
+        verb, arg = action.verb, action.arg
+        phase = state.phase
+        if verb == "back":
+            if state.target:
+                return Step(replace(state, target=""), ())
+            return Step(replace(state, source=""), ())
+        if verb in ("place_on", "attack_from", "fortify_from"):
+            return Step(replace(state, source=arg), ())
+        if verb in ("attack_to", "fortify_to"):
+            return Step(replace(state, target=arg), ())
+        if verb == "claim":
+            return _claim(state, arg)
+        if verb == "place":
+            if phase is Phase.REINFORCE:
+                return _reinforce(state, ((INDEX[state.source], int(arg)),))
+            return _setup_place(state, ((INDEX[state.source], int(arg)),))
+        if verb == "neutral_on":
+            return _place_neutral(state, INDEX[arg])
+        if verb == "auto":
+            return _auto(state)
+        if verb == "trade":
+            return _trade(state, cards.parse_card_arg(arg))
+        if verb == "roll":
+            return self._attack(state, int(arg), 0, rng)
+        if verb == "blitz":
+            return self._attack(
+                state, max_attack_dice(state.armies_on(state.source)), int(arg), rng
+            )
+        if verb == "defend":
+            return self._defend(state, int(arg), rng)
+        if verb == "move_in":
+            return _move_in(state, int(arg))
+        if verb == "end_attacks":
+            return _end_attacks(state, rng)
+        if verb == "fortify":
+            return _fortify(state, int(arg), rng)
+        assert verb == "end_turn", verb  # legal_actions offers no other verb
+        return _end_turn(state, rng)
+
+    def _attack(self, state: RiskState, dice: int, stop: int, rng: Random) -> Step[RiskState]:
+        """Roll once (`stop` 0) or blitz: roll with the most dice until the territory falls or
+        the source is down to `stop`. A defender who chooses is asked before each roll."""
+        events: list[Event] = []
+        state = replace(state, blitz_stop=stop)
+        while True:
+            if needs_defender_choice(state):
+                asked = DefenceNeeded(
+                    attacker=state.player,
+                    defender=state.owner(state.target),
+                    source=state.source,
+                    target=state.target,
+                    attack_dice=dice,
+                )
+                events.append(asked)
+                return Step(replace(state, phase=Phase.DEFEND, attack_dice=dice), tuple(events))
+            defend = max_defend_dice(state.armies_on(state.target))
+            step = self.resolve_roll(state, roll(rng, dice), roll(rng, defend))
+            events += step.events
+            state = step.state
+            more = _blitz_goes_on(state)
+            if more is None:
+                return Step(replace(state, blitz_stop=0), tuple(events))
+            if not more:
+                events.append(
+                    AttackStopped(
+                        state.player, state.source, state.target, state.armies_on(state.source)
+                    )
+                )
+                return Step(replace(state, blitz_stop=0), tuple(events))
+            dice = max_attack_dice(state.armies_on(state.source))
+
+    def _defend(self, state: RiskState, dice: int, rng: Random) -> Step[RiskState]:
+        step = self.resolve_roll(state, roll(rng, state.attack_dice), roll(rng, dice))
+        more = _blitz_goes_on(step.state)
+        if not more:
+            events = list(step.events)
+            if more is False:
+                s = step.state
+                events.append(AttackStopped(s.player, s.source, s.target, s.armies_on(s.source)))
+            return Step(replace(step.state, blitz_stop=0), tuple(events))
+        dice_now = max_attack_dice(step.state.armies_on(step.state.source))
+        rest = self._attack(step.state, dice_now, step.state.blitz_stop, rng)
+        return Step(rest.state, step.events + rest.events)
+
+
+# --- legal actions by phase -------------------------------------------------------------------
+
+
+def _territory_actions(verb: str, slugs: Sequence[str]) -> tuple[Action, ...]:
+    return tuple(Action(verb, s) for s in slugs)
+
+
+def _amount_actions(verb: str, values: Sequence[int]) -> tuple[Action, ...]:
+    return tuple(Action(verb, str(v)) for v in values)
+
+
+def _own(state: RiskState) -> tuple[str, ...]:
+    me = state.player
+    return tuple(SLUGS[i] for i, o in enumerate(state.owners) if o == me)
+
+
+def _legal_claim(state: RiskState) -> tuple[Action, ...]:
+    return (*_territory_actions("claim", unclaimed(state)), AUTO)
+
+
+def _legal_setup_place(state: RiskState) -> tuple[Action, ...]:
+    if state.source:
+        return (*_amount_actions("place", amounts(_setup_budget(state), PLACE_AMOUNTS)), BACK)
+    return (*_territory_actions("place_on", _own(state)), AUTO)
+
+
+def _legal_setup_neutral(state: RiskState) -> tuple[Action, ...]:
+    neutral = tuple(SLUGS[i] for i, o in enumerate(state.owners) if o == NEUTRAL)
+    return (*_territory_actions("neutral_on", neutral), AUTO)
+
+
+def _legal_reinforce(state: RiskState) -> tuple[Action, ...]:
+    trades = tuple(Action("trade", cards.card_arg(c)) for c in trade_options(state, state.player))
+    if _must_trade(state):
+        return (*trades, AUTO)
+    if state.source:
+        return (*_amount_actions("place", amounts(state.to_place, PLACE_AMOUNTS)), BACK)
+    optional = () if state.resume_attack else trades
+    return (*optional, *_territory_actions("place_on", _own(state)), AUTO)
+
+
+def _legal_attack(state: RiskState) -> tuple[Action, ...]:
+    if state.target:
+        dice = range(1, max_attack_dice(state.armies_on(state.source)) + 1)
+        rolls = _amount_actions("roll", dice)
+        return (*rolls, *_amount_actions("blitz", blitz_stops(state)), BACK)
+    if state.source:
+        return (*_territory_actions("attack_to", attack_targets(state, state.source)), BACK)
+    sources = attack_sources(state, state.player)
+    return (*_territory_actions("attack_from", sources), END_ATTACKS, END_TURN)
+
+
+def _legal_defend(state: RiskState) -> tuple[Action, ...]:
+    return _amount_actions("defend", range(1, max_defend_dice(state.armies_on(state.target)) + 1))
+
+
+def _legal_move_in(state: RiskState) -> tuple[Action, ...]:
+    return _amount_actions("move_in", move_in_choices(state))
+
+
+def _legal_fortify(state: RiskState) -> tuple[Action, ...]:
+    if state.target:
+        movable = state.armies_on(state.source) - 1
+        return (*_amount_actions("fortify", amounts(movable, FORTIFY_AMOUNTS)), BACK)
+    if state.source:
+        return (*_territory_actions("fortify_to", fortify_reach(state, state.source)), BACK)
+    return (*_territory_actions("fortify_from", fortify_sources(state, state.player)), END_TURN)
+
+
+_LEGAL = {
+    Phase.SETUP_CLAIM: _legal_claim,
+    Phase.SETUP_PLACE: _legal_setup_place,
+    Phase.SETUP_NEUTRAL: _legal_setup_neutral,
+    Phase.REINFORCE: _legal_reinforce,
+    Phase.ATTACK: _legal_attack,
+    Phase.DEFEND: _legal_defend,
+    Phase.MOVE_IN: _legal_move_in,
+    Phase.FORTIFY: _legal_fortify,
+}
+
+
+# --- set-up -----------------------------------------------------------------------------------
+
+
+def _two_player(state: RiskState) -> bool:
+    return len(state.players) == 2
+
+
+def _setup_budget(state: RiskState) -> int:
+    """Armies the player may place now: two a set-up turn with two players; otherwise any
+    number of their remaining ones (Decision: several at once, on one territory)."""
+    return state.to_place if _two_player(state) else state.setup_left[state.current]
+
+
+def _put(state: RiskState, placements: Sequence[tuple[int, int]]) -> tuple[int, ...]:
+    armies = list(state.armies)
+    for i, n in placements:
+        armies[i] += n
+    return tuple(armies)
+
+
+def _claim(state: RiskState, slug: str) -> Step[RiskState]:
+    i = INDEX[slug]
+    me = state.player
+    state = replace(
+        state,
+        owners=_with(state.owners, i, me),
+        armies=_with(state.armies, i, 1),
+        setup_left=_with(state.setup_left, state.current, state.setup_left[state.current] - 1),
+    )
+    events: list[Event] = [TerritoryClaimed(me, slug)]
+    nxt = (state.current + 1) % len(state.players)
+    if unclaimed(state):
+        return Step(replace(state, current=nxt), tuple(events))
+    # All 42 claimed: the rest of the armies go on in turn, from the next player on.
+    step = _next_setup_turn(replace(state, phase=Phase.SETUP_PLACE), nxt)
+    return Step(step.state, (*events, *step.events))
+
+
+def _setup_place(state: RiskState, placements: Sequence[tuple[int, int]]) -> Step[RiskState]:
+    me = state.player
+    armies = _put(state, placements)
+    total = sum(n for _, n in placements)
+    left = state.setup_left[state.current] - total
+    state = replace(
+        state,
+        armies=armies,
+        setup_left=_with(state.setup_left, state.current, left),
+        source="",
+        to_place=state.to_place - total if _two_player(state) else 0,
+    )
+    events: list[Event] = [
+        ArmiesPlaced(me, me, SLUGS[i], n, armies[i], left) for i, n in placements
+    ]
+    if _two_player(state):
+        if state.to_place > 0 and left > 0:
+            return Step(state, tuple(events))
+        if state.neutral_left > 0:
+            return Step(replace(state, phase=Phase.SETUP_NEUTRAL), tuple(events))
+    step = _next_setup_turn(state, (state.current + 1) % len(state.players))
+    return Step(step.state, (*events, *step.events))
+
+
+def _place_neutral(state: RiskState, i: int) -> Step[RiskState]:
+    armies = _with(state.armies, i, state.armies[i] + 1)
+    left = state.neutral_left - 1
+    state = replace(state, armies=armies, neutral_left=left)
+    placed = ArmiesPlaced(state.player, NEUTRAL, SLUGS[i], 1, armies[i], left)
+    step = _next_setup_turn(state, (state.current + 1) % len(state.players))
+    return Step(step.state, (placed, *step.events))
+
+
+def _next_setup_turn(state: RiskState, seat: int) -> Step[RiskState]:
+    """The next player with set-up armies left places, in turn; when all are placed, the
+    first player starts the first turn."""
+    n = len(state.players)
+    for k in range(n):
+        s = (seat + k) % n
+        if state.setup_left[s] > 0:
+            budget = min(TWO_PLAYER_SETUP_TURN, state.setup_left[s]) if n == 2 else 0
+            return Step(
+                replace(state, current=s, phase=Phase.SETUP_PLACE, to_place=budget, source=""),
+                (),
+            )
+    started = _start_turn(replace(state, round=1), 0)
+    return Step(started.state, (SetupFinished(state.players[0]), *started.events))
+
+
+def _auto(state: RiskState) -> Step[RiskState]:
+    """The Auto button: the AI's sensible choice for the rest of this part of the set-up or
+    of the reinforcements (trading first when the player must)."""
+    me = state.player
+    if state.phase is Phase.SETUP_CLAIM:
+        return _claim(state, ai.claim_choice(state, me))
+    if state.phase is Phase.SETUP_NEUTRAL:
+        return _place_neutral(state, INDEX[ai.neutral_choice(state, me)])
+    if state.phase is Phase.SETUP_PLACE:
+        step = _setup_place(state, ai.placement_plan(state, me, _setup_budget(state)))
+        if step.state.phase is Phase.SETUP_NEUTRAL and step.state.player == me:
+            neutral = _place_neutral(step.state, INDEX[ai.neutral_choice(step.state, me)])
+            return Step(neutral.state, step.events + neutral.events)
+        return step
+    events: list[Event] = []
+    while _must_trade(state):
+        traded = _trade(state, trade_options(state, me)[0])
+        state = traded.state
+        events += traded.events
+    placed = _reinforce(state, ai.placement_plan(state, me, state.to_place))
+    return Step(placed.state, (*events, *placed.events))
+
+
+# --- reinforcements and cards -----------------------------------------------------------------
+
+
+def _must_trade(state: RiskState) -> bool:
+    return len(state.hands[state.current]) >= FORCED_TRADE_CARDS
+
+
+def _trade(state: RiskState, traded: tuple[int, ...]) -> Step[RiskState]:
+    me = state.player
+    seat = state.current
+    number = state.sets_traded + 1
+    value = cards.set_value(number)
+    armies = state.armies
+    bonus_territory = ""
+    if not state.bonus_used:
+        # Decision: the +2 goes on the first traded card's territory the player holds (the
+        # offered sets list that card first).
+        for c in traded:
+            t = cards.territory(c)
+            if t and state.owner(t) == me:
+                bonus_territory = t
+                armies = _with(armies, INDEX[t], armies[INDEX[t]] + TERRITORY_BONUS)
+                break
+    hand = tuple(c for c in state.hands[seat] if c not in traded)
+    state = replace(
+        state,
+        armies=armies,
+        hands=_with(state.hands, seat, hand),
+        discard=state.discard + tuple(traded),
+        sets_traded=number,
+        trades=_with(state.trades, seat, state.trades[seat] + 1),
+        to_place=state.to_place + value,
+        bonus_used=state.bonus_used or bool(bonus_territory),
+    )
+    return Step(state, (CardsTraded(me, traded, number, value, bonus_territory),))
+
+
+def _reinforce(state: RiskState, placements: Sequence[tuple[int, int]]) -> Step[RiskState]:
+    me = state.player
+    armies = _put(state, placements)
+    left = state.to_place - sum(n for _, n in placements)
+    events = tuple(ArmiesPlaced(me, me, SLUGS[i], n, armies[i], left) for i, n in placements)
+    state = replace(state, armies=armies, to_place=left, source="")
+    if left == 0:
+        # All reinforcements are placed before attacking (after a trade-down: attack on).
+        state = replace(state, phase=Phase.ATTACK, resume_attack=False)
+    return Step(state, events)
+
+
+# --- attacks ----------------------------------------------------------------------------------
+
+
+def _blitz_goes_on(state: RiskState) -> bool | None:
+    """None: no blitz going on (or it ended with a capture); False: it stops here."""
+    if not state.blitz_stop or state.phase is not Phase.ATTACK or not state.target:
+        return None
+    armies = state.armies_on(state.source)
+    return armies > state.blitz_stop and armies >= 2
+
+
+def _capture(state: RiskState, dice: int) -> Step[RiskState]:
+    """The target fell: the dice rolled move in at once (more may follow in MOVE_IN)."""
+    me = state.player
+    seat = state.current
+    s, t = INDEX[state.source], INDEX[state.target]
+    victim = state.owners[t]
+    armies = list(state.armies)
+    armies[s] -= dice
+    armies[t] = dice
+    state = replace(
+        state,
+        owners=_with(state.owners, t, me),
+        armies=tuple(armies),
+        conquered=True,
+        captures=_with(state.captures, seat, state.captures[seat] + 1),
+        blitz_stop=0,
+    )
+    events: list[Event] = [TerritoryCaptured(me, victim, state.source, state.target, dice)]
+    if victim != NEUTRAL and territory_count(state, victim) == 0:
+        eliminated = _eliminate(state, victim)
+        state = eliminated.state
+        events += eliminated.events
+        if len(alive(state)) == 1:
+            kind = WinKind.ELIMINATION if _two_player(state) else WinKind.DOMINATION
+            won = _finish(state, kind, (me,))
+            return Step(won.state, (*events, *won.events))
+    if armies[s] > 1:
+        return Step(replace(state, phase=Phase.MOVE_IN, move_min=dice), tuple(events))
+    after = _after_capture(state)
+    return Step(after.state, (*events, *after.events))
+
+
+def _eliminate(state: RiskState, victim: PlayerId) -> Step[RiskState]:
+    """The victor takes the victim's cards; 6 or more means trading down at once. A destroy
+    mission aimed at the victim, held by anyone else, becomes "occupy 24"."""
+    me = state.player
+    seat = state.current
+    victim_seat = state.seat_of(victim)
+    taken = state.hands[victim_seat]
+    hand = state.hands[seat] + taken
+    before = [effective_mission(state, s) for s in range(len(state.players))]
+    hands = _with(_with(state.hands, victim_seat, ()), seat, hand)
+    state = replace(
+        state,
+        hands=hands,
+        eliminated=(*state.eliminated, Elimination(victim, me, state.turn)),
+        eliminations=_with(state.eliminations, seat, state.eliminations[seat] + 1),
+        resume_attack=len(hand) >= TRADE_DOWN_CARDS,
+    )
+    events: list[Event] = [PlayerEliminated(victim, me, len(taken))]
+    if taken:
+        events.append(
+            CardsHandedOver(
+                victim, me, taken, state.resume_attack, visible_to=frozenset({me, victim})
+            )
+        )
+    for s, p in enumerate(state.players):
+        after = effective_mission(state, s)
+        if after is not None and after != before[s] and p not in (me, victim):
+            events.append(MissionChanged(p, after, visible_to=frozenset({p})))
+    return Step(state, tuple(events))
+
+
+def _move_in(state: RiskState, total: int) -> Step[RiskState]:
+    extra = total - state.move_min
+    s, t = INDEX[state.source], INDEX[state.target]
+    armies = list(state.armies)
+    armies[s] -= extra
+    armies[t] += extra
+    state = replace(state, armies=tuple(armies), move_min=0)
+    moved = ArmiesMovedIn(state.player, state.source, state.target, extra, armies[s], armies[t])
+    after = _after_capture(state)
+    return Step(after.state, (moved, *after.events))
+
+
+def _after_capture(state: RiskState) -> Step[RiskState]:
+    state = replace(state, source="", target="", phase=Phase.ATTACK)
+    if state.resume_attack:  # trade down to 4 or fewer and place those armies first
+        return Step(replace(state, phase=Phase.REINFORCE, to_place=0), ())
+    return Step(state, ())
+
+
+def _end_attacks(state: RiskState, rng: Random) -> Step[RiskState]:
+    ended = AttacksEnded(state.player)
+    state = replace(state, source="", target="")
+    if not fortify_sources(state, state.player):
+        step = _end_turn(state, rng)
+        return Step(step.state, (ended, *step.events))
+    return Step(replace(state, phase=Phase.FORTIFY), (ended,))
+
+
+# --- fortify and the end of a turn ------------------------------------------------------------
+
+
+def _fortify(state: RiskState, count: int, rng: Random) -> Step[RiskState]:
+    s, t = INDEX[state.source], INDEX[state.target]
+    armies = list(state.armies)
+    armies[s] -= count
+    armies[t] += count
+    moved = Fortified(state.player, state.source, state.target, count)
+    step = _end_turn(replace(state, armies=tuple(armies)), rng)
+    return Step(step.state, (moved, *step.events))
+
+
+def _end_turn(state: RiskState, rng: Random) -> Step[RiskState]:
+    me = state.player
+    seat = state.current
+    events: list[Event] = [TurnEnded(me)]
+    if state.conquered:  # one card for a turn with at least one capture
+        deck, discard = state.deck, state.discard
+        if not deck and discard:
+            shuffled = list(discard)
+            rng.shuffle(shuffled)
+            deck, discard = tuple(shuffled), ()
+            events.append(DeckReshuffled(len(deck)))
+        if deck:
+            card, deck = deck[0], deck[1:]
+            hand = state.hands[seat] + (card,)
+            state = replace(state, hands=_with(state.hands, seat, hand))
+            events += [CardDrawn(me, len(hand)), CardReceived(me, card, visible_to=frozenset({me}))]
+        state = replace(state, deck=deck, discard=discard)
+    n = len(state.players)
+    nxt = next(
+        (seat + k) % n for k in range(1, n + 1) if not state.is_out(state.players[(seat + k) % n])
+    )
+    new_round = nxt <= seat
+    if new_round and state.rules.turn_limit and state.round >= state.rules.turn_limit:
+        standings = {p: (territory_count(state, p), army_count(state, p)) for p in alive(state)}
+        best = max(standings.values())
+        won = _finish(
+            state, WinKind.TURN_LIMIT, tuple(p for p in alive(state) if standings[p] == best)
+        )
+        return Step(won.state, (*events, *won.events))
+    started = _start_turn(replace(state, round=state.round + new_round), nxt)
+    return Step(started.state, (*events, *started.events))
+
+
+def _start_turn(state: RiskState, seat: int) -> Step[RiskState]:
+    player = state.players[seat]
+    r = reinforcement(state, player)
+    state = replace(
+        state,
+        current=seat,
+        phase=Phase.REINFORCE,
+        turn=state.turn + 1,
+        to_place=r.total,
+        source="",
+        target="",
+        conquered=False,
+        bonus_used=False,
+        resume_attack=False,
+        blitz_stop=0,
+    )
+    must = _must_trade(state)
+    return Step(state, (TurnStarted(player, state.round, state.turn, r, must),))
+
+
+# --- the end ----------------------------------------------------------------------------------
+
+
+def _finish(state: RiskState, kind: WinKind, winners: tuple[PlayerId, ...]) -> Step[RiskState]:
+    state = replace(
+        state, phase=Phase.OVER, win=kind, winners=winners, source="", target="", blitz_stop=0
+    )
+    return Step(state, (GameWon(winners, kind),))
+
+
+def _check_mission(step: Step[RiskState]) -> Step[RiskState]:
+    """Secret Mission Risk: a player whose mission is complete on their own turn (even by
+    another player's doing) reveals it and wins at once."""
+    state = step.state
+    if not state.missions or state.phase is Phase.OVER or state.round == 0:
+        return step
+    seat = state.current
+    if not is_complete(state, seat):
+        return step
+    mission = effective_mission(state, seat)
+    assert mission is not None
+    won = _finish(state, WinKind.MISSION, (state.player,))
+    return Step(won.state, (*step.events, MissionCompleted(state.player, mission), *won.events))
+
+
+def _with(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    return (*values[:i], value, *values[i + 1 :])

@@ -1,0 +1,336 @@
+"""Risk state, options and events (rules: shared/rules/risk.md).
+
+Territories are stored by their index in `map.TERRITORIES` order (`INDEX`, `SLUGS`); cards are
+ints (`cards.py`): 0–41 the territory cards in map order, 42 and 43 the wilds.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from rules.core import Event, PlayerId
+from rules.risk.map import TERRITORIES, neighbours
+
+SLUGS: tuple[str, ...] = tuple(TERRITORIES)
+INDEX: dict[str, int] = {slug: i for i, slug in enumerate(SLUGS)}
+ADJACENT: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sorted(INDEX[n] for n in neighbours(slug))) for slug in SLUGS
+)
+
+NEUTRAL: PlayerId = 0
+"""The owner of the two-player game's neutral territories. Not a seat and never a player id
+(Discord ids are > 0, bot seats < 0): it never acts, never reinforces, never draws cards."""
+
+
+class SetupMode(enum.Enum):
+    DEAL = "deal"  # territories dealt at random, then armies placed in turn (the default)
+    CLAIM = "claim"  # classic: territories claimed one at a time, then armies placed in turn
+
+
+class Phase(enum.Enum):
+    SETUP_CLAIM = "setup_claim"  # claim an unclaimed territory (claim set-up)
+    SETUP_PLACE = "setup_place"  # put set-up armies on one's own territories, in turn
+    SETUP_NEUTRAL = "setup_neutral"  # two players: then one army on a neutral territory
+    REINFORCE = "reinforce"  # trade cards and place reinforcements
+    ATTACK = "attack"
+    DEFEND = "defend"  # `defender_chooses`: the defender picks 1 or 2 dice
+    MOVE_IN = "move_in"  # after a capture: how many armies follow
+    FORTIFY = "fortify"
+    OVER = "over"
+
+
+class WinKind(enum.Enum):
+    DOMINATION = "domination"  # every other player eliminated (all 42 in 3+ player games)
+    ELIMINATION = "elimination"  # two players: the opponent eliminated (neutral may remain)
+    MISSION = "mission"  # Secret Mission Risk: a mission completed
+    TURN_LIMIT = "turn_limit"  # house option: most territories, then armies, after N rounds
+
+
+class MissionKind(enum.Enum):
+    CONQUER = "conquer"  # hold whole continents
+    OCCUPY = "occupy"  # hold a number of territories (with a minimum of armies on each)
+    DESTROY = "destroy"  # eliminate one colour
+
+
+@dataclass(frozen=True)
+class Mission:
+    """A Secret Mission Risk card. `target` is the seat (colour) to destroy."""
+
+    kind: MissionKind
+    continents: tuple[str, ...] = ()
+    one_more_continent: bool = False  # "... and one more continent"
+    territories: int = 0
+    min_armies: int = 1
+    target: int = -1
+
+
+OCCUPY_24 = Mission(MissionKind.OCCUPY, territories=24)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """House options, with the rules file's defaults."""
+
+    setup: SetupMode = SetupMode.DEAL
+    missions: int = 0  # 0 = classic; 12 or 14 mission cards = Secret Mission Risk
+    defender_chooses: bool = False
+    connected_fortify: bool = False
+    turn_limit: int = 0  # rounds; 0 = play to the end
+
+
+@dataclass(frozen=True)
+class Elimination:
+    victim: PlayerId
+    victor: PlayerId
+    turn: int
+
+
+@dataclass(frozen=True)
+class RiskState:
+    v: int
+    players: tuple[PlayerId, ...]  # in turn order: players[0] won the roll and goes first
+    rules: Rules
+    start_rolls: tuple[tuple[PlayerId, int], ...]  # the rolls for first, in order (re-rolls too)
+    owners: tuple[PlayerId, ...]  # per territory: a player, or NEUTRAL
+    armies: tuple[int, ...]  # >= 1, except 0 on a territory still unclaimed (claim set-up)
+    deck: tuple[int, ...]  # face down; drawn from the front
+    hands: tuple[tuple[int, ...], ...]  # per seat, private
+    discard: tuple[int, ...]
+    missions: tuple[Mission, ...]  # per seat, private; () unless Secret Mission Risk
+    setup_left: tuple[int, ...]  # per seat: set-up armies still to place
+    phase: Phase
+    current: int  # the seat whose (set-up) turn it is
+    neutral_left: int = 0  # two players: neutral set-up armies still to place
+    to_place: int = 0  # armies to place now: reinforcements, or a two-player set-up turn's 2
+    round: int = 0  # 0 during set-up; every player's turn once is a round
+    turn: int = 0  # turns played, counting this one
+    source: str = ""  # pending selection: the territory to place on / attack from / move from
+    target: str = ""  # pending selection: the territory to attack / fortify
+    last_battle: tuple[str, str] | None = None  # (source, target) of the last roll, to highlight
+    attack_dice: int = 0  # DEFEND: the dice the attacker rolls
+    blitz_stop: int = 0  # > 0 while a blitz goes on: stop when the source is down to this
+    move_min: int = 0  # MOVE_IN: armies that must follow (dice in the capturing roll)
+    resume_attack: bool = False  # REINFORCE after an elimination's trade-down: attack on after
+    conquered: bool = False  # took a territory this turn: draws a card at its end
+    bonus_used: bool = False  # the +2 for a traded card's territory was had this turn
+    sets_traded: int = 0  # across all players: sets the escalation (4, 6, 8, 10, 12, 15, 20 ...)
+    eliminated: tuple[Elimination, ...] = ()
+    captures: tuple[int, ...] = ()  # per seat: territories taken
+    eliminations: tuple[int, ...] = ()  # per seat: players eliminated
+    trades: tuple[int, ...] = ()  # per seat: sets traded
+    win: WinKind | None = None
+    winners: tuple[PlayerId, ...] = ()
+
+    def seat_of(self, player: PlayerId) -> int:
+        return self.players.index(player)
+
+    @property
+    def player(self) -> PlayerId:
+        """The player whose (set-up) turn it is."""
+        return self.players[self.current]
+
+    def owner(self, slug: str) -> PlayerId:
+        return self.owners[INDEX[slug]]
+
+    def armies_on(self, slug: str) -> int:
+        return self.armies[INDEX[slug]]
+
+    def is_out(self, player: PlayerId) -> bool:
+        return any(e.victim == player for e in self.eliminated)
+
+    def hand(self, player: PlayerId) -> tuple[int, ...]:
+        return self.hands[self.seat_of(player)]
+
+
+# --- events -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TerritoryClaimed(Event):
+    player: PlayerId
+    territory: str
+
+
+@dataclass(frozen=True)
+class ArmiesPlaced(Event):
+    """Set-up or reinforcement armies put on a territory (by NEUTRAL's hand in a two-player
+    set-up: `player` is who placed them, `owner` whose they are)."""
+
+    player: PlayerId
+    owner: PlayerId
+    territory: str
+    count: int
+    total: int  # armies there now
+    left: int  # armies the player still has to place (this set-up or this turn)
+
+
+@dataclass(frozen=True)
+class SetupFinished(Event):
+    first: PlayerId
+
+
+@dataclass(frozen=True)
+class Reinforcement:
+    """How a turn's reinforcements are counted: max(3, territories ÷ 3) + continents."""
+
+    territories: int
+    from_territories: int
+    continents: tuple[str, ...]
+    from_continents: int
+
+    @property
+    def total(self) -> int:
+        return self.from_territories + self.from_continents
+
+
+@dataclass(frozen=True)
+class TurnStarted(Event):
+    player: PlayerId
+    round: int
+    turn: int
+    reinforcement: Reinforcement
+    must_trade: bool  # holding 5 or more cards
+
+
+@dataclass(frozen=True)
+class CardsTraded(Event):
+    """Public: traded cards are shown. `bonus_territory` got +2 (at most once a turn)."""
+
+    player: PlayerId
+    cards: tuple[int, ...]
+    set_number: int  # across the game
+    armies: int
+    bonus_territory: str  # "" when no +2
+
+
+@dataclass(frozen=True)
+class DefenceNeeded(Event):
+    """`defender_chooses`: the defender picks their dice."""
+
+    attacker: PlayerId
+    defender: PlayerId
+    source: str
+    target: str
+    attack_dice: int
+
+
+@dataclass(frozen=True)
+class BattleRolled(Event):
+    """One roll: "Ukraine 6-3-1 vs 5-2: attacker loses 0, defender 2"."""
+
+    attacker: PlayerId
+    defender: PlayerId
+    source: str
+    target: str
+    attack_dice: tuple[int, ...]  # sorted high to low
+    defend_dice: tuple[int, ...]
+    attacker_losses: int
+    defender_losses: int
+    source_armies: int  # after the roll
+    target_armies: int
+
+
+@dataclass(frozen=True)
+class AttackStopped(Event):
+    """A blitz reached its stop level (or the source cannot attack any more)."""
+
+    player: PlayerId
+    source: str
+    target: str
+    source_armies: int
+
+
+@dataclass(frozen=True)
+class TerritoryCaptured(Event):
+    player: PlayerId
+    previous_owner: PlayerId
+    source: str
+    target: str
+    moved: int  # armies moved in at once (the dice of the last roll)
+
+
+@dataclass(frozen=True)
+class ArmiesMovedIn(Event):
+    player: PlayerId
+    source: str
+    target: str
+    count: int  # extra armies beyond those that moved in at the capture
+    source_armies: int
+    target_armies: int
+
+
+@dataclass(frozen=True)
+class PlayerEliminated(Event):
+    victim: PlayerId
+    victor: PlayerId
+    cards_taken: int  # how many: public; which: CardsHandedOver, private
+
+
+@dataclass(frozen=True)
+class CardsHandedOver(Event):
+    """Private (victor and victim): which cards changed hands."""
+
+    victim: PlayerId
+    victor: PlayerId
+    cards: tuple[int, ...]
+    must_trade: bool  # 6 or more: the victor trades down to 4 or fewer now
+
+
+@dataclass(frozen=True)
+class MissionChanged(Event):
+    """Private: a destroy mission whose colour is gone (or one's own) became "occupy 24"."""
+
+    player: PlayerId
+    mission: Mission
+
+
+@dataclass(frozen=True)
+class AttacksEnded(Event):
+    player: PlayerId
+
+
+@dataclass(frozen=True)
+class Fortified(Event):
+    player: PlayerId
+    source: str
+    target: str
+    count: int
+
+
+@dataclass(frozen=True)
+class CardDrawn(Event):
+    """Public: someone drew a card (which one: CardReceived, private)."""
+
+    player: PlayerId
+    cards_held: int
+
+
+@dataclass(frozen=True)
+class CardReceived(Event):
+    player: PlayerId
+    card: int
+
+
+@dataclass(frozen=True)
+class DeckReshuffled(Event):
+    cards: int
+
+
+@dataclass(frozen=True)
+class TurnEnded(Event):
+    player: PlayerId
+
+
+@dataclass(frozen=True)
+class MissionCompleted(Event):
+    """Public: the mission is revealed."""
+
+    player: PlayerId
+    mission: Mission
+
+
+@dataclass(frozen=True)
+class GameWon(Event):
+    winners: tuple[PlayerId, ...]
+    kind: WinKind

@@ -1,0 +1,254 @@
+"""Attacks, captures and moving in (shared/rules/risk.md, "2. Attacks"), dice passed in."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from rules.core import IllegalAction
+from rules.risk import ENGINE
+from rules.risk.battle import max_attack_dice, max_defend_dice, resolve_battle
+from rules.risk.engine import attack_path, battle_line
+from rules.risk.state import (
+    ArmiesMovedIn,
+    AttackStopped,
+    BattleRolled,
+    DefenceNeeded,
+    Phase,
+    RiskState,
+    Rules,
+    TerritoryCaptured,
+)
+from tests.rules.risk.scenario import ANA, BOB, CY, act, acts, legal, of_type, position
+
+
+@pytest.mark.parametrize(
+    ("attack", "defence", "losses"),
+    [
+        ((6, 3, 1), (5, 2), (0, 2)),  # 6 beats 5, 3 beats 2
+        ((6, 3, 1), (6, 2), (1, 1)),  # a tie on the highest goes to the defender
+        ((4, 4, 4), (4, 4), (2, 0)),  # all ties: the defender wins both
+        ((2, 1), (3,), (1, 0)),  # one defender die: only the highest pair is compared
+        ((5,), (4, 6), (1, 0)),  # one attacker die: compared with the defender's 6
+        ((6, 6, 6), (5,), (0, 1)),
+        ((1, 3, 2), (1, 2), (0, 2)),  # sorted first: 3 beats 2, 2 beats 1
+    ],
+)
+def test_resolve_battle_compares_highest_then_second(
+    attack: tuple[int, ...], defence: tuple[int, ...], losses: tuple[int, int]
+) -> None:
+    assert resolve_battle(attack, defence) == losses
+
+
+def test_dice_limits() -> None:
+    """The attacker rolls 1–3 dice, at most armies − 1; the defender 1, or 2 with 2+ armies."""
+    assert [max_attack_dice(a) for a in (2, 3, 4, 10)] == [1, 2, 3, 3]
+    assert [max_defend_dice(d) for d in (1, 2, 5)] == [1, 2, 2]
+
+
+def attack_position(source_armies: int, target_armies: int, **fields: Any) -> RiskState:
+    """Ana's Ukraine against Bob's Ural, both chosen."""
+    return position(
+        {"ukraine": (ANA, source_armies), "ural": (BOB, target_armies)},
+        source="ukraine",
+        target="ural",
+        **fields,
+    )
+
+
+def test_the_dice_offered_follow_the_armies() -> None:
+    state = attack_position(3, 4)
+    assert [a for a in legal(state, ANA) if a.startswith("roll")] == ["roll:1", "roll:2"]
+    assert "blitz:1" in legal(state, ANA) and "back" in legal(state, ANA)
+    with pytest.raises(IllegalAction):
+        act(state, ANA, "roll", "3")
+
+
+def test_a_roll_costs_both_sides_and_is_logged() -> None:
+    state = attack_position(5, 4)
+    step = ENGINE.resolve_roll(state, (6, 3, 1), (5, 2))
+    (rolled,) = of_type(step.events, BattleRolled)
+    assert (rolled.attacker_losses, rolled.defender_losses) == (0, 2)
+    assert (rolled.source_armies, rolled.target_armies) == (5, 2)
+    assert battle_line(rolled) == "Ukraine 6-3-1 vs 5-2: attacker loses 0, defender 2"
+    assert step.state.last_battle == ("ukraine", "ural")
+    # The selection stays, so the attacker can roll again.
+    assert (step.state.source, step.state.target) == ("ukraine", "ural")
+
+
+def test_ties_go_to_the_defender_in_play() -> None:
+    state = attack_position(4, 3)
+    step = ENGINE.resolve_roll(state, (5, 5, 1), (5, 5))
+    assert step.state.armies_on("ukraine") == 2
+    assert step.state.armies_on("ural") == 3
+
+
+def test_capture_moves_in_at_least_the_dice_rolled() -> None:
+    """On taking a territory the attacker moves in at least as many armies as dice in the
+    last roll, and may move more, leaving at least 1 behind."""
+    state = attack_position(8, 1)
+    step = ENGINE.resolve_roll(state, (6, 3, 2), (1,))
+    (captured,) = of_type(step.events, TerritoryCaptured)
+    assert (captured.player, captured.previous_owner, captured.moved) == (ANA, BOB, 3)
+    after = step.state
+    assert after.owner("ural") == ANA
+    assert (after.armies_on("ukraine"), after.armies_on("ural")) == (5, 3)
+    assert after.phase is Phase.MOVE_IN and after.move_min == 3
+    # 3 (the minimum) up to 7 (all but one of the 8): quarter steps.
+    assert legal(after, ANA) == ["move_in:3", "move_in:4", "move_in:5", "move_in:6", "move_in:7"]
+    moved, events = acts(after, ANA, "move_in:7")
+    assert (moved.armies_on("ukraine"), moved.armies_on("ural")) == (1, 7)
+    assert of_type(events, ArmiesMovedIn)[0].count == 4
+    assert moved.phase is Phase.ATTACK and not moved.source and moved.conquered
+
+
+def test_the_minimum_is_the_dice_of_the_last_roll() -> None:
+    state = attack_position(8, 1)
+    step = ENGINE.resolve_roll(state, (6,), (1,))  # one die rolled: one must move
+    assert step.state.move_min == 1
+    assert legal(step.state, ANA)[0] == "move_in:1"
+
+
+def test_no_choice_when_only_the_minimum_can_move() -> None:
+    state = attack_position(3, 1)
+    step = ENGINE.resolve_roll(state, (6, 2), (1,))
+    assert step.state.phase is Phase.ATTACK
+    assert (step.state.armies_on("ukraine"), step.state.armies_on("ural")) == (1, 2)
+
+
+def test_the_source_needs_two_armies_and_an_enemy_neighbour() -> None:
+    state = position(
+        {
+            "ukraine": (ANA, 1),
+            "scandinavia": (ANA, 5),
+            "iceland": (ANA, 4),
+            "great_britain": (ANA, 3),
+        },
+        rest=BOB,
+    )
+    sources = [a for a in legal(state, ANA) if a.startswith("attack_from")]
+    assert "attack_from:ukraine" not in sources  # one army
+    assert "attack_from:scandinavia" in sources  # next to Northern Europe (Bob's)
+    picked, _ = acts(state, ANA, "attack_from:scandinavia")
+    assert legal(picked, ANA) == ["attack_to:northern_europe", "back"]  # not Ukraine: own
+    back, _ = acts(picked, ANA, "back")
+    assert back.source == ""
+
+
+def test_back_undoes_one_part_of_the_choice() -> None:
+    state = position({"ukraine": (ANA, 5)}, rest=BOB)
+    chosen, _ = acts(state, ANA, "attack_from:ukraine", "attack_to:ural")
+    assert (chosen.source, chosen.target) == ("ukraine", "ural")
+    once, _ = acts(chosen, ANA, "back")
+    assert (once.source, once.target) == ("ukraine", "")
+    with pytest.raises(IllegalAction):
+        act(chosen, ANA, "attack_to", "scandinavia")  # not offered while a target is chosen
+
+
+def test_blitz_rolls_until_the_stop_level() -> None:
+    state = attack_position(12, 30)
+    step = act(state, ANA, "blitz", "5", seed=3)
+    rolls = of_type(step.events, BattleRolled)
+    assert len(rolls) > 1
+    for r in rolls:  # always the most dice the armies allow
+        assert len(r.attack_dice) == max_attack_dice(r.source_armies + r.attacker_losses)
+    assert step.state.armies_on("ukraine") <= 5
+    assert of_type(step.events, AttackStopped)
+    assert step.state.blitz_stop == 0
+
+
+def test_blitz_goes_on_until_the_territory_falls() -> None:
+    state = attack_position(30, 2)
+    step = act(state, ANA, "blitz", "1")
+    assert of_type(step.events, TerritoryCaptured)
+    assert step.state.owner("ural") == ANA
+
+
+def test_the_defender_rolls_at_the_maximum_by_default() -> None:
+    state = attack_position(10, 5)
+    step = act(state, ANA, "roll", "3")
+    (rolled,) = of_type(step.events, BattleRolled)
+    assert len(rolled.attack_dice) == 3 and len(rolled.defend_dice) == 2
+
+
+def test_defender_chooses_lets_the_defender_pick() -> None:
+    state = attack_position(10, 5, rules=Rules(defender_chooses=True))
+    asked = act(state, ANA, "roll", "2")
+    assert of_type(asked.events, DefenceNeeded)[0].defender == BOB
+    assert asked.state.phase is Phase.DEFEND
+    assert ENGINE.to_act(asked.state) == {BOB}
+    assert legal(asked.state, BOB) == ["defend:1", "defend:2"]
+    assert legal(asked.state, ANA) == []
+    with pytest.raises(IllegalAction):
+        act(asked.state, ANA, "defend", "1")
+    step = act(asked.state, BOB, "defend", "1")
+    (rolled,) = of_type(step.events, BattleRolled)
+    assert (len(rolled.attack_dice), len(rolled.defend_dice)) == (2, 1)
+    assert step.state.phase is Phase.ATTACK and ENGINE.to_act(step.state) == {ANA}
+
+
+def test_a_defender_with_one_army_is_not_asked() -> None:
+    state = attack_position(10, 1, rules=Rules(defender_chooses=True))
+    step = act(state, ANA, "roll", "3")
+    assert not of_type(step.events, DefenceNeeded)
+    assert of_type(step.events, BattleRolled)
+
+
+def test_a_blitz_asks_a_choosing_defender_before_every_roll() -> None:
+    state = attack_position(10, 6, rules=Rules(defender_chooses=True))
+    asked = act(state, ANA, "blitz", "1").state
+    for n in range(3):
+        if asked.phase is not Phase.DEFEND:
+            break
+        step = act(asked, BOB, "defend", "2", seed=n)
+        assert len(of_type(step.events, BattleRolled)) == 1
+        asked = step.state
+        assert asked.phase in (Phase.DEFEND, Phase.MOVE_IN, Phase.ATTACK)
+    assert asked.blitz_stop in (0, 1)
+
+
+def test_ending_attacks_leads_to_fortify_or_ends_the_turn() -> None:
+    state = position({"ukraine": (ANA, 5), "ural": (ANA, 1)}, rest=BOB)
+    fortify, _ = acts(state, ANA, "end_attacks")
+    assert fortify.phase is Phase.FORTIFY
+    lonely = position({"ukraine": (ANA, 5)}, rest=BOB)  # no own neighbour: nothing to fortify
+    over, _ = acts(lonely, ANA, "end_attacks")
+    assert over.phase is Phase.REINFORCE and over.player == BOB
+
+
+def test_cannot_attack_out_of_turn() -> None:
+    state = attack_position(5, 3)
+    for player in (BOB, CY, 4242):
+        with pytest.raises(IllegalAction):
+            act(state, player, "roll", "1")
+
+
+@pytest.mark.parametrize(
+    "pending",
+    [
+        (),
+        ("attack_from:ukraine",),
+        ("attack_from:ukraine", "attack_to:ural"),
+        ("attack_from:scandinavia",),
+        ("attack_from:scandinavia", "attack_to:northern_europe"),
+    ],
+)
+def test_attack_path_gets_there_from_any_pending_choice(pending: tuple[str, ...]) -> None:
+    """`/risk attack from: to:` applies these actions, whatever was chosen before."""
+    state = position({"ukraine": (ANA, 5), "scandinavia": (ANA, 4)}, rest=BOB)
+    state, _ = acts(state, ANA, *pending)
+    for action in attack_path(state, ANA, "ukraine", "afghanistan"):
+        state = act(state, ANA, action.verb, action.arg).state
+    assert (state.source, state.target) == ("ukraine", "afghanistan")
+    assert "roll:3" in legal(state, ANA)
+
+
+def test_attack_path_refuses_what_is_not_possible() -> None:
+    state = position({"ukraine": (ANA, 5), "scandinavia": (ANA, 1)}, rest=BOB)
+    with pytest.raises(IllegalAction, match="2 or more"):
+        attack_path(state, ANA, "scandinavia", "iceland")
+    with pytest.raises(IllegalAction, match="next to it"):
+        attack_path(state, ANA, "ukraine", "scandinavia")
+    with pytest.raises(IllegalAction, match="your turn"):
+        attack_path(state, BOB, "ural", "ukraine")
