@@ -20,7 +20,15 @@ from rules.registry import ENGINES
 
 log = logging.getLogger(__name__)
 
-COGS = ("cogs.cock_and_bull", "cogs.hold_your_horses", "cogs.general", "cogs.scoreboard")
+COGS = (
+    "cogs.cock_and_bull",
+    "cogs.hold_your_horses",
+    "cogs.winners_circle",
+    "cogs.horse_collar",
+    "cogs.risk",
+    "cogs.general",
+    "cogs.scoreboard",
+)
 
 
 def point_at_endpoints(settings: Settings) -> None:

@@ -49,6 +49,9 @@ class Presenter(ABC):
     private_label: ClassVar[str | None] = None
     # Side names for a lobby where players join a side; empty when seats are just in order.
     sides: ClassVar[Sequence[str]] = ()
+    # True when a turn is many small actions (Risk: place, attack, move in...): the AI then
+    # plays a bot's or an absent player's whole turn before the board is edited once.
+    batch_ai_moves: ClassVar[bool] = False
 
     @abstractmethod
     def render_png(self, state: Any, names: Mapping[PlayerId, str]) -> bytes: ...

@@ -127,13 +127,7 @@ class GameService:
         options: Mapping[str, Any],
     ) -> Table:
         engine = self.engine(game)
-        # Validate the options now, not when the host clicks Start, on the smallest table
-        # they allow (a game by sides needs one player a side).
-        smallest = max(engine.min_players, int(options.get("sides", 1)))
-        try:
-            engine.initial_state(list(range(1, smallest + 1)), options, setup_rng("check"))
-        except IllegalAction as e:
-            raise UserError(str(e)) from e
+        self._check_options(engine, options)
         options = dict(options)
         if "turn_timer" not in options:
             options["turn_timer"] = await self.storage.guild_turn_timer(guild_id)
@@ -147,6 +141,19 @@ class GameService:
             now=self._clock(),
         )
         return await self.table(game_id)
+
+    @staticmethod
+    def _check_options(engine: Engine[Any], options: Mapping[str, Any]) -> None:
+        """Refuse bad options now, not when the host clicks Start: they are fine if some
+        table size accepts them (missions need 3 players, sides one player each...)."""
+        first: IllegalAction | None = None
+        for count in range(engine.min_players, engine.max_players + 1):
+            try:
+                engine.initial_state(list(range(1, count + 1)), options, setup_rng("check"))
+                return
+            except IllegalAction as e:
+                first = first or e
+        raise UserError(str(first))
 
     async def _lobby(self, game_id: int) -> Table:
         table = await self.table(game_id)
@@ -211,6 +218,12 @@ class GameService:
             raise UserError(
                 f"{engine.title} needs at least {engine.min_players} players "
                 f"({len(table.seats)} joined)."
+            )
+        sizes = [sum(s.side == side for s in table.seats) for side in range(table.side_count)]
+        if len(set(sizes)) > 1:  # a game by sides: seats are grouped by side at the start
+            raise UserError(
+                f"The sides are not equal ({' v '.join(map(str, sizes))} players): join the "
+                "smaller side, or **Add bot** fills it."
             )
 
     async def start(self, game_id: int, by: PlayerId) -> Table:
@@ -324,6 +337,19 @@ class GameService:
             if not absent:
                 return None
             return await self._ai_move(table, absent[0])
+
+    async def play_ai_for(
+        self, game_id: int, player: PlayerId, expected_step: int
+    ) -> Played | None:
+        """The AI's next action for `player` if the game is still at `expected_step` with
+        `player` to act (the rest of a bot's or an absent player's turn); else None."""
+        async with self.lock(game_id):
+            table = await self.table(game_id)
+            if table.row.status != ACTIVE or table.row.step != expected_step:
+                return None
+            if player not in self.engine(table.row.game).to_act(table.state):
+                return None
+            return await self._ai_move(table, player)
 
     async def _ai_move(self, table: Table, player: PlayerId) -> Played:
         engine = self.engine(table.row.game)

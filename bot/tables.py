@@ -11,6 +11,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -27,6 +28,7 @@ from rules.core import Action, Event, PlayerId, setup_rng
 log = logging.getLogger(__name__)
 
 LOBBY_VERBS = frozenset({"join", "leave", "add_bot", "start", "cancel"})
+MAX_AI_BATCH = 500  # a guard: no AI turn is anywhere near this many actions
 
 # What the bot needs in the lobby's channel to run a game there, with Discord's wording.
 REQUIRED_PERMISSIONS = {
@@ -298,6 +300,26 @@ class TableManager:
         )
         await interaction.response.send_message(text, view=view, ephemeral=True)
 
+    async def table_in_channel(self, channel_id: int) -> Table | None:
+        """The active game played in this thread, for commands typed there."""
+        for row in await self.service.storage.games(status=ACTIVE):
+            if row.thread_id == channel_id:
+                return await self.service.table(row.id)
+        return None
+
+    async def play_command(
+        self, interaction: discord.Interaction, game_id: int, actions: Sequence[Action]
+    ) -> None:
+        """A slash command that stands for several clicks (`/risk attack from: to:`): apply
+        `actions` in order, each shown on the board as a click's would be."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        for action in actions:
+            table = await self.service.table(game_id)
+            played = await self.service.act(game_id, interaction.user.id, action, table.row.step)
+            if not await self._show(played):
+                return
+            await self._after_move(played)
+
     # --- the board -------------------------------------------------------------------------
 
     def _board_lock(self, game_id: int) -> asyncio.Lock:
@@ -490,7 +512,10 @@ class TableManager:
             while True:
                 await asyncio.sleep(await self._bot_pause(game_id))
                 played = await self.service.play_bot(game_id)
-                if played is None or not await self._show(played):
+                if played is None:
+                    return
+                played = await self._play_on(played)
+                if not await self._show(played):
                     return
                 await self._after_move(played)
         except asyncio.CancelledError:
@@ -499,6 +524,40 @@ class TableManager:
             log.exception("game %s: bot move failed", game_id)
         finally:
             self._bot_runs.pop(game_id, None)
+
+    async def _play_on(self, played: Played) -> Played:
+        """In a game whose turns are many small actions, let the AI play the rest of this
+        player's turn (while they alone are to act, in the same chapter), so the board is
+        edited once with the whole turn instead of once per sub-step."""
+        table = played.table
+        presenter = self.presenter(table.row.game)
+        if not presenter.batch_ai_moves:
+            return played
+        engine = self.service.engine(table.row.game)
+        chapter = presenter.chapter(played.before)
+        plays = [played]
+        while len(plays) < MAX_AI_BATCH:
+            last = plays[-1]
+            state = last.table.state
+            if (
+                last.outcome is not None
+                or engine.to_act(state) != {played.player}
+                or presenter.chapter(state) != chapter
+            ):
+                break
+            more = await self.service.play_ai_for(
+                table.row.id, played.player, last.table.row.step
+            )
+            if more is None:
+                break
+            plays.append(more)
+        last = plays[-1]
+        return replace(
+            last,
+            events=tuple(e for p in plays for e in p.events),
+            was_to_act=played.was_to_act,
+            before=played.before,
+        )
 
     async def _bot_pause(self, game_id: int) -> float:
         """A pause before a bot's move, so players can follow it — unless a human must act
@@ -540,6 +599,8 @@ class TableManager:
                 await self.service.mark_reminded(row.id)
             await asyncio.sleep(max(0.0, row.deadline - self._clock()))
             played = await self.service.time_out(row.id, row.step)
+            if played is not None:
+                played = await self._play_on(played)
             if played is not None and await self._show(played):
                 self._timers.pop(row.id, None)  # this task is done; the next move arms anew
                 await self._after_move(played)
@@ -566,10 +627,10 @@ class TableManager:
                 continue  # a Start click in flight posts its own board
             table = await self.service.table(row.id)
             try:
-                if row.board_message_id is None and row.thread_id is not None:
+                if table.row.board_message_id is None and table.row.thread_id is not None:
                     await self._post_board(table)
                     table = await self.service.table(row.id)
-                self._shown_step[row.id] = row.step
+                self._shown_step[row.id] = table.row.step
                 self._after(table)
             except discord.NotFound:
                 await self.service.abandon(row.id)
