@@ -221,8 +221,8 @@ class HoldYourHorsesCog(commands.GroupCog, group_name="hold-your-horses"):
             app_commands.Choice(name="even (every horse equally likely to win)", value="even"),
             app_commands.Choice(name="short (a quicker race)", value="short"),
         ],
-        turn_timer=TURN_TIMER_CHOICES,
     )
+    @app_commands.choices(turn_timer=TURN_TIMER_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction,

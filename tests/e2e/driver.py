@@ -10,10 +10,18 @@ from typing import Any
 
 from PIL import Image
 
-from tests.e2e.fake_discord import FakeDiscord, FakeMessage
+from tests.e2e.fake_discord import (
+    STRING_SELECT,
+    FakeDiscord,
+    FakeMessage,
+    Interaction,
+    walk_components,
+)
 
 JSON = dict[str, Any]
 PROMPT = re.compile(r"\*\*▶ (?P<prompt>.+)\*\*$")
+# What a player may pick: a button's or a select option's exact label, or a pattern it matches.
+Choice = str | re.Pattern[str]
 
 
 async def open_lobby(
@@ -139,23 +147,104 @@ def newest_board(fake: FakeDiscord, board: FakeMessage) -> FakeMessage:
     return board
 
 
+def offered(message: FakeMessage) -> list[str]:
+    """The labels of everything a message offers to pick: its buttons and select options."""
+    labels = [str(b.get("label", "")) for b in message.buttons]
+    for menu in walk_components(message.components):
+        if menu["type"] == STRING_SELECT:
+            labels.extend(str(o["label"]) for o in menu.get("options", []))
+    return labels
+
+
+def first_offered(message: FakeMessage, choices: Sequence[Choice]) -> str | None:
+    """The label of the first of `choices` (in their order) that `message` offers."""
+    labels = offered(message)
+    for choice in choices:
+        for label in labels:
+            if label == choice if isinstance(choice, str) else choice.search(label):
+                return label
+    return None
+
+
+async def choose(fake: FakeDiscord, user: JSON, message: FakeMessage, label: str) -> Interaction:
+    """Pick the select option labelled `label`, or else click the button so labelled."""
+    for menu in walk_components(message.components):
+        if menu["type"] != STRING_SELECT:
+            continue
+        for option in menu.get("options", []):
+            if option["label"] == label:
+                values = [option["value"]]
+                return await fake.select(user, message, values, custom_id=menu["custom_id"])
+    return await fake.click(user, message, label=label)
+
+
+async def choose_ok(fake: FakeDiscord, user: JSON, message: FakeMessage, label: str) -> None:
+    """`choose`, and require that the bot did not answer with a private error (a private
+    panel answered by editing itself is no error)."""
+    rec = await choose(fake, user, message, label)
+    callback = await rec.response()
+    reply = callback.message
+    if reply is not None and reply.ephemeral and reply is not message:
+        raise AssertionError(f"{user['username']} choosing {label!r}: {reply.content}")
+
+
+async def open_panel(fake: FakeDiscord, user: JSON, board: FakeMessage, label: str) -> FakeMessage:
+    """Click the board's private-panel button; returns the panel shown to `user` alone."""
+    callback = await (await fake.click(user, board, label=label)).response()
+    panel = callback.message
+    assert panel is not None and panel.ephemeral, f"{label!r} opened no private panel"
+    return panel
+
+
 async def play_one_move(
     fake: FakeDiscord,
     players: Sequence[JSON],
     board: FakeMessage,
-    choices: Sequence[str] = COCK_AND_BULL_CHOICES,
+    choices: Sequence[Choice] = COCK_AND_BULL_CHOICES,
+    private_label: str | None = None,
 ) -> FakeMessage:
-    """The named player clicks the first of `choices` the board offers; returns the board
-    that is up once the move is shown (a new one when the move ended a chapter)."""
+    """The named player picks the first of `choices` the board offers (a button or a select
+    option) — or, when the board offers none, the first their private panel (opened with
+    `private_label`) offers; returns the board that is up once the move is shown (a new one
+    when the move ended a chapter)."""
     actor = player_to_act(board, players)
     assert actor is not None, prompt(board)
-    labels = [b["label"] for b in board.buttons]
-    label = next(lbl for lbl in choices if lbl in labels)
+    target = board
+    label = first_offered(board, choices)
+    if label is None and private_label is not None:
+        target = await open_panel(fake, actor, board, private_label)
+        label = first_offered(target, choices)
+    assert label is not None, f"none of {choices} offered to {actor['username']}"
     step = move_number(board)
-    await click_ok(fake, actor, board, label)
+    await choose_ok(fake, actor, target, label)
     await fake.wait_for(
         lambda: move_number(board) > step or newest_board(fake, board) is not board or None
     )
+    return newest_board(fake, board)
+
+
+async def human_turn(
+    fake: FakeDiscord,
+    players: Sequence[JSON],
+    board: FakeMessage,
+    choices: Sequence[Choice] = COCK_AND_BULL_CHOICES,
+    private_label: str | None = None,
+) -> FakeMessage | None:
+    """Wait until one of `players` can pick one of `choices` (on the newest board or, with
+    `private_label`, in their private panel) and return that board; None once the game is
+    over and its result announced. Bots play meanwhile."""
+
+    def ready() -> bool | None:
+        up = newest_board(fake, board)
+        over = fake.latest_message(board.channel_id, is_result) is not None
+        can_pick = first_offered(up, choices) is not None or (
+            private_label is not None and private_label in offered(up)
+        )
+        return over or (can_pick and player_to_act(up, players) is not None) or None
+
+    await fake.wait_for(ready)
+    if fake.latest_message(board.channel_id, is_result):
+        return None
     return newest_board(fake, board)
 
 
@@ -163,21 +252,14 @@ async def play_to_the_end(
     fake: FakeDiscord,
     players: Sequence[JSON],
     board: FakeMessage,
-    choices: Sequence[str] = COCK_AND_BULL_CHOICES,
+    choices: Sequence[Choice] = COCK_AND_BULL_CHOICES,
     max_moves: int = 2000,
+    private_label: str | None = None,
 ) -> int:
     """Play every human move until the game is over and its result is announced."""
-
-    def ready() -> bool | None:
-        up = newest_board(fake, board)
-        over = fake.latest_message(board.channel_id, is_result) is not None
-        offered = any(b["label"] in choices for b in up.buttons)
-        return over or (offered and player_to_act(up, players) is not None) or None
-
     for moves in range(max_moves):
-        # With a bot seat, wait until the bot has played and a human is named (or it's over).
-        await fake.wait_for(ready)
-        if fake.latest_message(board.channel_id, is_result):
+        up = await human_turn(fake, players, board, choices, private_label)
+        if up is None:
             return moves
-        board = await play_one_move(fake, players, newest_board(fake, board), choices)
+        board = await play_one_move(fake, players, up, choices, private_label)
     raise AssertionError("the game did not end")

@@ -1,0 +1,480 @@
+"""Winner's Circle in Discord: `/winners-circle new`, `/winners-circle rules`, its wording.
+
+Bets are options of one select menu ("Horse 3 (yellow) — chip 2", the horse's card values
+as the second line); with `hidden_bets` that menu is offered only in the player's private
+"My chips" panel, so no chip value is ever public before the race ends. In the race the
+player to act clicks Roll, then one of the move buttons, each labelled with where that horse
+would end up. A race's last move closes its board with the itemised payout (picture and
+text); the next board starts the next race (the presenter's chapter).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.presenter import ButtonLook, Picture, Presenter
+from bot.tables import mention
+from cogs.options import TURN_TIMER_CHOICES, TURN_TIMER_HELP, on_off, open_lobby, send_rules
+from images.winners_circle import HORSE_NAMES, SYMBOL_NAMES, render_payout_png, render_png
+from rules.core import Action, Event, Outcome, PlayerId
+from rules.winners_circle.actions import BET, HIDDEN_BET, MOVE, NEXT_RACE, chips_left, parse_bet
+from rules.winners_circle.cards import card
+from rules.winners_circle.payout import LAST_PENALTY, PACE_BONUS
+from rules.winners_circle.state import (
+    RACES,
+    Bet,
+    BetPlaced,
+    BetsRevealed,
+    CardsTurnedUp,
+    DieRolled,
+    FirstBettorChosen,
+    GameWon,
+    HiddenBetPlaced,
+    HiddenChipChosen,
+    HorseFinished,
+    HorseMoved,
+    LineItem,
+    LineKind,
+    PaceHorseSet,
+    PayoutMade,
+    Phase,
+    RaceEnded,
+    RacePrepared,
+    RaceSettled,
+    RaceStarted,
+    WinnersCircleState,
+)
+from rules.winners_circle.track import becomes_pace, destination
+
+GAME = "winners_circle"
+BET_MENU = "Bet: horse · chip"
+HORSE_EMOJI = {1: "🔴", 2: "🔵", 3: "🟡", 4: "🟢", 5: "🟣", 6: "🟠", 7: "⚪"}
+PLACE_NAMES = {1: "Win", 2: "Place", 3: "Show"}
+PLACE_MEDALS = {LineKind.WIN: "🥇", LineKind.PLACE: "🥈", LineKind.SHOW: "🥉"}
+FINISH_KINDS = (LineKind.WIN, LineKind.PLACE, LineKind.SHOW)
+
+RULES_SUMMARY = f"""\
+**Aim:** the most money after {RACES} races (everyone starts with 0).
+**The horses:** seven, each driven this race by a card with a move for each die symbol: \
+Head (on three faces), Cap, Saddle, Shoe. The cards are shown under the track and in the \
+bet menu.
+**Bets:** race 1 starts with a random player, later races with the richest. In turn, each \
+player puts one chip on a horse — chips 1, 1 and 2 (a 2 counts as two bets), three rounds, \
+three different horses.
+**The race:** click **Roll**, then pick a horse whose card is face up; it runs its card's \
+value for the symbol and the card turns face down. When every card is face down, all turn \
+up again. One horse per space: a blocked horse stops on the first free space behind (maybe \
+where it stood). The first three across the line after a lap are **Win, Place, Show**.
+**Payout:** an amount per bet that falls as more bets share the horse — Win 500 → 100, \
+Place 350 → 50, Show 250 → 50. The **pace horse** (first to space 18) adds +{PACE_BONUS} a \
+bet if it finishes in the top three; bets on the **last** horse pay the bank {LAST_PENALTY} \
+each (never below 0). Race {RACES} pays and costs double.
+**House rules:** Royal Turf cards (each horse has its own three cards), hidden bets (chips \
+0, 1, 1, 2 in four rounds, values secret until the race ends — bet from **My chips**), \
+crowded field (horses share spaces and all start on 36), alternative payouts (the table \
+counts chips on a horse, not bets)."""
+
+
+def _name(player: PlayerId, names: Mapping[PlayerId, str]) -> str:
+    return f"**{names.get(player, 'Someone')}**"
+
+
+def horse(h: int, word: str = "horse") -> str:
+    return f"{HORSE_EMOJI[h]} {word} {h}"
+
+
+def _horses(hs: Sequence[int]) -> str:
+    if len(hs) == 1:
+        return horse(hs[0])
+    return "horses " + ", ".join(f"{HORSE_EMOJI[h]} {h}" for h in hs)
+
+
+def _ordinal(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def card_values(state: WinnersCircleState, h: int) -> str:
+    values = card(state.gates[h - 1]).values
+    return " · ".join(f"{name} {v}" for name, v in zip(SYMBOL_NAMES.values(), values, strict=True))
+
+
+def _bets_text(bets: Sequence[Bet]) -> str:
+    return ", ".join(f"{horse(b.horse)} — chip {b.chip}" for b in bets) or "none yet"
+
+
+@dataclass
+class _Batch:
+    """What one step's events say together: a move line names the place it finished in
+    and the pace chip it took, a race's end itemises the payout lines that follow it, and
+    the money line names the next race's first bettor (a board shows eight lines at most)."""
+
+    places: dict[int, int] = field(default_factory=dict)  # horse -> finishing place
+    pace: set[int] = field(default_factory=set)
+    moved: set[int] = field(default_factory=set)
+    payouts: dict[int, list[LineItem]] = field(default_factory=dict)  # by race
+    revealed: dict[int, BetsRevealed] = field(default_factory=dict)
+    ended: set[int] = field(default_factory=set)
+    first: dict[int, FirstBettorChosen] = field(default_factory=dict)  # by the race it opens
+    settled: set[int] = field(default_factory=set)
+
+    @classmethod
+    def of(cls, events: Sequence[Event]) -> _Batch:
+        batch = cls()
+        for e in events:
+            match e:
+                case HorseFinished(horse=h, place=place):
+                    batch.places[h] = place
+                case PaceHorseSet(horse=h):
+                    batch.pace.add(h)
+                case HorseMoved(horse=h):
+                    batch.moved.add(h)
+                case PayoutMade(race=r, line=line):
+                    batch.payouts.setdefault(r, []).append(line)
+                case BetsRevealed(race=r):
+                    batch.revealed[r] = e
+                case RaceEnded(race=r):
+                    batch.ended.add(r)
+                case FirstBettorChosen(race=r):
+                    batch.first[r] = e
+                case RaceSettled(race=r):
+                    batch.settled.add(r)
+        return batch
+
+
+class WinnersCirclePresenter(Presenter):
+    game = GAME
+    title = "Winner's Circle"
+    colour = 0xC62828
+    stat_columns: ClassVar[Mapping[str, str]] = {
+        "winners_backed": "Winners backed",
+        "lasts_backed": "Lasts backed",
+    }
+    private_label = "My chips"
+    batch_ai_moves = True  # a bot's roll and move show as one turn
+
+    def render_png(self, state: WinnersCircleState, names: Mapping[PlayerId, str]) -> bytes:
+        return render_png(state, names)
+
+    def picture(
+        self, state: WinnersCircleState, names: Mapping[PlayerId, str], events: Sequence[Event]
+    ) -> Picture:
+        # A race's last move closes its board with the itemised payout.
+        if any(isinstance(e, RaceEnded) for e in events) and state.phase in (
+            Phase.RACE_OVER,
+            Phase.OVER,
+        ):
+            return Picture(render_payout_png(state, names))
+        return Picture(render_png(state, names))
+
+    def chapter(self, state: WinnersCircleState) -> int:
+        # A race's board closes when it is paid out; the next board starts the next race.
+        return state.race + (state.phase in (Phase.RACE_OVER, Phase.OVER))
+
+    def prompt(self, state: WinnersCircleState, names: Mapping[PlayerId, str]) -> str:
+        who = mention(state.players[state.current], names)
+        race = f"Race {state.race} of {RACES}"
+        if state.phase is Phase.BETTING:
+            rounds = len(state.rules.chips)
+            round_no = len(state.bets) // len(state.players) + 1
+            where = (
+                ": open **My chips** to choose a horse and a chip"
+                if state.rules.hidden_bets
+                else ""
+            )
+            return f"{race}, bets (round {round_no} of {rounds}): {who} to bet{where}"
+        if state.phase is Phase.ROLL:
+            return f"{race}: {who} to roll"
+        if state.phase is Phase.MOVE:
+            assert state.rolled is not None  # set with Phase.MOVE
+            return f"{race}: {who} rolled **{SYMBOL_NAMES[state.rolled]}** — pick a horse"
+        if state.phase is Phase.RACE_OVER:
+            money = state.money
+            tied = sum(m == max(money) for m in money) > 1
+            why = "drawn among the richest" if tied else "the most money"
+            return f"Race {state.race} is over: {who} starts race {state.race + 1} ({why})"
+        return "The game is over"
+
+    def narrate(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
+        batch = _Batch.of(events)
+        lines: list[str] = []
+        for e in events:
+            match e:
+                case RacePrepared(race=r, set_aside=aside):
+                    extra = (
+                        f" ({_plural(aside, 'card')} set aside and shuffled back)" if aside else ""
+                    )
+                    lines.append(
+                        f"🏇 **Race {r} of {RACES}**: the horses are at the gates{extra}; "
+                        "their cards are under the track."
+                    )
+                case BetPlaced(player=p, horse=h, chip=c):
+                    lines.append(f"{_name(p, names)} bets chip {c} on {horse(h)}.")
+                case HiddenBetPlaced(player=p, horse=h):
+                    lines.append(f"{_name(p, names)} puts a hidden chip on {horse(h)}.")
+                case RaceStarted(player=p):
+                    lines.append(f"Bets are in — **they're off!** {_name(p, names)} rolls first.")
+                case DieRolled(player=p, symbol=s):
+                    lines.append(f"🎲 {_name(p, names)} rolled **{SYMBOL_NAMES[s]}**.")
+                case HorseMoved():
+                    lines.append(_moved(e, batch, names))
+                case PaceHorseSet(horse=h) if h not in batch.moved:
+                    lines.append(f"🚩 {horse(h, 'Horse')} takes the pace chip.")
+                case HorseFinished(horse=h, place=place) if h not in batch.moved:
+                    lines.append(f"🏁 {horse(h, 'Horse')} finishes {_ordinal(place)}.")
+                case CardsTurnedUp():
+                    lines.append("🔄 Every card was face down: all turn face up again.")
+                case RaceEnded():
+                    lines.extend(_race_ended(e, batch, names))
+                case BetsRevealed(race=r) if r not in batch.ended:
+                    lines.append(_revealed(e, names))
+                case RaceSettled():
+                    lines.append(_money(e, batch, names))
+                case FirstBettorChosen(race=r) if r - 1 not in batch.settled:
+                    lines.append(_first_bettor(e, names))
+                case GameWon():
+                    pass  # the result line says it
+        return lines
+
+    def narrate_private(
+        self, events: Sequence[Event], player: PlayerId, names: Mapping[PlayerId, str]
+    ) -> list[str]:
+        return [
+            f"🔒 You put chip {e.chip} on {horse(e.horse)}: only you see its value until "
+            "the race ends."
+            for e in events
+            if isinstance(e, HiddenChipChosen)
+            and e.player == player
+            and e.visible_to is not None
+            and player in e.visible_to
+        ]
+
+    def private(
+        self, state: WinnersCircleState, player: PlayerId, names: Mapping[PlayerId, str]
+    ) -> str:
+        lines = [f"**Race {state.race} of {RACES} — your chips**"]
+        if state.phase is Phase.BETTING:
+            left = chips_left(state, player)
+            lines.append("Chips left: " + (" · ".join(map(str, left)) or "none"))
+        lines.append(f"Your bets: {_bets_text(state.bets_of(player))}")
+        lines.append(f"Money: {state.money[state.seat_of(player)]}")
+        return "\n".join(lines)
+
+    def button(self, action: Action, state: WinnersCircleState) -> ButtonLook:
+        if action.verb in (BET, HIDDEN_BET):
+            h, chip = parse_bet(action)
+            bluff = " (bluff)" if chip == 0 else ""
+            return ButtonLook(
+                f"Horse {h} ({HORSE_NAMES[h]}) — chip {chip}{bluff}",
+                emoji=HORSE_EMOJI[h],
+                menu=BET_MENU,
+                description=card_values(state, h),
+            )
+        if action.verb == MOVE:
+            return _move_look(state, int(action.arg))
+        if action == NEXT_RACE:
+            return ButtonLook(f"Start race {state.race + 1}", emoji="🏁")
+        return ButtonLook("Roll", emoji="🎲")
+
+    def is_private(self, action: Action, state: WinnersCircleState) -> bool:
+        return action.verb == HIDDEN_BET  # its option value and label carry the chip
+
+    def describe_options(self, options: Mapping[str, Any]) -> list[str]:
+        return [
+            f"Royal Turf cards: {on_off(options.get('royal_turf'))}",
+            f"Hidden bets: {on_off(options.get('hidden_bets'))}",
+            f"Crowded field: {on_off(options.get('crowded_field'))}",
+            f"Alternative payouts: {on_off(options.get('alternative_payouts'))}",
+        ]
+
+    def result(
+        self, state: WinnersCircleState, outcome: Outcome, names: Mapping[PlayerId, str]
+    ) -> str:
+        winners = sorted(outcome.winners, key=state.players.index)
+        best = outcome.scores[winners[0]]
+        who = " and ".join(mention(p, names) for p in winners)
+        verb = " share the win with" if len(winners) > 1 else " wins with"
+        each = " each" if len(winners) > 1 else ""
+        return (
+            f"{who}{verb} {best}{each} after {RACES} races · "
+            f"{_standings(state.players, state.money, names)}"
+        )
+
+
+def _standings(
+    players: Sequence[PlayerId], money: Sequence[int], names: Mapping[PlayerId, str]
+) -> str:
+    """Everyone's money, richest first."""
+    ranked = sorted(zip(players, money, strict=True), key=lambda pm: -pm[1])
+    return " · ".join(f"{names.get(p, 'Someone')} {m}" for p, m in ranked)
+
+
+def _move_look(state: WinnersCircleState, h: int) -> ButtonLook:
+    move = destination(state, h)
+    if move.finishes:
+        place = len(state.finished) + 1
+        return ButtonLook(
+            f"Horse {h} finishes {_ordinal(place)}",
+            style=discord.ButtonStyle.success,
+            emoji=HORSE_EMOJI[h],
+        )
+    if move.moved == 0:
+        label = f"Horse {h} can't move ({state.space(h)})"
+    else:
+        label = f"Horse {h} → {move.space}"
+        if move.moved < move.wanted:
+            label += " (blocked)"
+        if becomes_pace(state, move):
+            label += " · pace"
+    return ButtonLook(label, emoji=HORSE_EMOJI[h])
+
+
+def _moved(e: HorseMoved, batch: _Batch, names: Mapping[PlayerId, str]) -> str:
+    who = _name(e.player, names)
+    forced = " (the only card face up)" if e.forced else ""
+    run = f"{SYMBOL_NAMES[e.symbol]} {e.wanted}"
+    if e.finished:
+        place = batch.places.get(e.horse)
+        where = (
+            f"crosses the line — **{_ordinal(place)} ({PLACE_NAMES[place]})**"
+            if place
+            else ("crosses the line")
+        )
+        text = f"{who} runs {horse(e.horse)}{forced} ({run}) from {e.from_space}: {where}"
+    elif e.moved == 0:
+        text = f"{who} picks {horse(e.horse)}{forced} ({run}): blocked, it stays on {e.from_space}"
+    else:
+        blocked = f", blocked after {e.moved}" if e.moved < e.wanted else ""
+        text = (
+            f"{who} moves {horse(e.horse)}{forced} ({run}{blocked}): {e.from_space} → {e.to_space}"
+        )
+    if e.horse in batch.pace:
+        text += " and takes the pace chip 🚩"
+    return text + "."
+
+
+def _paid(items: Sequence[LineItem], names: Mapping[PlayerId, str]) -> str:
+    parts = []
+    for item in items:
+        short = f", short {item.unpaid}" if item.unpaid else ""
+        parts.append(
+            f"{names.get(item.player, 'Someone')} {item.amount:+d} (chip {item.chip}{short})"
+        )
+    return ", ".join(parts)
+
+
+def _race_ended(e: RaceEnded, batch: _Batch, names: Mapping[PlayerId, str]) -> list[str]:
+    """The itemised payout: Win, Place, Show, the pace bonus and last place, each chip paid
+    or paying (race 3 doubled); hidden chips are revealed first."""
+    lines: list[str] = []
+    if e.race in batch.revealed:
+        lines.append(_revealed(batch.revealed[e.race], names))
+    paid = batch.payouts.get(e.race, [])
+    doubled = ", doubled" if e.race == RACES else ""
+    for kind, h in zip(FINISH_KINDS, e.finish, strict=True):
+        items = [i for i in paid if i.kind is kind]
+        head = f"{PLACE_MEDALS[kind]} **{kind.value.title()}** {horse(h)}"
+        if items:
+            rate = f"{_plural(items[0].bets, 'bet')}, {items[0].per_bet} a bet{doubled}"
+            lines.append(f"{head} — {rate}: {_paid(items, names)}")
+        else:
+            lines.append(f"{head} — no bets on it")
+    pace = [i for i in paid if i.kind is LineKind.PACE]
+    if not e.pace:
+        pass  # no horse reached space 18 (a finisher always does, so never in play)
+    elif e.pace not in e.finish:
+        lines.append(f"🚩 Pace {horse(e.pace)} did not finish in the top three: no bonus")
+    elif pace:
+        lines.append(
+            f"🚩 **Pace bonus** {horse(e.pace)} — {PACE_BONUS} a bet{doubled}: {_paid(pace, names)}"
+        )
+    else:
+        lines.append(f"🚩 **Pace bonus** {horse(e.pace)} — no bets on it")
+    last = [i for i in paid if i.kind is LineKind.LAST]
+    head = f"🐌 **Last** {_horses(e.last)}"
+    if last:
+        lines.append(f"{head} — pays {LAST_PENALTY} a bet{doubled}: {_paid(last, names)}")
+    else:
+        lines.append(f"{head} — no bets on it")
+    return lines
+
+
+def _revealed(e: BetsRevealed, names: Mapping[PlayerId, str]) -> str:
+    players = list(dict.fromkeys(b.player for b in e.bets))
+    shown = "; ".join(
+        f"{_name(p, names)} "
+        + ", ".join(f"{b.chip} on {HORSE_EMOJI[b.horse]}{b.horse}" for b in e.bets if b.player == p)
+        for p in players
+    )
+    return f"🔓 Chips revealed: {shown}"
+
+
+def _money(e: RaceSettled, batch: _Batch, names: Mapping[PlayerId, str]) -> str:
+    # `names` lists the players in seat order (the table's seats), as `money` is.
+    text = f"💰 Money after race {e.race}: " + (
+        _standings(list(names), e.money, names)
+        if len(names) == len(e.money)
+        else " · ".join(map(str, e.money))
+    )
+    first = batch.first.get(e.race + 1)
+    return text + (f" — {_first_bettor(first, names)}" if first else "")
+
+
+def _first_bettor(e: FirstBettorChosen, names: Mapping[PlayerId, str]) -> str:
+    why = "drawn among the richest" if len(e.candidates) > 1 else "the most money"
+    return f"{_name(e.player, names)} bets first in race {e.race} ({why})."
+
+
+class WinnersCircleCog(commands.GroupCog, group_name="winners-circle"):
+    """Winner's Circle: bet on seven horses, then race them with a shared die."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        bot.tables.register(WinnersCirclePresenter())  # type: ignore[attr-defined]
+        super().__init__()
+
+    @app_commands.command(name="new")
+    @app_commands.describe(
+        royal_turf="Royal Turf cards: each horse is driven by one of its own three cards",
+        hidden_bets="Chips 0, 1, 1, 2 in four rounds; values secret until the race ends",
+        crowded_field="Horses may share a space, and all start on space 36",
+        alternative_payouts="The payout table counts the chips on a horse, not the bets",
+        turn_timer=TURN_TIMER_HELP,
+    )
+    @app_commands.choices(turn_timer=TURN_TIMER_CHOICES)
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        royal_turf: bool = False,
+        hidden_bets: bool = False,
+        crowded_field: bool = False,
+        alternative_payouts: bool = False,
+        turn_timer: int | None = None,
+    ) -> None:
+        """Open a Winner's Circle lobby in this channel (2–6 players)."""
+        options: dict[str, Any] = {
+            "royal_turf": royal_turf,
+            "hidden_bets": hidden_bets,
+            "crowded_field": crowded_field,
+            "alternative_payouts": alternative_payouts,
+        }
+        await open_lobby(interaction, GAME, options, turn_timer)
+
+    @app_commands.command(name="rules")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        """How to play Winner's Circle, in short."""
+        presenter = WinnersCirclePresenter
+        await send_rules(interaction, presenter.title, RULES_SUMMARY, presenter.colour)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(WinnersCircleCog(bot))
