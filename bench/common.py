@@ -1,38 +1,146 @@
-"""Shared helpers for the benchmarks: seeded AI playouts, percentiles, tables."""
+"""Shared helpers for the benchmarks: which games to run, seeded AI playouts, percentiles,
+tables and the machine's load."""
 
 from __future__ import annotations
 
+import argparse
+import importlib
+import inspect
 import math
-from collections.abc import Iterator, Sequence
+import os
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from random import Random
+from typing import Any
 
-from rules.cock_and_bull import ENGINE
-from rules.cock_and_bull.state import CockAndBullState
-from rules.core import Options, PlayerId, setup_rng, step_rng
+from bot.presenter import Presenter
+from rules.core import Action, Engine, Event, Options, PlayerId, setup_rng, step_rng
+from rules.registry import ENGINES
 
-SEATS: tuple[PlayerId, PlayerId] = (101, 202)
+ALL = "all"  # --game all: every registered engine, with a presenter or not
+
+
+def seats(count: int) -> tuple[PlayerId, ...]:
+    """Discord-like ids for a table of `count` AI players."""
+    return tuple(101 * (n + 1) for n in range(count))
+
+
+def names(players: Sequence[PlayerId]) -> dict[PlayerId, str]:
+    """Names for the seats, one of them long (a board must fit it)."""
+    pool = ("Ana", "Maximilian Featherstonehaugh", "Leo", "Zoë", "Bartholomew", "Io")
+    return {p: f"{pool[n % len(pool)]}{n // len(pool) or ''}" for n, p in enumerate(players)}
+
+
+def table_sizes(engine: Engine[Any]) -> list[int]:
+    """Valid table sizes to play: the ones the engine names, else smallest, middle, largest."""
+    if sizes := getattr(engine, "playout_table_sizes", ()):
+        return sorted(sizes)
+    lo, hi = engine.min_players, engine.max_players
+    return sorted({lo, (lo + hi) // 2, hi})
+
+
+@dataclass(frozen=True)
+class Ply:
+    """One step of a playout: the state after it and what led there. The initial state comes
+    as a Ply with no player or action; `choose_s`/`apply_s` are the AI's and the engine's
+    seconds for this step."""
+
+    state: Any
+    before: Any = None
+    player: PlayerId | None = None
+    action: Action | None = None
+    events: tuple[Event, ...] = ()
+    choose_s: float = 0.0
+    apply_s: float = 0.0
 
 
 def playout(
-    seed: str, options: Options | None = None, *, per_step_rng: bool = True
-) -> Iterator[CockAndBullState]:
-    """Yield every state of one AI-vs-AI game, the initial one first.
+    engine: Engine[Any],
+    seed: str,
+    players: int | None = None,
+    options: Options | None = None,
+    *,
+    per_step_rng: bool = True,
+) -> Iterator[Ply]:
+    """Every step of one seeded AI-vs-AI game (`players` seats, default the engine's
+    minimum), the initial state first.
 
     With `per_step_rng` the random sources are derived per step exactly as the bot's
     GameService does; otherwise one Random serves the whole game (the engine alone).
     """
-    state = ENGINE.initial_state(SEATS, options or {}, setup_rng(seed))
+    table = seats(players or engine.min_players)
+    state = engine.initial_state(table, options or {}, setup_rng(seed))
     shared = Random(seed)
     step = 0
-    yield state
-    while to_act := ENGINE.to_act(state):
+    clock = time.perf_counter
+    yield Ply(state)
+    while to_act := engine.to_act(state):
         player = min(to_act)
         choose_rng = step_rng(f"{seed}:ai", step) if per_step_rng else shared
         apply_rng = step_rng(seed, step) if per_step_rng else shared
-        action = ENGINE.choose(state, player, choose_rng)
-        state = ENGINE.apply(state, player, action, apply_rng).state
+        start = clock()
+        action = engine.choose(state, player, choose_rng)
+        chosen = clock()
+        result = engine.apply(state, player, action, apply_rng)
+        done = clock()
+        yield Ply(result.state, state, player, action, result.events, chosen - start, done - chosen)
+        state = result.state
         step += 1
-        yield state
+
+
+# --- which games -------------------------------------------------------------------------------
+
+
+def presenter_for(game: str) -> Presenter | None:
+    """The presenter in `cogs.<game>`, or None while that cog is not written yet."""
+    try:
+        module = importlib.import_module(f"cogs.{game}")
+    except ModuleNotFoundError as e:
+        if e.name != f"cogs.{game}":
+            raise
+        return None
+    for value in vars(module).values():
+        if (
+            isinstance(value, type)
+            and issubclass(value, Presenter)
+            and not inspect.isabstract(value)
+            and getattr(value, "game", None) == game
+        ):
+            return value()
+    return None
+
+
+def add_game_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--game",
+        action="append",
+        choices=[*ENGINES, ALL],
+        help="a game to measure (repeatable); default: every registered game whose cog has "
+        f"a presenter; '{ALL}': every registered engine",
+    )
+
+
+def selected_games(
+    asked: Sequence[str] | None, *, need_presenter: bool
+) -> list[tuple[str, Presenter | None]]:
+    """The games to measure, each with its presenter (None if its cog is missing). Games left
+    out for want of a cog are noted on stdout."""
+    chosen = list(ENGINES) if not asked or ALL in asked else list(dict.fromkeys(asked))
+    games, missing = [], []
+    for game in chosen:
+        presenter = presenter_for(game)
+        if presenter is None and (need_presenter or not asked):
+            missing.append(game)
+        else:
+            games.append((game, presenter))
+    if missing:
+        hint = "" if need_presenter else f" (engine only: --game NAME or --game {ALL})"
+        print(f"skipped, no cogs/<game>.py presenter yet: {', '.join(missing)}{hint}")
+    return games
+
+
+# --- figures -----------------------------------------------------------------------------------
 
 
 def percentile(values: Sequence[float], pct: float) -> float:
@@ -40,6 +148,13 @@ def percentile(values: Sequence[float], pct: float) -> float:
     ordered = sorted(values)
     rank = max(1, math.ceil(pct / 100 * len(ordered)))
     return ordered[rank - 1]
+
+
+def spread(values: Sequence[float], pcts: Sequence[float] = (50, 99), digits: int = 1) -> list[str]:
+    """The given percentiles and the max of `values`, formatted."""
+    if not values:
+        return ["-"] * (len(pcts) + 1)
+    return [f"{v:.{digits}f}" for v in (*(percentile(values, p) for p in pcts), max(values))]
 
 
 def print_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> None:
@@ -50,3 +165,18 @@ def print_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> Non
         print("  ".join(c.rjust(w) for c, w in zip(row, widths, strict=True)))
         if n == 0:
             print("  ".join("-" * w for w in widths))
+
+
+def load() -> str:
+    """The machine's load averages, to print next to the figures (2 shared cores: a busy
+    machine makes every figure worse)."""
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f}, {five:.2f}, {fifteen:.2f} on {os.cpu_count()} cores"
+
+
+def print_load(when: str) -> None:
+    print(f"[{when}: {load()}]")
+
+
+def option_items(options: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in options.items()) or "defaults"
