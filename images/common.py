@@ -162,9 +162,11 @@ def paste_centred(base: Image.Image, sprite: Image.Image, centre: Point) -> None
 def to_png(image: Image.Image, colours: int | None = 256) -> bytes:
     """PNG bytes for Discord. Boards are flat art, so by default they go out as a 256-colour
     palette image: about a third of the bytes of full colour and faster to compress, with no
-    visible loss. Pass `colours=None` for a picture with gradients or photos."""
+    visible loss. Pass `colours=None` for a picture with gradients or photos. zlib level 3
+    gives most of level 6's saving in well under half its time (the Risk map: 114 KB in
+    8 ms against 91 KB in 21 ms), and time is what a player waits for."""
     if colours is not None:
         image = image.quantize(colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", compress_level=6)
+    image.save(buffer, format="PNG", compress_level=3)
     return buffer.getvalue()

@@ -354,12 +354,20 @@ def _map(view: MapView) -> Image.Image:
     rims = [(slug, HIGHLIGHT) for slug in view.attack or ()]
     if view.selected is not None:
         rims.append((view.selected, SELECTED))
+    masks = _rims()  # built on the first picture, even one with nothing highlighted
     for slug, colour in rims:
         # A dark inner edge keeps the rim visible on a fill of much the same colour.
         box, _ = region(slug)
-        frame.paste(OUTLINE, box[:2], rim(slug, RIM_WIDTH + 2))
-        frame.paste(colour, box[:2], rim(slug, RIM_WIDTH))
+        frame.paste(OUTLINE, box[:2], masks[slug, RIM_WIDTH + 2])
+        frame.paste(colour, box[:2], masks[slug, RIM_WIDTH])
     return frame
+
+
+@functools.cache
+def _rims() -> dict[tuple[str, int], Image.Image]:
+    """Every territory's highlight rims, built together (about 0.3 s) by the first picture,
+    which the bot draws at start-up, rather than one by one on players' clicks."""
+    return {(slug, w): rim(slug, w) for slug in ORDER for w in (RIM_WIDTH, RIM_WIDTH + 2)}
 
 
 def _draw_badges(image: Image.Image, view: MapView) -> None:

