@@ -11,14 +11,19 @@ from bot.tables import format_duration
 from cogs.options import TURN_TIMER_CHOICES
 
 HELP = """\
-**Start a game:** `/cock-and-bull new` opens a lobby here. Others click **Join** (or the \
-host clicks **Add bot**), then the host clicks **Start**: the game gets its own thread.
-**Play:** click the buttons under the board in the game's thread. Only the player whose \
-turn it is can move; everyone else gets a private note.
-**Rules:** `/cock-and-bull rules`.
+**Start a game:** `/<game> new` opens a lobby here. Others click **Join** (or the host \
+clicks **Add bot**), then the host clicks **Start**: the game gets its own thread.
+**Play:** click the buttons and menus under the board in the game's thread. Only the \
+player whose turn it is can move; everyone else gets a private note. Your cards, bets or \
+mission are behind the 🔒 button, seen only by you.
 **See:** `/games` (games in this server), `/scoreboard` (standings per game), \
 `/stats` (one member's record).
 **Admins:** `/settings turn-timer` sets the default turn timer for new games."""
+
+
+def command_of(game: str) -> str:
+    """A game's slash command group: its registry name with hyphens (`/horse-collar`)."""
+    return "/" + game.replace("_", "-")
 
 
 class General(commands.Cog):
@@ -44,14 +49,21 @@ class General(commands.Cog):
                     else f"lobby in <#{row.channel_id}>"
                 )
                 lines.append(f"**{title} #{row.id}** — {players} — {where}")
-        text = "\n".join(lines[:25]) or "No games right now. Start one with `/cock-and-bull new`."
+        text = "\n".join(lines[:25]) or "No games right now. `/help` lists the games to start."
         embed = discord.Embed(title="Games in this server", description=text)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="help")
     async def help(self, interaction: discord.Interaction) -> None:
         """How to use Parlour."""
-        embed = discord.Embed(title="Parlour — tabletop games in chat", description=HELP)
+        presenters = self.bot.tables.presenters.values()  # type: ignore[attr-defined]
+        games = "\n".join(
+            f"• **{p.title}**: `{command_of(p.game)} new` · `{command_of(p.game)} rules`"
+            for p in presenters
+        )
+        embed = discord.Embed(
+            title="Parlour — tabletop games in chat", description=f"**Games:**\n{games}\n{HELP}"
+        )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     settings = app_commands.Group(
