@@ -545,9 +545,7 @@ class TableManager:
                 or presenter.chapter(state) != chapter
             ):
                 break
-            more = await self.service.play_ai_for(
-                table.row.id, played.player, last.table.row.step
-            )
+            more = await self.service.play_ai_for(table.row.id, played.player, last.table.row.step)
             if more is None:
                 break
             plays.append(more)
