@@ -227,3 +227,29 @@ async def test_the_attack_command_picks_source_and_target(
     assert (after.source, after.target) == (source, target)
     labels = [b["label"] for b in newest_board(fake, board).buttons]
     assert "Blitz" in labels and "Roll 1 die" in labels
+
+
+async def test_an_absent_general_is_reminded_then_the_ai_plays_their_whole_turn(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    bot = await start_parlour()
+    await bot.service.storage.set_guild_turn_timer(fake.guild_id, 1)
+    ana = fake.make_user("Ana")
+    board = await start_game(fake, ana, GAME, bots=1)  # Ana never clicks
+
+    async def ana_has_played_a_turn() -> bool:
+        state = await state_of(bot, board)
+        return state.turn >= 3 or state.phase is Phase.OVER  # turns 1 and 2: one each
+
+    await eventually(ana_has_played_a_turn, timeout=20)
+    await fake.wait_for(
+        lambda: fake.latest_message(board.channel_id, lambda m: "still your turn" in m.content)
+    )
+    logged = await bot.service.storage.actions(game_id(board))
+    anas = [a for a in logged if a.player_id == int(ana["id"])]
+    assert anas and all(a.by_ai for a in anas)
+    # A whole turn: reinforcements placed, attacks made and ended, a fortification.
+    assert {"auto", "attack_from", "end_attacks", "fortify"} <= {a.action.verb for a in anas}
+    # One timeout plays the rest of the turn: far fewer reminders than Ana's actions.
+    reminders = [m for m in fake.messages(board.channel_id) if "still your turn" in m.content]
+    assert len(reminders) < len(anas) / 2
