@@ -54,6 +54,12 @@ def mention(player: PlayerId, names: Mapping[PlayerId, str]) -> str:
     return f"<@{player}>" if player > 0 else f"🤖 {names.get(player, 'Bot')}"
 
 
+def winners_phrase(winners: Sequence[PlayerId], names: Mapping[PlayerId, str]) -> str:
+    """A result line's subject: `<@1> wins`, or `<@1> and <@2> share the win`."""
+    who = " and ".join(mention(p, names) for p in winners)
+    return f"{who} share the win" if len(winners) > 1 else f"{who} wins"
+
+
 class TableManager:
     def __init__(
         self,

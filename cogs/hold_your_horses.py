@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.presenter import ButtonLook, Picture, Presenter
-from bot.tables import mention
+from bot.tables import mention, winners_phrase
 from cogs.options import TURN_TIMER_CHOICES, TURN_TIMER_HELP, on_off, open_lobby, send_rules
 from images.hold_your_horses import render_finished_png, render_png
 from rules.core import Action, Event, Outcome, PlayerId
@@ -182,9 +182,8 @@ class HoldYourHorsesPresenter(Presenter):
     ) -> str:
         winners = sorted(outcome.winners, key=state.players.index)
         best = outcome.scores[winners[0]]
-        who = " and ".join(mention(p, names) for p in winners)
-        share = " share the win" if len(winners) > 1 else " wins"
-        return f"{who}{share} with {best} tokens won over {len(state.grid)} races"
+        races = len(state.grid)
+        return f"{winners_phrase(winners, names)} with {best} tokens won over {races} races"
 
 
 def _hand_text(cards: Sequence[int]) -> str:

@@ -19,7 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.presenter import ButtonLook, Picture, Presenter
-from bot.tables import mention
+from bot.tables import mention, winners_phrase
 from cogs.options import TURN_TIMER_CHOICES, TURN_TIMER_HELP, on_off, open_lobby, send_rules
 from images.winners_circle import HORSE_NAMES, SYMBOL_NAMES, render_payout_png, render_png
 from rules.core import Action, Event, Outcome, PlayerId
@@ -301,11 +301,9 @@ class WinnersCirclePresenter(Presenter):
     ) -> str:
         winners = sorted(outcome.winners, key=state.players.index)
         best = outcome.scores[winners[0]]
-        who = " and ".join(mention(p, names) for p in winners)
-        verb = " share the win with" if len(winners) > 1 else " wins with"
         each = " each" if len(winners) > 1 else ""
         return (
-            f"{who}{verb} {best}{each} after {RACES} races · "
+            f"{winners_phrase(winners, names)} with {best}{each} after {RACES} races · "
             f"{_standings(state.players, state.money, names)}"
         )
 

@@ -31,6 +31,19 @@ def to_json(value: Any) -> Any:
     return value
 
 
+def dump_state(state: Any) -> dict[str, Any]:
+    """An engine's `dump`: the state as JSON, its version key "v" included."""
+    data: dict[str, Any] = to_json(state)
+    return data
+
+
+def load_state(cls: type[T], data: Mapping[str, Any], version: int, title: str) -> T:
+    """An engine's `load`: refuses a state of another version rather than misreading it."""
+    if data.get("v") != version:
+        raise ValueError(f"unknown {title} state version {data.get('v')!r}")
+    return from_json(cls, data)
+
+
 def from_json(cls: type[T], data: Any) -> T:
     """Rebuild an instance of `cls` from `to_json` output."""
     return typing.cast(T, _build(cls, data))

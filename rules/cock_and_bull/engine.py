@@ -42,7 +42,7 @@ from rules.cock_and_bull.state import (
     fresh_board,
     group_of,
 )
-from rules.codec import from_json, to_json
+from rules.codec import dump_state, load_state
 from rules.core import Action, Event, IllegalAction, Options, Outcome, PlayerId, Step
 
 STATE_VERSION = 1
@@ -179,13 +179,10 @@ class CockAndBull:
         )
 
     def dump(self, state: CockAndBullState) -> dict[str, Any]:
-        data: dict[str, Any] = to_json(state)
-        return data
+        return dump_state(state)
 
     def load(self, data: Mapping[str, Any]) -> CockAndBullState:
-        if data.get("v") != STATE_VERSION:
-            raise ValueError(f"unknown Cock & Bull state version {data.get('v')!r}")
-        return from_json(CockAndBullState, data)
+        return load_state(CockAndBullState, data, STATE_VERSION, self.title)
 
     def choose(self, state: CockAndBullState, player: PlayerId, rng: Random) -> Action:
         return ai.choose(state, player, rng)

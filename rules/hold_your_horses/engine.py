@@ -13,7 +13,7 @@ from dataclasses import replace
 from random import Random
 from typing import Any, ClassVar
 
-from rules.codec import from_json, to_json
+from rules.codec import dump_state, load_state
 from rules.core import Action, Event, IllegalAction, Options, Outcome, PlayerId, Step
 from rules.hold_your_horses import ai
 from rules.hold_your_horses.state import (
@@ -146,13 +146,10 @@ class HoldYourHorses:
         )
 
     def dump(self, state: HoldYourHorsesState) -> dict[str, Any]:
-        data: dict[str, Any] = to_json(state)
-        return data
+        return dump_state(state)
 
     def load(self, data: Mapping[str, Any]) -> HoldYourHorsesState:
-        if data.get("v") != STATE_VERSION:
-            raise ValueError(f"unknown Hold Your Horses state version {data.get('v')!r}")
-        return from_json(HoldYourHorsesState, data)
+        return load_state(HoldYourHorsesState, data, STATE_VERSION, self.title)
 
     def choose(self, state: HoldYourHorsesState, player: PlayerId, rng: Random) -> Action:
         return ai.choose(state, player, rng)

@@ -15,7 +15,7 @@ from dataclasses import replace
 from random import Random
 from typing import Any, ClassVar
 
-from rules.codec import from_json, to_json
+from rules.codec import dump_state, load_state
 from rules.core import Action, Event, IllegalAction, Options, Outcome, PlayerId, Step
 from rules.horse_collar import ai
 from rules.horse_collar.controls import aim_after, shot_actions
@@ -210,13 +210,10 @@ class HorseCollar:
         )
 
     def dump(self, state: HorseCollarState) -> dict[str, Any]:
-        data: dict[str, Any] = to_json(state)
-        return data
+        return dump_state(state)
 
     def load(self, data: Mapping[str, Any]) -> HorseCollarState:
-        if data.get("v") != STATE_VERSION:
-            raise ValueError(f"unknown Horse Collar state version {data.get('v')!r}")
-        return from_json(HorseCollarState, data)
+        return load_state(HorseCollarState, data, STATE_VERSION, self.title)
 
     def choose(self, state: HorseCollarState, player: PlayerId, rng: Random) -> Action:
         return ai.choose(state, player, rng)

@@ -13,7 +13,7 @@ from dataclasses import replace
 from random import Random
 from typing import Any, ClassVar
 
-from rules.codec import from_json, to_json
+from rules.codec import dump_state, load_state
 from rules.core import Action, Event, IllegalAction, Options, Outcome, PlayerId, Step
 from rules.risk import ai, cards
 from rules.risk.battle import max_attack_dice, max_defend_dice, resolve_battle, roll
@@ -311,13 +311,10 @@ class Risk:
         )
 
     def dump(self, state: RiskState) -> dict[str, Any]:
-        data: dict[str, Any] = to_json(state)
-        return data
+        return dump_state(state)
 
     def load(self, data: Mapping[str, Any]) -> RiskState:
-        if data.get("v") != STATE_VERSION:
-            raise ValueError(f"unknown Risk state version {data.get('v')!r}")
-        return from_json(RiskState, data)
+        return load_state(RiskState, data, STATE_VERSION, self.title)
 
     def choose(self, state: RiskState, player: PlayerId, rng: Random) -> Action:
         return ai.choose(state, player, rng)

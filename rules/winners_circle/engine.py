@@ -13,7 +13,7 @@ from dataclasses import replace
 from random import Random
 from typing import Any, ClassVar
 
-from rules.codec import from_json, to_json
+from rules.codec import dump_state, load_state
 from rules.core import Action, Event, IllegalAction, Options, Outcome, PlayerId, Step
 from rules.winners_circle import ai
 from rules.winners_circle.actions import (
@@ -208,13 +208,10 @@ class WinnersCircle:
         )
 
     def dump(self, state: WinnersCircleState) -> dict[str, Any]:
-        data: dict[str, Any] = to_json(state)
-        return data
+        return dump_state(state)
 
     def load(self, data: Mapping[str, Any]) -> WinnersCircleState:
-        if data.get("v") != STATE_VERSION:
-            raise ValueError(f"unknown Winner's Circle state version {data.get('v')!r}")
-        return from_json(WinnersCircleState, data)
+        return load_state(WinnersCircleState, data, STATE_VERSION, self.title)
 
     def choose(self, state: WinnersCircleState, player: PlayerId, rng: Random) -> Action:
         return ai.choose(state, player, rng)
