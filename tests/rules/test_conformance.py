@@ -296,3 +296,10 @@ def test_a_player_cannot_take_two_seats(engine: Engine[Any]) -> None:
     seats[-1] = seats[0]
     with pytest.raises(IllegalAction):
         start(engine, seats, "twice")
+
+
+@engines
+def test_a_stored_state_of_another_version_is_refused_not_misread(engine: Engine[Any]) -> None:
+    data = engine.dump(start(engine, tables(engine)[0], "version"))
+    with pytest.raises(ValueError, match=f"unknown {engine.title} state version"):
+        engine.load({**data, "v": data["v"] + 1})
