@@ -25,14 +25,24 @@ from images.horse_collar import (
     weight_sprite,
     zoom_xy,
 )
+from rules.horse_collar.geometry import Table
 from rules.horse_collar.shots import LANE_BY_NAME, TARGET_BY_NAME
-from rules.horse_collar.state import Rules, Weight, WeightShot, colour_of, weight_label
+from rules.horse_collar.state import (
+    Rules,
+    Weight,
+    WeightPath,
+    WeightShot,
+    colour_of,
+    weight_label,
+)
 
 CROP = (0, 36, SIZE[0], 600)  # the strip and the enlarged end, without the score panel
 MAX_FRAMES = 45
 PLAY_MS = 3_000  # a shot longer than this is sped up to fit
 MIN_FRAME_MS = 40  # GIF players slow anything quicker than this down
 HOLD_MS = 1_200  # the final position stays up a moment
+FALL_FRAMES = 5  # frames in which a weight going into the alley shrinks away
+MIN_FALL_SCALE = 0.25  # below this it is gone
 
 
 @functools.cache
@@ -52,21 +62,17 @@ def render_replay(rules: Rules, shot: WeightShot) -> bytes:
     length = len(shot.paths[0].points)
     stride = max(1, -(-length // MAX_FRAMES))
     frame_ms = max(MIN_FRAME_MS, min(stride * shot.sample_ms, PLAY_MS * stride // length))
-    samples = [*range(0, length, stride)]
-    if samples[-1] != length - 1:
-        samples.append(length - 1)
+    # A weight that falls shrinks away over a few frames, after the others have stopped too.
+    fall = FALL_FRAMES * stride
+    end = max([length - 1, *(p.fell_at + fall for p in shot.paths if p.fell_at is not None)])
+    samples = [*range(0, end + 1, stride)]
+    if samples[-1] != end:
+        samples.append(end)
     frames = []
     for k in samples:
         frame = base.copy()
         for path in shot.paths:
-            if path.fell_at is not None and k >= path.fell_at:
-                continue  # in the alley
-            d, y = path.points[k]
-            colour = colour_of(path.index)
-            _paste(frame, weight_sprite(colour, STRIP_RADIUS, ""), strip_xy(table, d, y))
-            if in_zoom(d):
-                sprite = weight_sprite(colour, ZOOM_RADIUS, weight_label(path.index))
-                _paste(frame, sprite, zoom_xy(d, y))
+            _draw_moving(frame, table, path, k, fall)
         frames.append(frame.quantize(palette=palette, dither=Image.Dither.NONE))
     durations = [frame_ms] * (len(frames) - 1) + [HOLD_MS]
     buffer = io.BytesIO()
@@ -81,6 +87,28 @@ def render_replay(rules: Rules, shot: WeightShot) -> bytes:
         disposal=1,
     )
     return buffer.getvalue()
+
+
+def _draw_moving(image: Image.Image, table: Table, path: WeightPath, k: int, fall: int) -> None:
+    """`path`'s weight at sample `k` (its resting place once it has stopped); a weight that
+    fell is drawn ever smaller where it left the board, for `fall` samples, then not at all."""
+    scale = 1.0
+    d, y = path.points[min(k, len(path.points) - 1)]
+    if path.fell_at is not None and k >= path.fell_at:
+        scale = 1 - (k - path.fell_at) / fall
+        if scale < MIN_FALL_SCALE:
+            return  # in the alley
+        d, y = path.points[path.fell_at]
+    colour = colour_of(path.index)
+    label = weight_label(path.index) if scale == 1 else ""
+    strip = weight_sprite(colour, _scaled(STRIP_RADIUS, scale), "")
+    _paste(image, strip, strip_xy(table, d, y))
+    if in_zoom(d):
+        _paste(image, weight_sprite(colour, _scaled(ZOOM_RADIUS, scale), label), zoom_xy(d, y))
+
+
+def _scaled(radius: int, scale: float) -> int:
+    return max(2, round(radius * scale))  # a sprite's rim needs 2 px
 
 
 def _caption(image: Image.Image, shot: WeightShot) -> None:

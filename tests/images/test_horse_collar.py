@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import replace
+from itertools import pairwise
 from random import Random
 
 import pytest
@@ -158,3 +159,25 @@ def test_the_replay_is_deterministic() -> None:
     shot = a_shot()
     rules = initial().rules
     assert render_replay(rules, shot) == render_replay(rules, shot)
+
+
+def test_a_weight_knocked_off_shrinks_away_where_it_left_the_board() -> None:
+    state = with_weights(Weight(0, 3_000, 0))  # R1 in the 3 zone, straight ahead
+    state = replace(state, aims=(replace(DEFAULT_AIM, target="off"),) * 2)
+    shot = ENGINE.resolve_shot(state, Noise()).events[0]
+    assert isinstance(shot, WeightShot)
+    fallen = [p for p in shot.paths if p.fell_at is not None]
+    assert fallen, "knocking it off makes something fall"
+    path = fallen[0]
+    pictures = frames(render_replay(initial().rules, shot))
+    edge = zoom_xy(*path.points[path.fell_at])
+    red = [
+        sum(is_red(pixel(p, (edge[0] - CROP[0] + dx, edge[1] - CROP[1]))) for dx in range(-30, 31))
+        for p in pictures
+    ]
+    # Drawn whole where it fell, then for a few frames smaller each time, then gone.
+    at_fall = len(red) - 1 - red[::-1].index(max(red))
+    shrinking = [n for n in red[at_fall:] if n]
+    assert len(shrinking) >= 3
+    assert all(a > b for a, b in pairwise(shrinking))
+    assert red[-1] == 0
