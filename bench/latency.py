@@ -34,7 +34,7 @@ from bot.custom_ids import ButtonId, parse, parse_choice
 from bot.settings import Settings
 from bot.storage import ACTIVE
 from rules.core import Action
-from tests.e2e.driver import move_number
+from tests.e2e.driver import is_board, move_number
 from tests.e2e.fake_discord import (
     BUTTON,
     CB_DEFERRED_MESSAGE,
@@ -205,7 +205,7 @@ def peek_id(message: FakeMessage) -> str | None:
 
 def newest_board(fake: FakeDiscord, thread_id: int) -> FakeMessage | None:
     """The newest board in the game's thread: games post a new one per chapter."""
-    return fake.latest_message(thread_id, lambda m: bool(m.embeds and m.attachments))
+    return fake.latest_message(thread_id, is_board)
 
 
 async def pick(

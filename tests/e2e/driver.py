@@ -60,11 +60,21 @@ async def start_game(
     return await fake.wait_for(lambda: board_message(fake))
 
 
+def is_board(message: FakeMessage) -> bool:
+    """A game board: a message with an embed (the prompt) and a picture."""
+    return bool(message.embeds and message.attachments)
+
+
+def boards_in(fake: FakeDiscord, thread_id: int) -> list[FakeMessage]:
+    """Every board message of a game's thread, oldest first (one per chapter)."""
+    return [m for m in fake.messages(thread_id) if is_board(m)]
+
+
 def board_message(fake: FakeDiscord) -> FakeMessage | None:
-    """The newest game board: a thread message with a picture and the ▶ prompt."""
+    """The newest game board in any game thread."""
     thread_ids = {int(t["id"]) for t in fake.threads}
     for message in reversed(fake.public_messages()):
-        if message.channel_id in thread_ids and message.embeds and message.attachments:
+        if message.channel_id in thread_ids and is_board(message):
             return message
     return None
 
@@ -141,10 +151,7 @@ def is_over(board: FakeMessage) -> bool:
 
 def newest_board(fake: FakeDiscord, board: FakeMessage) -> FakeMessage:
     """The newest board in `board`'s thread: a game posts a new one per chapter (a race)."""
-    for message in reversed(fake.public_messages()):
-        if message.channel_id == board.channel_id and message.embeds and message.attachments:
-            return message
-    return board
+    return fake.latest_message(board.channel_id, is_board) or board
 
 
 def offered(message: FakeMessage) -> list[str]:

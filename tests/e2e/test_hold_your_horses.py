@@ -12,6 +12,7 @@ from rules.registry import ENGINES
 from tests.e2e.conftest import ParlourFactory
 from tests.e2e.driver import (
     board_message,
+    boards_in,
     is_result,
     move_number,
     newest_board,
@@ -39,10 +40,6 @@ def final_places(state: Any) -> dict[int, int]:
     outcome = ENGINES["hold_your_horses"].outcome(state)
     assert outcome is not None
     return dict(outcome.places)
-
-
-def boards_in(fake: FakeDiscord, thread_id: int) -> list[FakeMessage]:
-    return [m for m in fake.messages(thread_id) if m.embeds and m.attachments]
 
 
 async def test_full_three_player_game_with_private_hands(

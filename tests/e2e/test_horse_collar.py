@@ -32,6 +32,7 @@ from tests.e2e.conftest import ParlourFactory
 from tests.e2e.driver import (
     JSON,
     board_message,
+    boards_in,
     eventually,
     is_result,
     move_number,
@@ -151,10 +152,6 @@ async def singles(fake: FakeDiscord, options: dict[str, Any]) -> tuple[JSON, JSO
 def refusal(rec: Interaction) -> Callable[[], list[FakeMessage] | None]:
     """Waits for the private answer sent after a deferred click."""
     return lambda: rec.followups or None
-
-
-def boards_in(fake: FakeDiscord, thread_id: int) -> list[FakeMessage]:
-    return [m for m in fake.messages(thread_id) if m.embeds and m.attachments]
 
 
 # --- a full singles game, every control ----------------------------------------------------

@@ -8,6 +8,7 @@ from rules.risk.queries import attack_sources, attack_targets
 from rules.risk.state import Phase, RiskState
 from tests.e2e.conftest import ParlourFactory
 from tests.e2e.driver import (
+    boards_in,
     click_ok,
     eventually,
     is_result,
@@ -128,7 +129,7 @@ async def test_a_human_among_two_ai_generals_plays_to_the_end(
             await fake.wait_for(lambda: fake.latest_message(board.channel_id, is_result))
     final = await state_of(bot, board)
     assert final.phase is Phase.OVER and final.winners
-    boards = [m for m in fake.messages(board.channel_id) if m.embeds and m.attachments]
+    boards = boards_in(fake, board.channel_id)
     assert len(boards) >= final.turn  # one board message per turn (and the set-up)
     assert all(not m.components for m in boards[:-1])  # closed boards keep no buttons
     text = " ".join(m.embeds[0]["description"] for m in boards)

@@ -31,6 +31,7 @@ from rules.winners_circle.track import destination
 from tests.e2e.conftest import ParlourFactory
 from tests.e2e.driver import (
     JSON,
+    boards_in,
     choose,
     human_turn,
     is_result,
@@ -62,10 +63,6 @@ def game_id(board: FakeMessage) -> int:
 async def state_of(bot: ParlourBot, board: FakeMessage) -> WinnersCircleState:
     state: WinnersCircleState = (await bot.service.table(game_id(board))).state
     return state
-
-
-def boards_in(fake: FakeDiscord, thread_id: int) -> list[FakeMessage]:
-    return [m for m in fake.messages(thread_id) if m.embeds and m.attachments]
 
 
 def narration(board: FakeMessage) -> str:
