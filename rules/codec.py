@@ -11,7 +11,7 @@ import dataclasses
 import enum
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any, TypeVar
 
@@ -37,11 +37,31 @@ def dump_state(state: Any) -> dict[str, Any]:
     return data
 
 
-def load_state(cls: type[T], data: Mapping[str, Any], version: int, title: str) -> T:
-    """An engine's `load`: refuses a state of another version rather than misreading it."""
-    if data.get("v") != version:
+Upgrade = Callable[[dict[str, Any]], dict[str, Any]]
+"""Turns a dumped state of one version into the next version's shape (its "v" is set after)."""
+
+
+def load_state(
+    cls: type[T],
+    data: Mapping[str, Any],
+    version: int,
+    title: str,
+    upgrades: Mapping[int, Upgrade] | None = None,
+) -> T:
+    """An engine's `load`.
+
+    A state saved by an older version of the engine is brought up to `version` one version
+    at a time, `upgrades[v]` taking a version-v dump to version v + 1: an engine that changes
+    its state's shape bumps its version and adds the upgrade, so saved games play on. Any
+    other version is refused rather than misread.
+    """
+    upgraded = dict(data)
+    while upgraded.get("v") != version and upgraded.get("v") in (upgrades or {}):
+        old = upgraded["v"]
+        upgraded = {**(upgrades or {})[old](upgraded), "v": old + 1}
+    if upgraded.get("v") != version:
         raise ValueError(f"unknown {title} state version {data.get('v')!r}")
-    return from_json(cls, data)
+    return from_json(cls, upgraded)
 
 
 def from_json(cls: type[T], data: Any) -> T:

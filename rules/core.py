@@ -58,37 +58,95 @@ class Outcome:
 
     @property
     def winners(self) -> frozenset[PlayerId]:
+        """The players in first place (several on a shared win)."""
         return frozenset(p for p, place in self.places.items() if place == 1)
 
 
 class Engine(Protocol[S]):
-    """A game's rules: synchronous, pure and deterministic (see DESIGN.md)."""
+    """A game's rules: synchronous, pure and deterministic (docs/ARCHITECTURE.md).
+
+    An engine holds no state of its own: every method takes the game's state and returns a
+    new one, so the service can keep states as JSON, replay them from a seed and an action
+    log, and run one engine for every game in play.
+    """
 
     name: ClassVar[str]
+    """The game's name everywhere: rules/, images/, cogs/, the database, custom ids."""
     title: ClassVar[str]
+    """The game's name as players read it ("Cock & Bull")."""
     min_players: ClassVar[int]
+    """The smallest table, bot seats included."""
     max_players: ClassVar[int]
+    """The largest table."""
 
-    def initial_state(self, seats: Sequence[PlayerId], options: Options, rng: Random) -> S: ...
+    def validate_options(self, options: Options, players: int | None = None) -> None:
+        """Refuse house options before a game is built from them.
+
+        Args:
+            options: The options as chosen in the lobby or stored with a game; missing ones
+                take their defaults, keys the game does not declare are ignored.
+            players: The table's size, or None while a lobby has no table yet: then the
+                options need only suit some table size the game allows.
+
+        Raises:
+            IllegalAction: With a message for the host saying what is allowed.
+        """
+        ...
+
+    def initial_state(self, seats: Sequence[PlayerId], options: Options, rng: Random) -> S:
+        """A new game for `seats` (in seat order) with `options`; `rng` is `setup_rng(seed)`.
+
+        Raises:
+            IllegalAction: For a table or options the game cannot be played with.
+        """
+        ...
 
     def to_act(self, state: S) -> frozenset[PlayerId]:
         """Players who may act now; empty exactly when the game is over."""
         ...
 
-    def legal_actions(self, state: S, player: PlayerId) -> Sequence[Action]: ...
+    def legal_actions(self, state: S, player: PlayerId) -> Sequence[Action]:
+        """Everything `player` may do now (nothing if they are not to act), in the order a
+        board offers them."""
+        ...
 
-    def apply(self, state: S, player: PlayerId, action: Action, rng: Random) -> Step[S]: ...
+    def apply(self, state: S, player: PlayerId, action: Action, rng: Random) -> Step[S]:
+        """`player` does `action`: the next state and the events, in order.
 
-    def outcome(self, state: S) -> Outcome | None: ...
+        Args:
+            state: The game before the action.
+            player: Who acts.
+            action: What they do.
+            rng: `step_rng(seed, step)`: every roll, draw or noise of this step comes from
+                it, so the seed and the action log replay the game exactly.
+
+        Raises:
+            IllegalAction: With a message for the player, for anyone not to act or any
+                action not in `legal_actions`; the state is unchanged.
+        """
+        ...
+
+    def outcome(self, state: S) -> Outcome | None:
+        """How the game ended, or None while it is being played."""
+        ...
 
     def dump(self, state: S) -> dict[str, Any]:
         """A JSON-safe dict with a version key "v"."""
         ...
 
-    def load(self, data: Mapping[str, Any]) -> S: ...
+    def load(self, data: Mapping[str, Any]) -> S:
+        """The state `dump` stored.
+
+        An engine that changes its state's shape bumps the version and upgrades older dumps
+        here, so a game saved before the change plays on.
+
+        Raises:
+            ValueError: For a version this engine cannot read.
+        """
+        ...
 
     def choose(self, state: S, player: PlayerId, rng: Random) -> Action:
-        """The AI's action for `player` (bot seats and absent players)."""
+        """The AI's action for `player` (bot seats and absent players): always legal."""
         ...
 
 

@@ -10,22 +10,24 @@ from __future__ import annotations
 
 from random import Random
 
+from rules.cock_and_bull.actions import DECLINE, FLIP, POINT, REMOVE, ROLL, TAKE, choose_colour
 from rules.cock_and_bull.state import MANTLE_TOP, CockAndBullState, Colour, Phase
 from rules.core import Action, PlayerId
 
 
 def choose(state: CockAndBullState, player: PlayerId, rng: Random) -> Action:
+    """`player`'s action: a random colour, then the choices above; otherwise roll."""
     seat = state.seat_of(player)
     phase = state.phase
     if phase is Phase.CHOOSE_COLOUR:
-        return Action("colour", rng.choice(list(Colour)).value)
+        return choose_colour(rng.choice(list(Colour)))
     if phase is Phase.PLACE_OR_FLIP:
-        return Action("flip")
+        return FLIP
     if phase is Phase.REMOVE_OR_POINT:
-        return Action("point" if state.mantle[seat] + 1 >= MANTLE_TOP else "remove")
+        return POINT if state.mantle[seat] + 1 >= MANTLE_TOP else REMOVE
     if phase is Phase.TAKE_OR_DECLINE:
-        return Action("take" if _takes_points(state, seat) else "decline")
-    return Action("roll")
+        return TAKE if _takes_points(state, seat) else DECLINE
+    return ROLL
 
 
 def _takes_points(state: CockAndBullState, seat: int) -> bool:

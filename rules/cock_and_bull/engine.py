@@ -6,12 +6,25 @@ faces to `resolve_start_die` or `resolve_roll`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from random import Random
 from typing import Any, ClassVar
 
 from rules.cock_and_bull import ai
+from rules.cock_and_bull.actions import (
+    COLOUR_ACTIONS,
+    DECLINE,
+    FLIP,
+    PLACE,
+    POINT,
+    REMOVE,
+    ROLL,
+    TAKE,
+    Verb,
+    parse_colour,
+)
+from rules.cock_and_bull.options import OPTIONS
 from rules.cock_and_bull.state import (
     ARMS_POINTS,
     EMPTY,
@@ -34,6 +47,7 @@ from rules.cock_and_bull.state import (
     NextGameStarted,
     Phase,
     PointsDeclined,
+    RollKind,
     Rules,
     StartDieRolled,
     StartRollTied,
@@ -41,6 +55,7 @@ from rules.cock_and_bull.state import (
     WinKind,
     fresh_board,
     group_of,
+    roll_kind,
 )
 from rules.codec import dump_state, load_state
 from rules.core import Action, Event, IllegalAction, Options, Outcome, PlayerId, Step
@@ -48,52 +63,43 @@ from rules.core import Action, Event, IllegalAction, Options, Outcome, PlayerId,
 STATE_VERSION = 1
 UNIFORM_DIE = (Face.COCK, Face.COCK, Face.BULL, Face.BULL, Face.MONKEY, Face.MONKEY)
 WEIGHTED_DIE = (Face.COCK, Face.COCK, Face.COCK, Face.BULL, Face.BULL, Face.MONKEY)
-LOSING_MIXES = (frozenset({Face.COCK, Face.MONKEY}), frozenset({Face.BULL, Face.MONKEY}))
-
-ROLL = Action("roll")
-PLACE = Action("place")
-FLIP = Action("flip")
-REMOVE = Action("remove")
-POINT = Action("point")
-TAKE = Action("take")
-DECLINE = Action("decline")
-COLOUR_ACTIONS = tuple(Action("colour", c.value) for c in Colour)
+PLAYERS = 2
 
 
-def parse_rules(options: Options) -> Rules:
-    """House options from the lobby, validated: a bad value is refused, never guessed."""
-    best_of = options.get("best_of", 1)
-    if best_of not in (1, 3, 5) or isinstance(best_of, bool):
-        raise IllegalAction("A match is best of 1, 3 or 5 games.")
-    point_limit = options.get("point_limit", 0)
-    if not isinstance(point_limit, int) or isinstance(point_limit, bool) or point_limit < 0:
-        raise IllegalAction("The point limit is a whole number of points, 0 for none.")
-    dice = options.get("dice", "uniform")
-    if dice not in ("uniform", "weighted"):
-        raise IllegalAction("Dice are 'uniform' or 'weighted'.")
-    optional_points = options.get("optional_points", False)
-    if not isinstance(optional_points, bool):
-        raise IllegalAction("Optional points is on or off.")
+def parse_rules(options: Options, players: int | range = PLAYERS) -> Rules:
+    """The house rules `options` choose (`OPTIONS`), checked; missing ones are the defaults.
+
+    Raises:
+        IllegalAction: For a value an option does not take, worded for the host.
+    """
+    chosen = OPTIONS.resolve(options, players)
     return Rules(
-        weighted_dice=dice == "weighted",
-        optional_points=optional_points,
-        best_of=best_of,
-        point_limit=point_limit,
+        weighted_dice=chosen.text("dice") == "weighted",
+        optional_points=chosen.flag("optional_points"),
+        best_of=chosen.number("best_of"),
+        point_limit=chosen.number("point_limit"),
     )
 
 
 class CockAndBull:
+    """The Cock & Bull engine (see `rules.core.Engine`)."""
+
     name: ClassVar[str] = "cock_and_bull"
     title: ClassVar[str] = "Cock & Bull"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 2
+    min_players: ClassVar[int] = PLAYERS
+    max_players: ClassVar[int] = PLAYERS
 
     # --- the engine interface ------------------------------------------------------------
+
+    def validate_options(self, options: Options, players: int | None = None) -> None:
+        """Refuse options no table of two could play (see `Engine.validate_options`)."""
+        parse_rules(options, PLAYERS if players is None else players)
 
     def initial_state(
         self, seats: Sequence[PlayerId], options: Options, rng: Random
     ) -> CockAndBullState:
-        if len(seats) != 2 or seats[0] == seats[1]:
+        """A match for two: both roll one die for the first turn."""
+        if len(seats) != PLAYERS or seats[0] == seats[1]:
             raise IllegalAction("Cock & Bull is for exactly two players.")
         return CockAndBullState(
             v=STATE_VERSION,
@@ -108,6 +114,7 @@ class CockAndBull:
         )
 
     def to_act(self, state: CockAndBullState) -> frozenset[PlayerId]:
+        """Both players while either has a first-turn die to roll; the roller otherwise."""
         if state.phase is Phase.OVER:
             return frozenset()
         if state.phase is Phase.START_ROLL:
@@ -117,6 +124,8 @@ class CockAndBull:
         return frozenset({state.players[state.current]})
 
     def legal_actions(self, state: CockAndBullState, player: PlayerId) -> Sequence[Action]:
+        """Roll, or the choice the last roll left: colour, place/flip, remove/point,
+        take/decline."""
         if player not in self.to_act(state):
             return ()
         return {
@@ -131,6 +140,7 @@ class CockAndBull:
     def apply(
         self, state: CockAndBullState, player: PlayerId, action: Action, rng: Random
     ) -> Step[CockAndBullState]:
+        """Roll (the dice come from `rng`) or make the choice on offer."""
         if player not in state.players:
             raise IllegalAction("You are not playing in this game.")
         if player not in self.to_act(state):
@@ -139,31 +149,14 @@ class CockAndBull:
             )
         if action not in self.legal_actions(state, player):
             raise IllegalAction("That move is not available right now.")
-        seat = state.seat_of(player)
-        die = WEIGHTED_DIE if state.rules.weighted_dice else UNIFORM_DIE
-        if state.phase is Phase.START_ROLL:
-            return self.resolve_start_die(state, seat, rng.choice(die))
-        if state.phase is Phase.ROLL:
-            return self.resolve_roll(state, (rng.choice(die), rng.choice(die)))
-        if state.phase is Phase.CHOOSE_COLOUR:
-            return self._choose_colour(state, seat, Colour(action.arg))
-        if state.phase is Phase.PLACE_OR_FLIP:
-            assert state.pending_group is not None
-            return self._place(state, seat, state.pending_group, flip=action == FLIP)
-        if state.phase is Phase.REMOVE_OR_POINT:
-            if action == REMOVE:
-                return self._remove(state, seat)
-            return self._offer_points(state, seat, 1)
-        # TAKE_OR_DECLINE
-        if action == TAKE:
-            return self._score(state, seat, state.pending_points)
-        events: tuple[Event, ...] = (PointsDeclined(player, state.pending_points),)
-        return Step(_back_to_rolling(state), events)
+        return _BY_VERB[Verb(action.verb)](self, state, state.seat_of(player), action, rng)
 
     def outcome(self, state: CockAndBullState) -> Outcome | None:
+        """The match's result: places by games won (then points), scores are match points,
+        with Flying Monkeys, Le Pews and games won as stats."""
         if state.phase is not Phase.OVER:
             return None
-        winner = _match_leader(state)
+        winner = match_winner(state)
         places = {p: (1 if seat == winner else 2) for seat, p in enumerate(state.players)}
         return Outcome(
             places=places,
@@ -179,13 +172,65 @@ class CockAndBull:
         )
 
     def dump(self, state: CockAndBullState) -> dict[str, Any]:
+        """The state as JSON (see `Engine.dump`)."""
         return dump_state(state)
 
     def load(self, data: Mapping[str, Any]) -> CockAndBullState:
+        """The state `dump` stored (see `Engine.load`)."""
         return load_state(CockAndBullState, data, STATE_VERSION, self.title)
 
     def choose(self, state: CockAndBullState, player: PlayerId, rng: Random) -> Action:
+        """The AI's action (`ai.choose`)."""
         return ai.choose(state, player, rng)
+
+    # --- one handler per verb (`_BY_VERB`) ---------------------------------------------------
+
+    def _roll(
+        self, state: CockAndBullState, seat: int, action: Action, rng: Random
+    ) -> Step[CockAndBullState]:
+        die = WEIGHTED_DIE if state.rules.weighted_dice else UNIFORM_DIE
+        if state.phase is Phase.START_ROLL:
+            return self.resolve_start_die(state, seat, rng.choice(die))
+        return self.resolve_roll(state, (rng.choice(die), rng.choice(die)))
+
+    def _colour(
+        self, state: CockAndBullState, seat: int, action: Action, rng: Random
+    ) -> Step[CockAndBullState]:
+        colour = parse_colour(action)
+        red = seat if colour is Colour.RED else 1 - seat
+        new = replace(state, red=red, phase=Phase.ROLL)
+        return Step(new, (ColourChosen(state.players[seat], colour),))
+
+    def _place_or_flip(
+        self, state: CockAndBullState, seat: int, action: Action, rng: Random
+    ) -> Step[CockAndBullState]:
+        assert state.pending_group is not None  # set with Phase.PLACE_OR_FLIP
+        return self._place(state, seat, state.pending_group, flip=action.verb == Verb.FLIP)
+
+    def _remove(
+        self, state: CockAndBullState, seat: int, action: Action, rng: Random
+    ) -> Step[CockAndBullState]:
+        spot = _removable_spot(state, 1 - seat)
+        assert spot is not None  # REMOVE is offered only when there is one
+        spots = tuple(EMPTY if i == spot else o for i, o in enumerate(state.spots))
+        new = _back_to_rolling(replace(state, spots=spots))
+        return Step(new, (ChipRemoved(state.players[seat], spot),))
+
+    def _one_point(
+        self, state: CockAndBullState, seat: int, action: Action, rng: Random
+    ) -> Step[CockAndBullState]:
+        return self._offer_points(state, seat, 1)
+
+    def _take(
+        self, state: CockAndBullState, seat: int, action: Action, rng: Random
+    ) -> Step[CockAndBullState]:
+        return self._score(state, seat, state.pending_points)
+
+    def _decline(
+        self, state: CockAndBullState, seat: int, action: Action, rng: Random
+    ) -> Step[CockAndBullState]:
+        events: tuple[Event, ...] = (PointsDeclined(state.players[seat], state.pending_points),)
+        return Step(_back_to_rolling(state), events)
 
     # --- resolution with the dice passed in ------------------------------------------------
 
@@ -215,11 +260,12 @@ class CockAndBull:
         player = state.players[seat]
         state = replace(state, last_roll=dice)
         rolled = DiceRolled(player, dice)
-        if frozenset(dice) in LOSING_MIXES:
+        kind = roll_kind(dice)
+        if kind is RollKind.TURN_LOST:
             other = 1 - seat
             new = replace(state, current=other)
             return Step(new, (rolled, TurnLost(player, state.players[other])))
-        if dice[0] == dice[1]:
+        if kind is RollKind.PAIR:
             group = next(g for g in Group if g.face is dice[0])
             step = self._pair(state, seat, group)
         else:  # Cock + Bull
@@ -227,13 +273,6 @@ class CockAndBull:
         return Step(step.state, (rolled, *step.events))
 
     # --- the rolls -------------------------------------------------------------------------
-
-    def _choose_colour(
-        self, state: CockAndBullState, seat: int, colour: Colour
-    ) -> Step[CockAndBullState]:
-        red = seat if colour is Colour.RED else 1 - seat
-        new = replace(state, red=red, phase=Phase.ROLL)
-        return Step(new, (ColourChosen(state.players[seat], colour),))
 
     def _pair(self, state: CockAndBullState, seat: int, group: Group) -> Step[CockAndBullState]:
         owners = [state.spots[s] for s in group.spots]
@@ -264,13 +303,6 @@ class CockAndBull:
             won = self._end_game(new, seat, WinKind.CHIP_IN)
             return Step(won.state, (placed, *won.events))
         return Step(_back_to_rolling(new), (placed,))
-
-    def _remove(self, state: CockAndBullState, seat: int) -> Step[CockAndBullState]:
-        spot = _removable_spot(state, 1 - seat)
-        assert spot is not None  # REMOVE is offered only when there is one
-        spots = tuple(EMPTY if i == spot else o for i, o in enumerate(state.spots))
-        new = _back_to_rolling(replace(state, spots=spots))
-        return Step(new, (ChipRemoved(state.players[seat], spot),))
 
     def _offer_points(
         self, state: CockAndBullState, seat: int, points: int
@@ -320,12 +352,25 @@ class CockAndBull:
         )
         events: list[Event] = [GameWon(state.players[winner], state.players[loser], result)]
         if _match_decided(state):
-            leader = _match_leader(state)
+            leader = match_winner(state)
             events.append(MatchWon(state.players[leader], state.wins, state.match_points))
             return Step(replace(state, phase=Phase.OVER), tuple(events))
         nxt = replace(fresh_board(state), game_no=state.game_no + 1)
         events.append(NextGameStarted(nxt.game_no))
         return Step(nxt, tuple(events))
+
+
+Handler = Callable[[CockAndBull, CockAndBullState, int, Action, Random], Step[CockAndBullState]]
+_BY_VERB: dict[Verb, Handler] = {
+    Verb.ROLL: CockAndBull._roll,
+    Verb.COLOUR: CockAndBull._colour,
+    Verb.PLACE: CockAndBull._place_or_flip,
+    Verb.FLIP: CockAndBull._place_or_flip,
+    Verb.REMOVE: CockAndBull._remove,
+    Verb.POINT: CockAndBull._one_point,
+    Verb.TAKE: CockAndBull._take,
+    Verb.DECLINE: CockAndBull._decline,
+}
 
 
 def _back_to_rolling(state: CockAndBullState) -> CockAndBullState:
@@ -367,9 +412,10 @@ def _match_decided(state: CockAndBullState) -> bool:
     return max(state.wins) > rules.best_of // 2
 
 
-def _match_leader(state: CockAndBullState) -> int:
-    """The match winner: more games won ("winning is the first aim"), then more points; in
-    a point-limit match, more points. A full tie goes to the winner of the last game."""
+def match_winner(state: CockAndBullState) -> int:
+    """The seat that wins a finished match: more games won ("winning is the first aim"), then
+    more points; in a point-limit match, more points. A full tie goes to the winner of the
+    last game."""
     if state.rules.point_limit:
         key = [(state.match_points[s], state.wins[s]) for s in (0, 1)]
     else:

@@ -15,6 +15,8 @@ FLYING_MONKEY_POINTS = 54
 
 
 class Face(enum.Enum):
+    """A face of a die: each die shows Cocks, Bulls and Monkeys."""
+
     COCK = "cock"
     BULL = "bull"
     MONKEY = "monkey"
@@ -34,6 +36,7 @@ class Group(enum.Enum):
 
     @property
     def spots(self) -> tuple[int, ...]:
+        """The group's spots on the Arms (Bend 0-2, Field 3-4, Crown 5)."""
         return {Group.BEND: (0, 1, 2), Group.FIELD: (3, 4), Group.CROWN: (5,)}[self]
 
     @property
@@ -44,19 +47,25 @@ class Group(enum.Enum):
 
     @property
     def face(self) -> Face:
+        """The face whose pair places a chip on this group."""
         return {Group.BEND: Face.COCK, Group.FIELD: Face.BULL, Group.CROWN: Face.MONKEY}[self]
 
 
 def group_of(spot: int) -> Group:
+    """The group `spot` belongs to."""
     return next(g for g in Group if spot in g.spots)
 
 
 class Colour(enum.Enum):
+    """The two sides of a chip; the first-turn winner chooses one."""
+
     RED = "red"
     BLACK = "black"
 
 
 class Phase(enum.Enum):
+    """What the player to act is deciding."""
+
     START_ROLL = "start_roll"  # both roll one die for the first turn
     CHOOSE_COLOUR = "choose_colour"  # the start-roll winner picks red or black
     ROLL = "roll"  # the player to act rolls both dice
@@ -66,23 +75,42 @@ class Phase(enum.Enum):
     OVER = "over"  # the match is over
 
 
+class RollKind(enum.Enum):
+    """What a roll of both dice is, by the table of rolls."""
+
+    PAIR = "pair"  # place (or score) on the pair's group, and roll again
+    COCK_AND_BULL = "cock_and_bull"  # remove an opponent's chip or +1, and roll again
+    TURN_LOST = "turn_lost"  # Cock + Monkey or Bull + Monkey: the dice pass
+
+
+def roll_kind(dice: tuple[Face, Face]) -> RollKind:
+    """Which row of the table of rolls `dice` fall in."""
+    if dice[0] is dice[1]:
+        return RollKind.PAIR
+    return RollKind.TURN_LOST if Face.MONKEY in dice else RollKind.COCK_AND_BULL
+
+
 class WinKind(enum.Enum):
+    """How a game was won: all six chips (Chip-In) or hole 36 (Peg-Out)."""
+
     CHIP_IN = "chip_in"
     PEG_OUT = "peg_out"
 
 
 @dataclass(frozen=True)
 class Rules:
-    """House options, all with the rules file's defaults."""
+    """The house rules a match is played with (declared, with defaults, in `options.py`)."""
 
-    weighted_dice: bool = False  # `dice: weighted`: 3 Cocks, 2 Bulls, 1 Monkey per die
-    optional_points: bool = False  # a player may decline mantle points
-    best_of: int = 1  # a match of 1, 3 or 5 games
-    point_limit: int = 0  # > 0: the match is played to this many points instead
+    weighted_dice: bool  # `dice: weighted`: 3 Cocks, 2 Bulls, 1 Monkey per die
+    optional_points: bool  # a player may decline mantle points
+    best_of: int  # a match of 1, 3 or 5 games
+    point_limit: int  # > 0: the match is played to this many points instead
 
 
 @dataclass(frozen=True)
 class GameResult:
+    """One finished game of a match, with the scores it gave by seat."""
+
     game_no: int
     winner: int  # seat
     kind: WinKind
@@ -116,15 +144,26 @@ class CockAndBullState:
     pending_points: int = 0  # TAKE_OR_DECLINE: the points on offer
 
     def seat_of(self, player: PlayerId) -> int:
+        """`player`'s seat, 0 or 1."""
         return self.players.index(player)
 
     def colour_of(self, seat: int) -> Colour | None:
+        """The colour `seat` plays, or None before it is chosen."""
         if self.red == EMPTY:
             return None
         return Colour.RED if seat == self.red else Colour.BLACK
 
     def chips_of(self, seat: int) -> tuple[int, ...]:
+        """The spots showing `seat`'s colour."""
         return tuple(i for i, owner in enumerate(self.spots) if owner == seat)
+
+    @property
+    def last_roller(self) -> int | None:
+        """The seat that threw `last_roll` (a losing roll has passed the dice on already)."""
+        if self.last_roll is None:
+            return None
+        lost = roll_kind(self.last_roll) is RollKind.TURN_LOST
+        return 1 - self.current if lost else self.current
 
 
 # --- events -------------------------------------------------------------------------------
@@ -132,34 +171,46 @@ class CockAndBullState:
 
 @dataclass(frozen=True)
 class StartDieRolled(Event):
+    """A player rolled one die for the first turn."""
+
     player: PlayerId
     face: Face
 
 
 @dataclass(frozen=True)
 class StartRollTied(Event):
+    """Both first-turn dice showed `face`: both roll again."""
+
     face: Face
 
 
 @dataclass(frozen=True)
 class FirstTurnWon(Event):
+    """`player` won the roll for the first turn and chooses a colour."""
+
     player: PlayerId
 
 
 @dataclass(frozen=True)
 class ColourChosen(Event):
+    """The first-turn winner plays `colour` (the other player the other)."""
+
     player: PlayerId
     colour: Colour
 
 
 @dataclass(frozen=True)
 class DiceRolled(Event):
+    """The player to act rolled both dice."""
+
     player: PlayerId
     dice: tuple[Face, Face]
 
 
 @dataclass(frozen=True)
 class ChipPlaced(Event):
+    """A pair put `player`'s chip on `spot`, empty or flipped from the opponent."""
+
     player: PlayerId
     spot: int
     flipped: bool  # True when an opponent's chip was turned over
@@ -167,12 +218,16 @@ class ChipPlaced(Event):
 
 @dataclass(frozen=True)
 class ChipRemoved(Event):
+    """Cock + Bull: `player` removed the opponent's chip from `spot`."""
+
     player: PlayerId  # who removed it
     spot: int
 
 
 @dataclass(frozen=True)
 class MantleScored(Event):
+    """`player`'s peg moved up the Mantle."""
+
     player: PlayerId
     points: int  # what the peg actually moved (capped at hole 36)
     total: int
@@ -180,24 +235,32 @@ class MantleScored(Event):
 
 @dataclass(frozen=True)
 class PointsDeclined(Event):
+    """`optional_points`: `player` declined the mantle points on offer."""
+
     player: PlayerId
     points: int
 
 
 @dataclass(frozen=True)
 class ChoiceNeeded(Event):
+    """The roll left `player` a choice (the phase says which)."""
+
     player: PlayerId
     phase: Phase
 
 
 @dataclass(frozen=True)
 class TurnLost(Event):
+    """A losing mix: the dice pass to `next_player`."""
+
     player: PlayerId
     next_player: PlayerId
 
 
 @dataclass(frozen=True)
 class GameWon(Event):
+    """A game of the match is won (Chip-In or Peg-Out)."""
+
     winner: PlayerId
     loser: PlayerId
     result: GameResult
@@ -205,11 +268,15 @@ class GameWon(Event):
 
 @dataclass(frozen=True)
 class NextGameStarted(Event):
+    """The match goes on: game `game_no` starts with the roll for the first turn."""
+
     game_no: int
 
 
 @dataclass(frozen=True)
 class MatchWon(Event):
+    """The match is over: `winner` won it."""
+
     winner: PlayerId
     wins: tuple[int, int]
     points: tuple[int, int]

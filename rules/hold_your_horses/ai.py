@@ -6,8 +6,10 @@ from __future__ import annotations
 from random import Random
 
 from rules.core import Action, PlayerId
+from rules.hold_your_horses.actions import ROLL
 from rules.hold_your_horses.state import HoldYourHorsesState
 
 
 def choose(state: HoldYourHorsesState, player: PlayerId, rng: Random) -> Action:
-    return Action("roll")
+    """Roll."""
+    return ROLL

@@ -16,6 +16,8 @@ from typing import Any, ClassVar
 from rules.codec import dump_state, load_state
 from rules.core import Action, Event, IllegalAction, Options, Outcome, PlayerId, Step
 from rules.hold_your_horses import ai
+from rules.hold_your_horses.actions import ROLL, Verb
+from rules.hold_your_horses.options import OPTIONS
 from rules.hold_your_horses.state import (
     DECK,
     HORSES,
@@ -39,96 +41,90 @@ from rules.hold_your_horses.state import (
     ScratchRerolled,
     TokensDivided,
     Track,
+    leaders,
     totals,
 )
 
 STATE_VERSION = 1
-ROLL = Action("roll")
-RACES = range(1, 11)
-TOKENS = range(12, 601)  # from one token per player at the largest table
+PLAYERS = range(2, 13)
 
 Deck = Sequence[int]
 
 
-def parse_rules(options: Options) -> Rules:
-    """House options from the lobby, validated: a bad value is refused, never guessed."""
-    track = options.get("track", Track.CLASSIC.value)
-    if track not in {t.value for t in Track}:
-        raise IllegalAction("The track is 'classic', 'even' or 'short'.")
-    escalating = options.get("escalating_scratches", False)
-    if not isinstance(escalating, bool):
-        raise IllegalAction("Escalating scratches is on or off.")
-    races = options.get("races", 5)
-    if not _whole(races) or races not in RACES:
-        raise IllegalAction(f"A game is {RACES[0]} to {RACES[-1]} races.")
-    tokens = options.get("tokens", 60)
-    if not _whole(tokens) or tokens not in TOKENS:
-        raise IllegalAction(f"Tokens in play: {TOKENS[0]} to {TOKENS[-1]}.")
-    autoplay = options.get("autoplay", False)
-    if not isinstance(autoplay, bool):
-        raise IllegalAction("Autoplay is on or off.")
+def parse_rules(options: Options, players: int | range = PLAYERS) -> Rules:
+    """The house rules `options` choose (`OPTIONS`), checked; missing ones are the defaults.
+
+    Raises:
+        IllegalAction: For a value an option does not take, worded for the host.
+    """
+    chosen = OPTIONS.resolve(options, players)
     return Rules(
-        track=Track(track),
-        escalating_scratches=escalating,
-        races=races,
-        tokens=tokens,
-        autoplay=autoplay,
+        track=Track(chosen.text("track")),
+        escalating_scratches=chosen.flag("escalating_scratches"),
+        races=chosen.number("races"),
+        tokens=chosen.number("tokens"),
+        autoplay=chosen.flag("autoplay"),
     )
 
 
-def _whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def shuffled_deck(rng: Random) -> list[int]:
+    """The 44 cards in a random order (the top card first)."""
     deck = list(DECK)
     rng.shuffle(deck)
     return deck
 
 
 def roll_dice(rng: Random) -> tuple[int, int]:
+    """Two six-sided dice."""
     return rng.randint(1, 6), rng.randint(1, 6)
 
 
 class HoldYourHorses:
+    """The Hold Your Horses engine (see `rules.core.Engine`)."""
+
     name: ClassVar[str] = "hold_your_horses"
     title: ClassVar[str] = "Hold Your Horses"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 12
-    # Random conformance playouts run two races: every rule of a race change is met, at
-    # 2/5 of the cost of a full game.
-    playout_options: ClassVar[dict[str, Any]] = {"races": 2}
+    min_players: ClassVar[int] = PLAYERS.start
+    max_players: ClassVar[int] = PLAYERS.stop - 1
 
     # --- the engine interface ------------------------------------------------------------
+
+    def validate_options(self, options: Options, players: int | None = None) -> None:
+        """Refuse options no table could play (see `Engine.validate_options`)."""
+        parse_rules(options, PLAYERS if players is None else players)
 
     def initial_state(
         self, seats: Sequence[PlayerId], options: Options, rng: Random
     ) -> HoldYourHorsesState:
+        """A new game with race 1 dealt from a shuffled deck: see `start`."""
         return self.start(seats, options, shuffled_deck(rng))
 
     def to_act(self, state: HoldYourHorsesState) -> frozenset[PlayerId]:
+        """The roller, until the last race is won."""
         if state.phase is Phase.OVER:
             return frozenset()
         return frozenset({state.players[state.roller]})
 
     def legal_actions(self, state: HoldYourHorsesState, player: PlayerId) -> Sequence[Action]:
+        """Roll, for the roller."""
         return (ROLL,) if player in self.to_act(state) else ()
 
     def apply(
         self, state: HoldYourHorsesState, player: PlayerId, action: Action, rng: Random
     ) -> Step[HoldYourHorsesState]:
+        """Roll the dice (from `rng`); everything the roll causes follows."""
         if player not in state.players:
             raise IllegalAction("You are not playing in this game.")
         if state.phase is Phase.OVER:
             raise IllegalAction("The game is over.")
         if player not in self.to_act(state):
             raise IllegalAction("It is not your roll.")
-        if action != ROLL:
+        if action not in self.legal_actions(state, player):
             raise IllegalAction("The only move is to roll the dice.")
-        # The next deck is shuffled only when this roll ends a race and another follows.
-        return self.resolve_roll(state, roll_dice(rng), lambda: shuffled_deck(rng))
+        return _BY_VERB[Verb(action.verb)](self, state, action, rng)
 
     def outcome(self, state: HoldYourHorsesState) -> Outcome | None:
+        """Places by total winnings over the races (equal totals share a place)."""
         if state.phase is not Phase.OVER:
             return None
         scores = totals(state)
@@ -146,24 +142,35 @@ class HoldYourHorses:
         )
 
     def dump(self, state: HoldYourHorsesState) -> dict[str, Any]:
+        """The state as JSON (see `Engine.dump`)."""
         return dump_state(state)
 
     def load(self, data: Mapping[str, Any]) -> HoldYourHorsesState:
+        """The state `dump` stored (see `Engine.load`)."""
         return load_state(HoldYourHorsesState, data, STATE_VERSION, self.title)
 
     def choose(self, state: HoldYourHorsesState, player: PlayerId, rng: Random) -> Action:
+        """The AI's action (`ai.choose`): it rolls."""
         return ai.choose(state, player, rng)
+
+    # --- one handler per verb (`_BY_VERB`) ---------------------------------------------------
+
+    def _roll(
+        self, state: HoldYourHorsesState, action: Action, rng: Random
+    ) -> Step[HoldYourHorsesState]:
+        # The next deck is shuffled only when this roll ends a race and another follows.
+        return self.resolve_roll(state, roll_dice(rng), lambda: shuffled_deck(rng))
 
     # --- chance passed in ------------------------------------------------------------------
 
     def start(self, seats: Sequence[PlayerId], options: Options, deck: Deck) -> HoldYourHorsesState:
         """A new game with race 1 dealt from `deck` (top card first); the host (first seat)
         rolls first."""
-        if not self.min_players <= len(seats) <= self.max_players:
+        if len(seats) not in PLAYERS:
             raise IllegalAction("Hold Your Horses is for 2 to 12 players.")
         if len(set(seats)) != len(seats):
             raise IllegalAction("Each player takes one seat.")
-        rules = parse_rules(options)
+        rules = parse_rules(options, len(seats))
         state = HoldYourHorsesState(
             v=STATE_VERSION,
             players=tuple(seats),
@@ -192,6 +199,10 @@ class HoldYourHorses:
         if state.phase is Phase.SCRATCH:
             return _scratch_roll(state, roller, dice)
         return _race_roll(state, roller, dice, next_deck)
+
+
+Handler = Callable[[HoldYourHorses, HoldYourHorsesState, Action, Random], Step[HoldYourHorsesState]]
+_BY_VERB: dict[Verb, Handler] = {Verb.ROLL: HoldYourHorses._roll}
 
 
 # --- scratches -------------------------------------------------------------------------------
@@ -317,9 +328,7 @@ def _race_won(
     ]
     if race.number == state.rules.races:
         scores = totals(state)
-        best = max(scores)
-        winners = tuple(p for p, t in zip(state.players, scores, strict=True) if t == best)
-        events.append(GameWon(winners, tuple(zip(state.players, scores, strict=True))))
+        events.append(GameWon(leaders(state), tuple(zip(state.players, scores, strict=True))))
         return Step(replace(state, phase=Phase.OVER), tuple(events))
     if next_deck is None:
         raise ValueError("a race that is not the last needs the next deck")

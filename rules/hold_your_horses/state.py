@@ -33,10 +33,13 @@ class Track(enum.Enum):
         }[self]
 
     def finish(self, horse: int) -> int:
+        """The steps `horse` needs to reach its finish line."""
         return self.lengths[horse - HORSES[0]]
 
 
 class Phase(enum.Enum):
+    """Where a race is: its scratches, the race, or the game's end."""
+
     SCRATCH = "scratch"  # rolling for the four scratches
     RACE = "race"  # rolling to move the horses
     OVER = "over"  # all races run
@@ -44,16 +47,18 @@ class Phase(enum.Enum):
 
 @dataclass(frozen=True)
 class Rules:
-    """House options, all with the rules file's defaults."""
+    """The house rules a game is played with (declared, with defaults, in `options.py`)."""
 
-    track: Track = Track.CLASSIC
-    escalating_scratches: bool = False  # scratches cost 1, 2, 3, 4 tokens per card / per roll
-    races: int = 5
-    tokens: int = 60
-    autoplay: bool = False  # the bot rolls for everyone; the engine only keeps it
+    track: Track
+    escalating_scratches: bool  # scratches cost 1, 2, 3, 4 tokens per card / per roll
+    races: int
+    tokens: int
+    autoplay: bool  # the bot rolls for everyone; the engine only keeps it
 
 
 class RollResult(enum.Enum):
+    """What a roll did, for the picture."""
+
     SCRATCHED = "scratched"  # a scratch roll took a new horse out
     REROLLED = "rerolled"  # a scratch roll on a scratched horse: the same player goes again
     MOVED = "moved"
@@ -72,6 +77,7 @@ class Roll:
 
     @property
     def total(self) -> int:
+        """The number rolled: the horse it names."""
         return self.dice[0] + self.dice[1]
 
 
@@ -90,6 +96,7 @@ class Race:
     carried: int = 0  # what stayed in the pot, once won
 
     def position(self, horse: int) -> int:
+        """The steps `horse` has taken this race."""
         return self.positions[horse - HORSES[0]]
 
     def scratch_order(self, horse: int) -> int | None:
@@ -99,6 +106,8 @@ class Race:
 
 @dataclass(frozen=True)
 class HoldYourHorsesState:
+    """A game: the race being run, the hands, the tokens, the pot and the scoring grid."""
+
     v: int
     players: tuple[PlayerId, ...]
     rules: Rules
@@ -113,6 +122,7 @@ class HoldYourHorsesState:
     grid: tuple[tuple[int, ...], ...]  # the scoring grid: by finished race, by seat
 
     def seat_of(self, player: PlayerId) -> int:
+        """`player`'s seat (an index into `players`)."""
         return self.players.index(player)
 
     def price(self, horse: int) -> int:
@@ -138,6 +148,13 @@ def totals(state: HoldYourHorsesState) -> tuple[int, ...]:
     return tuple(sum(race[seat] for race in state.grid) for seat in range(len(state.players)))
 
 
+def leaders(state: HoldYourHorsesState) -> tuple[PlayerId, ...]:
+    """The players with the highest total, in seat order: after the last race, the winners
+    ("equal totals share the win")."""
+    scores = totals(state)
+    return tuple(p for p, t in zip(state.players, scores, strict=True) if t == max(scores))
+
+
 # --- events -------------------------------------------------------------------------------
 
 
@@ -152,11 +169,14 @@ class Payment:
 
     @property
     def short(self) -> int:
+        """What the player could not pay."""
         return self.owed - self.paid
 
 
 @dataclass(frozen=True)
 class Payout:
+    """A share of a won race's pot: `won` for `cards` cards of the winning horse."""
+
     player: PlayerId
     cards: int  # cards of the winning horse they held
     won: int
@@ -171,6 +191,7 @@ class Rolled(Event):
 
     @property
     def total(self) -> int:
+        """The number rolled: the horse it names."""
         return self.dice[0] + self.dice[1]
 
 
@@ -202,6 +223,8 @@ class RaceStarted(Rolled):
 
 @dataclass(frozen=True)
 class HorseMoved(Rolled):
+    """A race roll moved `horse` one step, to `position` of `finish`."""
+
     horse: int
     position: int
     finish: int
@@ -218,6 +241,8 @@ class ScratchFinePaid(Rolled):
 
 @dataclass(frozen=True)
 class RaceWon(Rolled):
+    """`horse` crossed its finish line: its cards' holders split the pot."""
+
     race: int
     horse: int
     pot: int  # before the payout
@@ -254,5 +279,7 @@ class HandDealt(Event):
 
 @dataclass(frozen=True)
 class GameWon(Event):
+    """The last race is run: the highest total wins."""
+
     winners: tuple[PlayerId, ...]  # more than one on equal totals
     totals: tuple[tuple[PlayerId, int], ...]  # in seat order

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from random import Random
 
 from rules.core import Action, PlayerId
-from rules.horse_collar.controls import line_up_action, set_aim
+from rules.horse_collar.actions import angle_action, line_up_action, release_action, shoot_action
+from rules.horse_collar.controls import set_aim
 from rules.horse_collar.geometry import DEUCE_LINE, RADIUS, TREY_LINE, Zone, zone_value
 from rules.horse_collar.scoring import COUNTING, zones
 from rules.horse_collar.shots import (
@@ -29,7 +30,6 @@ from rules.horse_collar.shots import (
     SPEED_NOISE,
     TARGET_BY_NAME,
     Noise,
-    angle_arg,
     play_shot,
     release_point,
 )
@@ -67,8 +67,8 @@ def choose(state: HorseCollarState, player: PlayerId, rng: Random) -> Action:
     if wanted.release != aim.release:
         return plan.release
     if wanted.angle != aim.angle:
-        return Action("angle", angle_arg(plan.angle))
-    return Action("shoot", plan.target)
+        return angle_action(plan.angle)
+    return shoot_action(plan.target)
 
 
 @functools.lru_cache(maxsize=512)
@@ -145,11 +145,11 @@ class _Normal:
 def candidates(rules: Rules, board: tuple[Weight, ...]) -> list[Plan]:
     """The ideas worth simulating for this board."""
     where = zones(rules, board)
-    plans = [Plan(Action("release", lane), 0, t) for lane in LAG_LANES for t in LAG_TARGETS]
+    plans = [Plan(release_action(lane), 0, t) for lane in LAG_LANES for t in LAG_TARGETS]
     if any(z in (Zone.THREE, Zone.HANGER, Zone.CORNER) for z in where):
         # With a 3 in, the hangers pay: off the end, and off a corner from a rail.
-        plans += [Plan(Action("release", lane), 0, "hang") for lane in HANG_LANES]
-        plans += [Plan(Action("release", rail), 0, "hang") for rail in RAILS]
+        plans += [Plan(release_action(lane), 0, "hang") for lane in HANG_LANES]
+        plans += [Plan(release_action(rail), 0, "hang") for rail in RAILS]
     for weight, zone in zip(board, where, strict=True):
         if zone is Zone.SHORT:
             # Cut it off the side: a straight hit would leave this weight short instead.

@@ -1,40 +1,25 @@
-"""The shot controls as actions, and the aim each one leaves (used by the engine and the AI).
-
-- `release:<lane>`: where across the board the weight leaves the hand (`shots.LANES`);
-- `line_up:<weight>`: release in line with a weight on the board (`r1`..`b4`), angle straight;
-- `angle:<degrees>`: a small angle, `-1` to `1` (`shots.ANGLES`);
-- `shoot:<target>`: shoot at a named distance (`shots.TARGETS`); bare `shoot` is "Same again".
-"""
+"""The shot controls a shooter is offered, and the aim each one leaves (used by the engine and
+the AI); the actions themselves are in `actions.py`."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from rules.core import Action, PlayerId
-from rules.horse_collar.geometry import RADIUS
-from rules.horse_collar.shots import (
-    ANGLE_BY_ARG,
-    ANGLES,
-    LANE_BY_NAME,
-    LANES,
-    RAIL_OVERHANG,
-    TARGET_BY_NAME,
-    TARGETS,
-    angle_arg,
-    lane_release,
+from rules.horse_collar.actions import (
+    ANGLE_ACTIONS,
+    RELEASE_ACTIONS,
+    SAME_AGAIN,
+    SHOOT_ACTIONS,
+    Verb,
+    line_up_action,
+    parse_angle,
+    parse_line_up,
 )
-from rules.horse_collar.state import Aim, HorseCollarState, Rules, Weight, weight_label
-
-SAME_AGAIN = Action("shoot")  # the last settings, distance included
-RELEASE_ACTIONS = tuple(Action("release", lane.name) for lane in LANES)
-ANGLE_ACTIONS = tuple(Action("angle", angle_arg(a)) for a in ANGLES)
-SHOOT_ACTIONS = tuple(Action("shoot", t.name) for t in TARGETS)
-
-
-def line_up_action(index: int) -> Action:
-    """Release straight in line with a weight on the board (to tap it or knock it off)."""
-    return Action("line_up", weight_label(index).lower())
+from rules.horse_collar.geometry import RADIUS
+from rules.horse_collar.shots import LANE_BY_NAME, RAIL_OVERHANG, TARGET_BY_NAME, lane_release
+from rules.horse_collar.state import Aim, HorseCollarState, Rules, Weight
 
 
 def shot_actions(state: HorseCollarState) -> tuple[Action, ...]:
@@ -50,18 +35,38 @@ def aim_after(state: HorseCollarState, player: PlayerId, action: Action) -> Aim:
 
 
 def set_aim(rules: Rules, board: Sequence[Weight], aim: Aim, action: Action) -> Aim:
-    """`aim` changed by `action`. Lining up with a weight also straightens the angle: the
-    weight then slides straight at it."""
-    table = rules.table
-    if action.verb == "release":
-        return replace(aim, release=lane_release(LANE_BY_NAME[action.arg], table), lane=action.arg)
-    if action.verb == "line_up":
-        weight = next(w for w in board if line_up_action(w.index) == action)
-        reach = table.half_width - RADIUS + RAIL_OVERHANG
-        release = max(-reach, min(reach, weight.y))
-        return replace(aim, release=release, angle=0, lane=action.arg)
-    if action.verb == "angle":
-        return replace(aim, angle=ANGLE_BY_ARG[action.arg])
-    if action.arg:  # shoot:<target>
-        return replace(aim, target=TARGET_BY_NAME[action.arg].name)
-    return aim
+    """`aim` changed by `action` (one of `shot_actions` for `board`)."""
+    return _BY_VERB[Verb(action.verb)](rules, board, aim, action)
+
+
+def _release(rules: Rules, board: Sequence[Weight], aim: Aim, action: Action) -> Aim:
+    release = lane_release(LANE_BY_NAME[action.arg], rules.table)
+    return replace(aim, release=release, lane=action.arg)
+
+
+def _line_up(rules: Rules, board: Sequence[Weight], aim: Aim, action: Action) -> Aim:
+    """Lining up with a weight also straightens the angle: the weight then slides straight
+    at it."""
+    index = parse_line_up(action)
+    weight = next(w for w in board if w.index == index)
+    reach = rules.table.half_width - RADIUS + RAIL_OVERHANG
+    release = max(-reach, min(reach, weight.y))
+    return replace(aim, release=release, angle=0, lane=action.arg)
+
+
+def _angle(rules: Rules, board: Sequence[Weight], aim: Aim, action: Action) -> Aim:
+    return replace(aim, angle=parse_angle(action))
+
+
+def _shoot(rules: Rules, board: Sequence[Weight], aim: Aim, action: Action) -> Aim:
+    if not action.arg:  # "Same again": every setting as it was
+        return aim
+    return replace(aim, target=TARGET_BY_NAME[action.arg].name)
+
+
+_BY_VERB: dict[Verb, Callable[[Rules, Sequence[Weight], Aim, Action], Aim]] = {
+    Verb.RELEASE: _release,
+    Verb.LINE_UP: _line_up,
+    Verb.ANGLE: _angle,
+    Verb.SHOOT: _shoot,
+}

@@ -10,7 +10,7 @@ want.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from random import Random
 from typing import Any, ClassVar
@@ -18,13 +18,15 @@ from typing import Any, ClassVar
 from rules.codec import dump_state, load_state
 from rules.core import Action, Event, IllegalAction, Options, Outcome, PlayerId, Step
 from rules.horse_collar import ai
+from rules.horse_collar.actions import Verb
 from rules.horse_collar.controls import aim_after, shot_actions
-from rules.horse_collar.geometry import TABLE_FEET, FoulLine, Zone
+from rules.horse_collar.geometry import FoulLine, Zone
+from rules.horse_collar.options import OPTIONS
 from rules.horse_collar.scoring import score_turn, zones
 from rules.horse_collar.shots import DEFAULT_AIM, SAMPLE_MS, Noise, draw_noise, play_shot
 from rules.horse_collar.state import (
-    SIDE_SIZES,
     WEIGHTS_PER_TURN,
+    Aim,
     AimSet,
     BoardSpeed,
     GameWon,
@@ -41,101 +43,62 @@ from rules.horse_collar.state import (
 )
 
 STATE_VERSION = 1
-MIN_SIDES, MAX_SIDES = 2, 4
-MAX_TARGET = 500
-MAX_STAKE = 1000
-MAX_FRAMES = 50
+PLAYERS = range(2, 17)
 
 
-def _int_option(options: Options, key: str, default: int, lo: int, hi: int, message: str) -> int:
-    value = options.get(key, default)
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise IllegalAction(message)
-    return value
+def parse_rules(options: Options, players: int | range = PLAYERS) -> Rules:
+    """The house rules `options` choose (`OPTIONS`), checked; missing ones are the defaults.
 
-
-def _choice_option(options: Options, key: str, default: str, allowed: Sequence[str]) -> str:
-    value = options.get(key, default)
-    if value not in allowed:
-        raise IllegalAction(f"`{key}` is one of: {', '.join(allowed)}.")
-    return str(value)
-
-
-def parse_rules(options: Options) -> Rules:
-    """House options from the lobby, validated: a bad value is refused, never guessed."""
-    sides = _int_option(
-        options, "sides", 2, MIN_SIDES, MAX_SIDES, "Horse Collar is played by 2 to 4 sides."
-    )
-    target = _int_option(
-        options, "target", 51, 1, MAX_TARGET, f"The target is 1 to {MAX_TARGET} points."
-    )
-    feet = _int_option(
-        options,
-        "table",
-        22,
-        TABLE_FEET.start,
-        TABLE_FEET.stop - 1,
-        "The table is a 9 to 22 ft cabinet (whole feet).",
-    )
-    foul_line = _choice_option(options, "foul_line", "short", [f.value for f in FoulLine])
-    corner = options.get("corner_hanger", 26)
-    if corner not in (26, 13) or isinstance(corner, bool):
-        raise IllegalAction("A corner hanger is worth 26 or 13.")
-    voids = options.get("short_weight_voids_turn", True)
-    if not isinstance(voids, bool):
-        raise IllegalAction("`short_weight_voids_turn` is on or off.")
-    speed = _choice_option(options, "board_speed", "medium", [s.value for s in BoardSpeed])
-    hickey = _int_option(
-        options, "hickey", 0, 0, MAX_STAKE, f"The Hickey stake is 0 (off) to {MAX_STAKE}."
-    )
-    frames = _int_option(
-        options, "frames", 0, 0, MAX_FRAMES, f"A frame limit is 0 (none) to {MAX_FRAMES}."
-    )
+    Raises:
+        IllegalAction: For a value an option does not take, or sides that `players` cannot
+            make, worded for the host.
+    """
+    chosen = OPTIONS.resolve(options, players)
     return Rules(
-        sides=sides,
-        target=target,
-        table_feet=feet,
-        foul_line=FoulLine(foul_line),
-        corner_hanger=int(corner),
-        short_weight_voids_turn=voids,
-        board_speed=BoardSpeed(speed),
-        hickey=hickey,
-        frames=frames,
+        sides=chosen.number("sides"),
+        target=chosen.number("target"),
+        table_feet=chosen.number("table"),
+        foul_line=FoulLine(chosen.text("foul_line")),
+        corner_hanger=chosen.number("corner_hanger"),
+        short_weight_voids_turn=chosen.flag("short_weight_voids_turn"),
+        board_speed=BoardSpeed(chosen.text("board_speed")),
+        hickey=chosen.number("hickey"),
+        frames=chosen.number("frames"),
     )
 
 
 def group_sides(seats: Sequence[PlayerId], sides: int) -> tuple[tuple[PlayerId, ...], ...]:
-    """Seats arrive grouped by side, contiguous, in side order: k players a side, k = 1, 2
-    or 4 (rules, "Sides and weights")."""
-    if len(set(seats)) != len(seats):
-        raise IllegalAction("A player can take only one seat.")
-    size, extra = divmod(len(seats), sides)
-    if extra or size not in SIDE_SIZES:
-        raise IllegalAction(
-            f"{len(seats)} players cannot make {sides} equal sides of 1, 2 or 4 players."
-        )
+    """Seats arrive grouped by side, contiguous, in side order: k players a side (the
+    `sides` option has checked that k is 1, 2 or 4)."""
+    size = len(seats) // sides
     return tuple(tuple(seats[s * size : (s + 1) * size]) for s in range(sides))
 
 
 class HorseCollar:
+    """The Horse Collar engine (see `rules.core.Engine`)."""
+
     name: ClassVar[str] = "horse_collar"
     title: ClassVar[str] = "Horse Collar"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 16
-    # The valid table sizes under the default options (2 sides of 1, 2 or 4).
-    playout_table_sizes: ClassVar[tuple[int, ...]] = (2, 4, 8)
-    # Random aiming would rarely reach 51: the playouts play one frame (the `frames` option).
-    playout_options: ClassVar[dict[str, Any]] = {"frames": 1}
-    playout_seed_share: ClassVar[float] = 0.2
+    min_players: ClassVar[int] = PLAYERS.start
+    max_players: ClassVar[int] = PLAYERS.stop - 1
 
     # --- the engine interface ------------------------------------------------------------
+
+    def validate_options(self, options: Options, players: int | None = None) -> None:
+        """Refuse options no table (or no table of `players`) could play, such as sides
+        the players cannot be split into (see `Engine.validate_options`)."""
+        parse_rules(options, PLAYERS if players is None else players)
 
     def initial_state(
         self, seats: Sequence[PlayerId], options: Options, rng: Random
     ) -> HorseCollarState:
-        if not self.min_players <= len(seats) <= self.max_players:
+        """The first frame: the first side to shoot on a cleared board. `seats` are grouped
+        by side, in side order."""
+        if len(seats) not in PLAYERS:
             raise IllegalAction("Horse Collar is for 2 to 16 players.")
-        rules = parse_rules(options)
+        if len(set(seats)) != len(seats):
+            raise IllegalAction("A player can take only one seat.")
+        rules = parse_rules(options, len(seats))
         sides = group_sides(seats, rules.sides)
         return HorseCollarState(
             v=STATE_VERSION,
@@ -154,9 +117,11 @@ class HorseCollar:
         )
 
     def to_act(self, state: HorseCollarState) -> frozenset[PlayerId]:
+        """The shooter of the next weight, until the game is won."""
         return frozenset() if state.over else frozenset({state.shooter})
 
     def legal_actions(self, state: HorseCollarState, player: PlayerId) -> Sequence[Action]:
+        """The shot controls (`controls.shot_actions`), for the shooter."""
         if player not in self.to_act(state):
             return ()
         return shot_actions(state)
@@ -164,6 +129,7 @@ class HorseCollar:
     def apply(
         self, state: HorseCollarState, player: PlayerId, action: Action, rng: Random
     ) -> Step[HorseCollarState]:
+        """Change a setting, or shoot with the execution noise drawn from `rng`."""
         if player not in state.seats:
             raise IllegalAction("You are not playing in this game.")
         if state.over:
@@ -175,12 +141,11 @@ class HorseCollar:
         aim = aim_after(state, player, action)
         seat = state.seat_of(player)
         aims = tuple(aim if s == seat else a for s, a in enumerate(state.aims))
-        state = replace(state, aims=aims)
-        if action.verb == "shoot":
-            return self.resolve_shot(state, draw_noise(rng))
-        return Step(state, (AimSet(player, aim),))
+        return _BY_VERB[Verb(action.verb)](self, replace(state, aims=aims), aim, rng)
 
     def outcome(self, state: HorseCollarState) -> Outcome | None:
+        """Places by side: the winners first, the others by score; every player of a side
+        shares its place and score, with hangers, corner hangers and Hickeys as stats."""
         if not state.over:
             return None
         scores = state.scores
@@ -210,13 +175,24 @@ class HorseCollar:
         )
 
     def dump(self, state: HorseCollarState) -> dict[str, Any]:
+        """The state as JSON (see `Engine.dump`)."""
         return dump_state(state)
 
     def load(self, data: Mapping[str, Any]) -> HorseCollarState:
+        """The state `dump` stored (see `Engine.load`)."""
         return load_state(HorseCollarState, data, STATE_VERSION, self.title)
 
     def choose(self, state: HorseCollarState, player: PlayerId, rng: Random) -> Action:
+        """The AI's action (`ai.choose`)."""
         return ai.choose(state, player, rng)
+
+    # --- one handler per verb (`_BY_VERB`), after the aim is set -----------------------------
+
+    def _setting(self, state: HorseCollarState, aim: Aim, rng: Random) -> Step[HorseCollarState]:
+        return Step(state, (AimSet(state.shooter, aim),))
+
+    def _shoot(self, state: HorseCollarState, aim: Aim, rng: Random) -> Step[HorseCollarState]:
+        return self.resolve_shot(state, draw_noise(rng))
 
     # --- the shot and what follows ---------------------------------------------------------
 
@@ -290,6 +266,15 @@ class HorseCollar:
             state = replace(state, contenders=leaders)
             events.append(TieFrame(leaders, state.frame, best))
         return _next_turn(state, events)
+
+
+Handler = Callable[[HorseCollar, HorseCollarState, Aim, Random], Step[HorseCollarState]]
+_BY_VERB: dict[Verb, Handler] = {
+    Verb.RELEASE: HorseCollar._setting,
+    Verb.LINE_UP: HorseCollar._setting,
+    Verb.ANGLE: HorseCollar._setting,
+    Verb.SHOOT: HorseCollar._shoot,
+}
 
 
 def _next_turn(state: HorseCollarState, events: list[Event]) -> Step[HorseCollarState]:

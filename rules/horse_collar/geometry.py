@@ -43,6 +43,7 @@ class Table:
 
     @property
     def half_width(self) -> int:
+        """Half the playfield's width: the centre line to a side edge."""
         return self.width // 2
 
 

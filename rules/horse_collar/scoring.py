@@ -11,6 +11,7 @@ COUNTING = 3  # a turn counts only with a weight worth 3 or more (3, 13 or 26)
 
 
 def zones(rules: Rules, weights: Sequence[Weight]) -> tuple[Zone, ...]:
+    """Where each of `weights` lies on this table (`geometry.zone_of`)."""
     table = rules.table
     return tuple(zone_of(w.d, w.y, table, fallen=w.fallen) for w in weights)
 

@@ -23,6 +23,8 @@ RAIL_OVERHANG = RADIUS // 2  # the rail lanes let the weight overhang the side a
 
 @dataclass(frozen=True)
 class Lane:
+    """A release point across the board, as offered to the shooter."""
+
     name: str  # the `release:` argument
     label: str
     at: float  # fraction of the reach from the centre line to the rail position
@@ -59,6 +61,8 @@ ANGLE_BY_ARG = {angle_arg(a): a for a in ANGLES}
 
 @dataclass(frozen=True)
 class Target:
+    """A named distance to shoot at: where a lone weight would stop."""
+
     name: str  # the `target:` argument
     label: str
     stop: Callable[[Table], int]  # where a lone weight would come to rest, d in mils
@@ -115,11 +119,14 @@ class Noise:
 
 
 def draw_noise(rng: Random) -> Noise:
+    """One shot's execution noise, drawn from the step's `rng`."""
     return Noise(1.0 + rng.gauss(0.0, SPEED_NOISE), rng.gauss(0.0, ANGLE_NOISE))
 
 
 @dataclass(frozen=True)
 class ShotResult:
+    """A simulated shot: the launch after noise, the board at rest, every path."""
+
     speed: int  # mils per second
     angle: int  # hundredths of a degree
     after: tuple[Weight, ...]  # the board at rest, the shot weight last

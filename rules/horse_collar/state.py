@@ -25,10 +25,13 @@ class BoardSpeed(enum.Enum):
 
     @property
     def mu(self) -> float:
+        """The sliding friction coefficient."""
         return {BoardSpeed.FAST: 0.03, BoardSpeed.MEDIUM: 0.05, BoardSpeed.SLOW: 0.08}[self]
 
 
 class Colour(enum.Enum):
+    """A weight's colour: a turn shoots 4 red and 4 blue."""
+
     RED = "red"
     BLUE = "blue"
 
@@ -46,20 +49,21 @@ def weight_label(index: int) -> str:
 
 @dataclass(frozen=True)
 class Rules:
-    """House options, all with the rules file's defaults."""
+    """The house rules a game is played with (declared, with defaults, in `options.py`)."""
 
-    sides: int = 2
-    target: int = 51
-    table_feet: int = 22
-    foul_line: FoulLine = FoulLine.SHORT
-    corner_hanger: int = 26
-    short_weight_voids_turn: bool = True
-    board_speed: BoardSpeed = BoardSpeed.MEDIUM
-    hickey: int = 0  # the stake; 0 = no Hickey jar
-    frames: int = 0  # > 0: the game ends after this many frames (a quick game); 0 = to target
+    sides: int
+    target: int
+    table_feet: int
+    foul_line: FoulLine
+    corner_hanger: int
+    short_weight_voids_turn: bool
+    board_speed: BoardSpeed
+    hickey: int  # the stake; 0 = no Hickey jar
+    frames: int  # > 0: the game ends after this many frames (a quick game); 0 = to target
 
     @property
     def table(self) -> Table:
+        """The playfield of this cabinet length and foul line."""
         return table_for(self.table_feet, self.foul_line)
 
 
@@ -85,12 +89,16 @@ class Aim:
 
 @dataclass(frozen=True)
 class SeatStats:
+    """Counters worth a scoreboard column, per player."""
+
     hangers: int = 0  # 13-point hangers left at the end of a turn
     corner_hangers: int = 0
     hickeys: int = 0  # times this player paid the Hickey stake
 
 
 class VoidReason(enum.Enum):
+    """Why a turn scored nothing although weights counted."""
+
     NO_THREE = "no_three"  # no weight worth 3 or more: nothing counts
     SHORT_WEIGHT = "short_weight"  # a short weight remains (`short_weight_voids_turn`)
 
@@ -109,6 +117,8 @@ class TurnResult:
 
 @dataclass(frozen=True)
 class HorseCollarState:
+    """A game: the sides, their scores, the frame and turn, and the board this turn."""
+
     v: int
     sides: tuple[tuple[PlayerId, ...], ...]  # in shooting order; the last has the hammer
     rules: Rules
@@ -126,10 +136,12 @@ class HorseCollarState:
 
     @property
     def seats(self) -> tuple[PlayerId, ...]:
+        """Every player, side by side, in shooting order."""
         return tuple(p for side in self.sides for p in side)
 
     @property
     def over(self) -> bool:
+        """Whether the game has been won."""
         return bool(self.winners)
 
     @property
@@ -144,12 +156,15 @@ class HorseCollarState:
         return players[self.shot // (WEIGHTS_PER_TURN // len(players))]
 
     def seat_of(self, player: PlayerId) -> int:
+        """`player`'s index in `seats`."""
         return self.seats.index(player)
 
     def side_of(self, player: PlayerId) -> int:
+        """The side `player` plays for."""
         return next(s for s, players in enumerate(self.sides) if player in players)
 
     def shooter_of(self, side: int, index: int) -> PlayerId:
+        """Who shoots weight `index` of `side`'s turn."""
         players = self.sides[side]
         return players[index // (WEIGHTS_PER_TURN // len(players))]
 
@@ -164,6 +179,8 @@ class HorseCollarState:
 
 @dataclass(frozen=True)
 class AimSet(Event):
+    """The shooter changed a setting: `aim` is what a shot would now be."""
+
     player: PlayerId
     aim: Aim
 
@@ -198,6 +215,8 @@ class WeightShot(Event):
 
 @dataclass(frozen=True)
 class TurnScored(Event):
+    """A side's turn is over and scored (its points count, or the turn is void)."""
+
     players: tuple[PlayerId, ...]
     result: TurnResult
     total: int  # the side's score after the turn
@@ -223,6 +242,8 @@ class TargetReached(Event):
 
 @dataclass(frozen=True)
 class TurnStarted(Event):
+    """A side starts its turn on a cleared board."""
+
     side: int
     frame: int
     shooter: PlayerId
@@ -240,6 +261,8 @@ class TieFrame(Event):
 
 @dataclass(frozen=True)
 class GameWon(Event):
+    """The game is over: `sides` won (and take the Hickey jar)."""
+
     sides: tuple[int, ...]  # more than one only when a frame limit ends in a tie
     players: tuple[PlayerId, ...]
     scores: tuple[int, ...]

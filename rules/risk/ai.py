@@ -16,20 +16,42 @@ from itertools import product
 from random import Random
 
 from rules.core import Action, PlayerId
+from rules.risk.actions import (
+    AUTO,
+    BACK,
+    END_ATTACKS,
+    END_TURN,
+    Verb,
+    attack_from,
+    attack_to,
+    bonus,
+    claim,
+    defend,
+    fortify,
+    fortify_from,
+    fortify_to,
+    move_in,
+    neutral_on,
+    place,
+    roll,
+    trade,
+)
 from rules.risk.battle import max_attack_dice, max_defend_dice, resolve_battle
 from rules.risk.map import CONTINENTS, TERRITORIES
 from rules.risk.queries import (
     CONTINENT_INDEXES,
+    bonus_territory,
     fortify_reach,
-    move_in_choices,
+    held_card_territories,
+    how_many,
+    must_trade,
+    placeable,
     territory_count,
     trade_options,
     unclaimed,
 )
 from rules.risk.state import ADJACENT, INDEX, NEUTRAL, SLUGS, Phase, RiskState
 
-AUTO = Action("auto")
-BACK = Action("back")
 ODDS_CAP = 60  # armies beyond this change the odds too little to tabulate
 GOOD_ODDS = 0.7  # attack a plain territory at this chance of taking it
 FAIR_ODDS = 0.5  # ... and a valuable one (continent, elimination) at this
@@ -37,22 +59,24 @@ _CONTINENT_OF = tuple(CONTINENTS[TERRITORIES[s].continent].slug for s in SLUGS)
 
 
 def choose(state: RiskState, player: PlayerId, rng: Random) -> Action:
+    """The AI general's action for `player`, always legal: claims and placements as Auto
+    makes them (a set traded first), the best attack while the odds are good, the armies
+    moving in split by danger, then a fortify toward the front."""
     phase = state.phase
     if phase is Phase.SETUP_CLAIM:
-        return Action("claim", claim_choice(state, player))
+        return claim(claim_choice(state, player))
     if phase is Phase.SETUP_NEUTRAL:
-        return Action("neutral_on", neutral_choice(state, player))
+        return neutral_on(neutral_choice(state, player))
     if phase is Phase.SETUP_PLACE:
         if state.source:  # someone's half-made choice: put everything there
-            budget = state.to_place if len(state.players) == 2 else state.setup_left[state.current]
-            return Action("place", str(budget))
+            return place(placeable(state))
         return AUTO
     if phase is Phase.REINFORCE:
         return _reinforce(state, player)
     if phase is Phase.DEFEND:
-        return Action("defend", str(max_defend_dice(state.armies_on(state.target))))
+        return defend(max_defend_dice(state.armies_on(state.target)))
     if phase is Phase.MOVE_IN:
-        return Action("move_in", str(_move_in_total(state, player)))
+        return move_in(_move_in_total(state, player))
     if phase is Phase.ATTACK:
         return _attack(state, player)
     return _fortify(state, player)
@@ -227,13 +251,26 @@ def _spearhead_score(state: RiskState, player: PlayerId, i: int, goals: dict[str
 
 def _reinforce(state: RiskState, player: PlayerId) -> Action:
     if state.source:
-        return Action("place", str(state.to_place))
+        return place(state.to_place)
     trades = trade_options(state, player)
-    must = len(state.hand(player)) >= 5
-    if trades and (must or not state.resume_attack):
+    if trades and (must_trade(state) or not state.resume_attack):
         # Sets only grow in value for everyone: trade as soon as one is there.
-        return Action("trade", ",".join(str(c) for c in trades[0]))
+        best = trades[0]
+        pick = bonus_pick(state, player, best)
+        if pick != bonus_territory(state, best):
+            return bonus(pick)  # first say where its +2 goes
+        return trade(best)
     return AUTO
+
+
+def bonus_pick(state: RiskState, player: PlayerId, traded: tuple[int, ...]) -> str:
+    """Where the +2 of trading `traded` does most good: among the territories the cards show
+    that the player holds, the best base for attacks (as placements go); "" if none."""
+    held = held_card_territories(state, traded)
+    if state.bonus_used or not held:
+        return ""
+    goals = _goal_weights(state, player)
+    return max(held, key=lambda t: (_spearhead_score(state, player, INDEX[t], goals), t))
 
 
 def attack_plan(state: RiskState, player: PlayerId) -> tuple[int, int] | None:
@@ -264,29 +301,32 @@ def _attack(state: RiskState, player: PlayerId) -> Action:
         if plan is None or INDEX[state.source] != plan[0]:
             return BACK
         if not state.target:
-            return Action("attack_to", SLUGS[plan[1]])
+            return attack_to(SLUGS[plan[1]])
         if INDEX[state.target] != plan[1]:
             return BACK
         # Roll with the most dice, one roll at a time, looking at the odds again after each.
-        return Action("roll", str(max_attack_dice(state.armies_on(state.source))))
+        return roll(max_attack_dice(state.armies_on(state.source)))
     if plan is not None:
-        return Action("attack_from", SLUGS[plan[0]])
-    return Action("end_attacks")
+        return attack_from(SLUGS[plan[0]])
+    return END_ATTACKS
 
 
 def _move_in_total(state: RiskState, player: PlayerId) -> int:
     """Split the armies by the danger each side is in; all forward from a quiet interior."""
-    choices = move_in_choices(state)
+    asked = how_many(state)
+    assert asked is not None and asked.verb == Verb.MOVE_IN  # only asked in MOVE_IN
+    lo, hi = asked.numbers[0], asked.numbers[-1]
     s, t = INDEX[state.source], INDEX[state.target]
     if not _is_front(state, s):
-        return choices[-1]
+        return hi
     if not _is_front(state, t):
-        return choices[0]
+        return lo
     need_s = _threat(state, s) + 1
     need_t = _threat(state, t) + 1 + 3 * any(state.owners[j] != player for j in ADJACENT[t])
     total = state.armies[s] + state.armies[t]
-    wanted = total * need_t / (need_s + need_t)
-    return min(choices, key=lambda c: (abs(c - wanted), c))
+    # Any number may move in now, so the split is exact (rounded half up), within the limits.
+    wanted = int(total * need_t / (need_s + need_t) + 0.5)
+    return min(max(wanted, lo), hi)
 
 
 def fortify_plan(state: RiskState, player: PlayerId) -> tuple[int, int] | None:
@@ -331,10 +371,10 @@ def _fortify(state: RiskState, player: PlayerId) -> Action:
         if plan is None or INDEX[state.source] != plan[0]:
             return BACK
         if not state.target:
-            return Action("fortify_to", SLUGS[plan[1]])
+            return fortify_to(SLUGS[plan[1]])
         if INDEX[state.target] != plan[1]:
             return BACK
-        return Action("fortify", str(state.armies_on(state.source) - 1))  # all but one
+        return fortify(state.armies_on(state.source) - 1)  # all but one
     if plan is not None:
-        return Action("fortify_from", SLUGS[plan[0]])
-    return Action("end_turn")
+        return fortify_from(SLUGS[plan[0]])
+    return END_TURN

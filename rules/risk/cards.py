@@ -29,7 +29,7 @@ def territory(card: int) -> str:
 
 
 def label(card: int) -> str:
-    """ "Ukraine (artillery)", or "Wild"."""
+    """The card's name: "Ukraine (artillery)", or "Wild"."""
     if card in WILDS:
         return "Wild"
     t = TERRITORIES[_SLUGS[card]]
@@ -56,12 +56,3 @@ def set_value(number: int) -> int:
 def sets_in(hand: tuple[int, ...]) -> list[tuple[int, ...]]:
     """Every set the hand can make, each sorted, in a stable order."""
     return [combo for combo in combinations(sorted(hand), 3) if is_set(combo)]
-
-
-def card_arg(cards: tuple[int, ...]) -> str:
-    """The `trade` action's argument: "3,17,42"."""
-    return ",".join(str(c) for c in cards)
-
-
-def parse_card_arg(arg: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in arg.split(","))

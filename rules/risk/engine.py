@@ -1,36 +1,46 @@
 """Risk rules (shared/rules/risk.md).
 
-Every choice with several parts is made as sub-steps so each menu is small and legal-only:
-`place_on:<territory>` then `place:<n>`; `attack_from:<t>`, `attack_to:<t>`, then `roll:<dice>`
-or `blitz:<stop level>`; `fortify_from:<t>`, `fortify_to:<t>`, then `fortify:<n>`; `back` undoes
-the last part. Chance is split from resolution: `apply` rolls, `resolve_roll` takes the dice.
+The actions are described in `actions.py`: every choice with several parts is made as
+sub-steps, so each menu is small and legal-only, and `back` undoes the last part. What each
+phase offers, and why anything else is refused, is `legal.py`'s: every "how many" the rules
+leave free (`place`, `move_in`, `fortify`) takes any legal number (`queries.how_many`). A
+traded set's +2 goes on the territory chosen with `bonus` if the set shows it, else on the
+first card's the player holds. Chance is split from resolution: `apply` rolls,
+`resolve_roll` takes the dice.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from random import Random
 from typing import Any, ClassVar
 
-from rules.codec import dump_state, load_state
+from rules.codec import Upgrade, dump_state, load_state
 from rules.core import Action, Event, IllegalAction, Options, Outcome, PlayerId, Step
 from rules.risk import ai, cards
+from rules.risk.actions import (
+    BACK,
+    Verb,
+    attack_from,
+    attack_to,
+    parse_number,
+    parse_territory,
+    parse_trade,
+)
 from rules.risk.battle import max_attack_dice, max_defend_dice, resolve_battle, roll
-from rules.risk.map import TERRITORIES
+from rules.risk.legal import legal_actions, refusal
 from rules.risk.missions import effective_mission, is_complete, mission_deck
+from rules.risk.options import OPTIONS
 from rules.risk.queries import (
-    FORTIFY_AMOUNTS,
-    PLACE_AMOUNTS,
     alive,
-    amounts,
     army_count,
     attack_sources,
     attack_targets,
-    blitz_stops,
-    fortify_reach,
+    bonus_territory,
     fortify_sources,
-    move_in_choices,
+    must_trade,
+    placeable,
     reinforcement,
     territory_count,
     trade_options,
@@ -39,6 +49,7 @@ from rules.risk.queries import (
 from rules.risk.state import (
     INDEX,
     NEUTRAL,
+    PLAYERS,
     SLUGS,
     ArmiesMovedIn,
     ArmiesPlaced,
@@ -70,49 +81,34 @@ from rules.risk.state import (
     WinKind,
 )
 
-STATE_VERSION = 1
+STATE_VERSION = 2  # 2: `bonus_pick` (a stored version 1 state is upgraded by `load`)
 START_ARMIES = {3: 35, 4: 30, 5: 25, 6: 20}
 TWO_PLAYER_ARMIES = 40  # each player and the neutral army
 TWO_PLAYER_SETUP_TURN = 2  # own armies per set-up turn, then one neutral
-FORCED_TRADE_CARDS = 5  # "must" trade while holding 5 or more
 TRADE_DOWN_CARDS = 6  # an elimination bringing the victor to 6+ forces trades at once
 TERRITORY_BONUS = 2
 
-AUTO = Action("auto")
-BACK = Action("back")
-END_ATTACKS = Action("end_attacks")
-END_TURN = Action("end_turn")
-PRIVATE_VERBS = frozenset({"trade"})
-"""Verbs whose argument reveals a secret (which cards): offer them in the player's private panel."""
+
+UPGRADES: dict[int, Upgrade] = {
+    1: lambda data: {**data, "bonus_pick": ""},  # version 1 had no +2 choice: none was made
+}
+"""How a stored state of an older version becomes the next (`rules.codec.load_state`)."""
 
 
-def parse_rules(options: Options, players: int) -> Rules:
-    """House options from the lobby, validated: a bad value is refused, never guessed."""
-    setup = options.get("setup", "deal")
-    if setup not in ("deal", "claim"):
-        raise IllegalAction("Set-up is 'deal' or 'claim'.")
-    missions = options.get("missions", 0)
-    if isinstance(missions, bool) or missions not in (0, 12, 14):
-        raise IllegalAction("Secret missions are 0 (off), 12 or 14 cards.")
-    flags = {}
-    for name in ("defender_chooses", "connected_fortify"):
-        value = options.get(name, False)
-        if not isinstance(value, bool):
-            raise IllegalAction(f"{name.replace('_', ' ').capitalize()} is on or off.")
-        flags[name] = value
-    turn_limit = options.get("turn_limit", 0)
-    if not isinstance(turn_limit, int) or isinstance(turn_limit, bool) or turn_limit < 0:
-        raise IllegalAction("The turn limit is a whole number of rounds, 0 for none.")
-    if players == 2 and missions:
-        raise IllegalAction("Secret Mission Risk is for 3 to 6 players.")
-    if players == 2 and setup == "claim":
-        raise IllegalAction("Two players always deal the territories (with a neutral army).")
+def parse_rules(options: Options, players: int | range = PLAYERS) -> Rules:
+    """The house rules `options` choose (`OPTIONS`), checked; missing ones are the defaults.
+
+    Raises:
+        IllegalAction: For a value an option does not take, or one the table's size (or no
+            size of `players`) may not play, worded for the host.
+    """
+    chosen = OPTIONS.resolve(options, players)
     return Rules(
-        setup=SetupMode(setup),
-        missions=missions,
-        defender_chooses=flags["defender_chooses"],
-        connected_fortify=flags["connected_fortify"],
-        turn_limit=turn_limit,
+        setup=SetupMode(chosen.text("setup")),
+        missions=chosen.number("missions"),
+        defender_chooses=chosen.flag("defender_chooses"),
+        connected_fortify=chosen.flag("connected_fortify"),
+        turn_limit=chosen.number("turn_limit"),
     )
 
 
@@ -158,33 +154,30 @@ def attack_path(state: RiskState, player: PlayerId, source: str, target: str) ->
         backs = (BACK,) if state.target else ()
     else:
         backs = (BACK,) * ((state.source != "") + (state.target != ""))
-        backs += (Action("attack_from", source),)
-    return (*backs, Action("attack_to", target))
-
-
-def battle_line(event: BattleRolled) -> str:
-    """The compact log line: "Ukraine 6-3-1 vs 5-2: attacker loses 0, defender 2"."""
-    attack = "-".join(str(d) for d in event.attack_dice)
-    defence = "-".join(str(d) for d in event.defend_dice)
-    return (
-        f"{TERRITORIES[event.source].name} {attack} vs {defence}: "
-        f"attacker loses {event.attacker_losses}, defender {event.defender_losses}"
-    )
+        backs += (attack_from(source),)
+    return (*backs, attack_to(target))
 
 
 class Risk:
+    """The Risk engine (see `rules.core.Engine`)."""
+
     name: ClassVar[str] = "risk"
     title: ClassVar[str] = "Risk"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 6
-    # Random play rarely conquers the world: the conformance playouts stop after a few rounds.
-    playout_options: ClassVar[dict[str, Any]] = {"turn_limit": 1}
-    playout_seed_share: ClassVar[float] = 0.25
+    min_players: ClassVar[int] = PLAYERS.start
+    max_players: ClassVar[int] = PLAYERS.stop - 1
 
     # --- the engine interface ------------------------------------------------------------
 
+    def validate_options(self, options: Options, players: int | None = None) -> None:
+        """Refuse options no table (or no table of `players`) could play, such as secret
+        missions for two (see `Engine.validate_options`)."""
+        parse_rules(options, PLAYERS if players is None else players)
+
     def initial_state(self, seats: Sequence[PlayerId], options: Options, rng: Random) -> RiskState:
-        if not 2 <= len(seats) <= 6:
+        """The roll for first (which also orders the seats), the deck shuffled, missions dealt;
+        then the territories dealt or left to claim, or the two-player piles with the neutral
+        army."""
+        if len(seats) not in PLAYERS:
             raise IllegalAction("Risk is for 2 to 6 players.")
         if len(set(seats)) != len(seats):
             raise IllegalAction("A player cannot take two seats.")
@@ -255,6 +248,7 @@ class Risk:
         )
 
     def to_act(self, state: RiskState) -> frozenset[PlayerId]:
+        """The player whose (set-up) turn it is, or the defender choosing dice."""
         if state.phase is Phase.OVER:
             return frozenset()
         if state.phase is Phase.DEFEND:
@@ -262,13 +256,17 @@ class Risk:
         return frozenset({state.player})
 
     def legal_actions(self, state: RiskState, player: PlayerId) -> Sequence[Action]:
+        """What the phase and the choice made so far allow, in the order a board offers it
+        (see `actions.py`)."""
         if player not in self.to_act(state):
             return ()
-        return _LEGAL[state.phase](state)
+        return legal_actions(state)
 
     def apply(
         self, state: RiskState, player: PlayerId, action: Action, rng: Random
     ) -> Step[RiskState]:
+        """One action (dice and reshuffles from `rng`); then the player whose turn it is wins
+        if their secret mission is complete."""
         if player not in state.players:
             raise IllegalAction("You are not playing in this game.")
         if player not in self.to_act(state):
@@ -278,11 +276,12 @@ class Risk:
                 raise IllegalAction("Waiting for the defender to choose their dice.")
             raise IllegalAction("It is not your turn.")
         if action not in self.legal_actions(state, player):
-            raise IllegalAction("That move is not available right now.")
-        step = self._do(state, action, rng)
-        return _check_mission(step)
+            raise IllegalAction(refusal(state, action))
+        return _check_mission(_BY_VERB[Verb(action.verb)](state, action, rng))
 
     def outcome(self, state: RiskState) -> Outcome | None:
+        """Places: the winners, then the players left by territories and armies, then the
+        eliminated, the later the better; scores are territories held."""
         if state.phase is not Phase.OVER:
             return None
         out_order = [e.victim for e in state.eliminated]
@@ -311,12 +310,15 @@ class Risk:
         )
 
     def dump(self, state: RiskState) -> dict[str, Any]:
+        """The state as JSON (see `Engine.dump`)."""
         return dump_state(state)
 
     def load(self, data: Mapping[str, Any]) -> RiskState:
-        return load_state(RiskState, data, STATE_VERSION, self.title)
+        """The state `dump` stored, a version-1 state upgraded (see `Engine.load`)."""
+        return load_state(RiskState, data, STATE_VERSION, self.title, UPGRADES)
 
     def choose(self, state: RiskState, player: PlayerId, rng: Random) -> Action:
+        """The AI's action (`ai.choose`)."""
         return ai.choose(state, player, rng)
 
     # --- resolution with the dice passed in ----------------------------------------------
@@ -326,209 +328,7 @@ class Risk:
     ) -> Step[RiskState]:
         """One roll of the selected attack (source -> target) with these dice (a mission it
         completes wins at once)."""
-        return _check_mission(self._resolve_roll(state, attack_dice, defend_dice))
-
-    def _resolve_roll(
-        self, state: RiskState, attack_dice: tuple[int, ...], defend_dice: tuple[int, ...]
-    ) -> Step[RiskState]:
-        s, t = INDEX[state.source], INDEX[state.target]
-        attacker_losses, defender_losses = resolve_battle(attack_dice, defend_dice)
-        armies = list(state.armies)
-        armies[s] -= attacker_losses
-        armies[t] -= defender_losses
-        rolled = BattleRolled(
-            attacker=state.player,
-            defender=state.owners[t],
-            source=state.source,
-            target=state.target,
-            attack_dice=tuple(sorted(attack_dice, reverse=True)),
-            defend_dice=tuple(sorted(defend_dice, reverse=True)),
-            attacker_losses=attacker_losses,
-            defender_losses=defender_losses,
-            source_armies=armies[s],
-            target_armies=armies[t],
-        )
-        state = replace(
-            state,
-            armies=tuple(armies),
-            phase=Phase.ATTACK,
-            last_battle=(state.source, state.target),
-            attack_dice=0,
-        )
-        if armies[t] == 0:
-            captured = _capture(state, len(attack_dice))
-            return Step(captured.state, (rolled, *captured.events))
-        if armies[s] < 2:  # nothing left to attack with from here
-            state = replace(state, source="", target="", blitz_stop=0)
-        return Step(state, (rolled,))
-
-    # --- actions ---------------------------------------------------------------------------
-
-    def _do(self, state: RiskState, action: Action, rng: Random) -> Step[RiskState]:
-        verb, arg = action.verb, action.arg
-        phase = state.phase
-        if verb == "back":
-            if state.target:
-                return Step(replace(state, target=""), ())
-            return Step(replace(state, source=""), ())
-        if verb in ("place_on", "attack_from", "fortify_from"):
-            return Step(replace(state, source=arg), ())
-        if verb in ("attack_to", "fortify_to"):
-            return Step(replace(state, target=arg), ())
-        if verb == "claim":
-            return _claim(state, arg)
-        if verb == "place":
-            if phase is Phase.REINFORCE:
-                return _reinforce(state, ((INDEX[state.source], int(arg)),))
-            return _setup_place(state, ((INDEX[state.source], int(arg)),))
-        if verb == "neutral_on":
-            return _place_neutral(state, INDEX[arg])
-        if verb == "auto":
-            return _auto(state)
-        if verb == "trade":
-            return _trade(state, cards.parse_card_arg(arg))
-        if verb == "roll":
-            return self._attack(state, int(arg), 0, rng)
-        if verb == "blitz":
-            return self._attack(
-                state, max_attack_dice(state.armies_on(state.source)), int(arg), rng
-            )
-        if verb == "defend":
-            return self._defend(state, int(arg), rng)
-        if verb == "move_in":
-            return _move_in(state, int(arg))
-        if verb == "end_attacks":
-            return _end_attacks(state, rng)
-        if verb == "fortify":
-            return _fortify(state, int(arg), rng)
-        assert verb == "end_turn", verb  # legal_actions offers no other verb
-        return _end_turn(state, rng)
-
-    def _attack(self, state: RiskState, dice: int, stop: int, rng: Random) -> Step[RiskState]:
-        """Roll once (`stop` 0) or blitz: roll with the most dice until the territory falls or
-        the source is down to `stop`. A defender who chooses is asked before each roll."""
-        events: list[Event] = []
-        state = replace(state, blitz_stop=stop)
-        while True:
-            if needs_defender_choice(state):
-                asked = DefenceNeeded(
-                    attacker=state.player,
-                    defender=state.owner(state.target),
-                    source=state.source,
-                    target=state.target,
-                    attack_dice=dice,
-                )
-                events.append(asked)
-                return Step(replace(state, phase=Phase.DEFEND, attack_dice=dice), tuple(events))
-            defend = max_defend_dice(state.armies_on(state.target))
-            step = self.resolve_roll(state, roll(rng, dice), roll(rng, defend))
-            events += step.events
-            state = step.state
-            more = _blitz_goes_on(state)
-            if more is None:
-                return Step(replace(state, blitz_stop=0), tuple(events))
-            if not more:
-                events.append(
-                    AttackStopped(
-                        state.player, state.source, state.target, state.armies_on(state.source)
-                    )
-                )
-                return Step(replace(state, blitz_stop=0), tuple(events))
-            dice = max_attack_dice(state.armies_on(state.source))
-
-    def _defend(self, state: RiskState, dice: int, rng: Random) -> Step[RiskState]:
-        step = self.resolve_roll(state, roll(rng, state.attack_dice), roll(rng, dice))
-        more = _blitz_goes_on(step.state)
-        if not more:
-            events = list(step.events)
-            if more is False:
-                s = step.state
-                events.append(AttackStopped(s.player, s.source, s.target, s.armies_on(s.source)))
-            return Step(replace(step.state, blitz_stop=0), tuple(events))
-        dice_now = max_attack_dice(step.state.armies_on(step.state.source))
-        rest = self._attack(step.state, dice_now, step.state.blitz_stop, rng)
-        return Step(rest.state, step.events + rest.events)
-
-
-# --- legal actions by phase -------------------------------------------------------------------
-
-
-def _territory_actions(verb: str, slugs: Sequence[str]) -> tuple[Action, ...]:
-    return tuple(Action(verb, s) for s in slugs)
-
-
-def _amount_actions(verb: str, values: Sequence[int]) -> tuple[Action, ...]:
-    return tuple(Action(verb, str(v)) for v in values)
-
-
-def _own(state: RiskState) -> tuple[str, ...]:
-    me = state.player
-    return tuple(SLUGS[i] for i, o in enumerate(state.owners) if o == me)
-
-
-def _legal_claim(state: RiskState) -> tuple[Action, ...]:
-    return (*_territory_actions("claim", unclaimed(state)), AUTO)
-
-
-def _legal_setup_place(state: RiskState) -> tuple[Action, ...]:
-    if state.source:
-        return (*_amount_actions("place", amounts(_setup_budget(state), PLACE_AMOUNTS)), BACK)
-    return (*_territory_actions("place_on", _own(state)), AUTO)
-
-
-def _legal_setup_neutral(state: RiskState) -> tuple[Action, ...]:
-    neutral = tuple(SLUGS[i] for i, o in enumerate(state.owners) if o == NEUTRAL)
-    return (*_territory_actions("neutral_on", neutral), AUTO)
-
-
-def _legal_reinforce(state: RiskState) -> tuple[Action, ...]:
-    trades = tuple(Action("trade", cards.card_arg(c)) for c in trade_options(state, state.player))
-    if _must_trade(state):
-        return (*trades, AUTO)
-    if state.source:
-        return (*_amount_actions("place", amounts(state.to_place, PLACE_AMOUNTS)), BACK)
-    optional = () if state.resume_attack else trades
-    return (*optional, *_territory_actions("place_on", _own(state)), AUTO)
-
-
-def _legal_attack(state: RiskState) -> tuple[Action, ...]:
-    if state.target:
-        dice = range(1, max_attack_dice(state.armies_on(state.source)) + 1)
-        rolls = _amount_actions("roll", dice)
-        return (*rolls, *_amount_actions("blitz", blitz_stops(state)), BACK)
-    if state.source:
-        return (*_territory_actions("attack_to", attack_targets(state, state.source)), BACK)
-    sources = attack_sources(state, state.player)
-    return (*_territory_actions("attack_from", sources), END_ATTACKS, END_TURN)
-
-
-def _legal_defend(state: RiskState) -> tuple[Action, ...]:
-    return _amount_actions("defend", range(1, max_defend_dice(state.armies_on(state.target)) + 1))
-
-
-def _legal_move_in(state: RiskState) -> tuple[Action, ...]:
-    return _amount_actions("move_in", move_in_choices(state))
-
-
-def _legal_fortify(state: RiskState) -> tuple[Action, ...]:
-    if state.target:
-        movable = state.armies_on(state.source) - 1
-        return (*_amount_actions("fortify", amounts(movable, FORTIFY_AMOUNTS)), BACK)
-    if state.source:
-        return (*_territory_actions("fortify_to", fortify_reach(state, state.source)), BACK)
-    return (*_territory_actions("fortify_from", fortify_sources(state, state.player)), END_TURN)
-
-
-_LEGAL = {
-    Phase.SETUP_CLAIM: _legal_claim,
-    Phase.SETUP_PLACE: _legal_setup_place,
-    Phase.SETUP_NEUTRAL: _legal_setup_neutral,
-    Phase.REINFORCE: _legal_reinforce,
-    Phase.ATTACK: _legal_attack,
-    Phase.DEFEND: _legal_defend,
-    Phase.MOVE_IN: _legal_move_in,
-    Phase.FORTIFY: _legal_fortify,
-}
+        return _check_mission(_battle(state, attack_dice, defend_dice))
 
 
 # --- set-up -----------------------------------------------------------------------------------
@@ -536,12 +336,6 @@ _LEGAL = {
 
 def _two_player(state: RiskState) -> bool:
     return len(state.players) == 2
-
-
-def _setup_budget(state: RiskState) -> int:
-    """Armies the player may place now: two a set-up turn with two players; otherwise any
-    number of their remaining ones (Decision: several at once, on one territory)."""
-    return state.to_place if _two_player(state) else state.setup_left[state.current]
 
 
 def _put(state: RiskState, placements: Sequence[tuple[int, int]]) -> tuple[int, ...]:
@@ -570,6 +364,10 @@ def _claim(state: RiskState, slug: str) -> Step[RiskState]:
 
 
 def _setup_place(state: RiskState, placements: Sequence[tuple[int, int]]) -> Step[RiskState]:
+    """One set-up turn's placing, then the next player's turn (two players: their 2, then
+    a neutral army). Rules, "Set-up": the claim set-up places "one army at a time"; our
+    Decision (the `/risk rules` text) is any number on one territory a turn, in both set-ups
+    (`queries.placeable`), as saved claim games were played."""
     me = state.player
     armies = _put(state, placements)
     total = sum(n for _, n in placements)
@@ -627,13 +425,13 @@ def _auto(state: RiskState) -> Step[RiskState]:
     if state.phase is Phase.SETUP_NEUTRAL:
         return _place_neutral(state, INDEX[ai.neutral_choice(state, me)])
     if state.phase is Phase.SETUP_PLACE:
-        step = _setup_place(state, ai.placement_plan(state, me, _setup_budget(state)))
+        step = _setup_place(state, ai.placement_plan(state, me, placeable(state)))
         if step.state.phase is Phase.SETUP_NEUTRAL and step.state.player == me:
             neutral = _place_neutral(step.state, INDEX[ai.neutral_choice(step.state, me)])
             return Step(neutral.state, step.events + neutral.events)
         return step
     events: list[Event] = []
-    while _must_trade(state):
+    while must_trade(state):
         traded = _trade(state, trade_options(state, me)[0])
         state = traded.state
         events += traded.events
@@ -644,26 +442,17 @@ def _auto(state: RiskState) -> Step[RiskState]:
 # --- reinforcements and cards -----------------------------------------------------------------
 
 
-def _must_trade(state: RiskState) -> bool:
-    return len(state.hands[state.current]) >= FORCED_TRADE_CARDS
-
-
 def _trade(state: RiskState, traded: tuple[int, ...]) -> Step[RiskState]:
     me = state.player
     seat = state.current
     number = state.sets_traded + 1
     value = cards.set_value(number)
     armies = state.armies
-    bonus_territory = ""
-    if not state.bonus_used:
-        # Decision: the +2 goes on the first traded card's territory the player holds (the
-        # offered sets list that card first).
-        for c in traded:
-            t = cards.territory(c)
-            if t and state.owner(t) == me:
-                bonus_territory = t
-                armies = _with(armies, INDEX[t], armies[INDEX[t]] + TERRITORY_BONUS)
-                break
+    # The +2 on a traded card's territory the player holds, at most once a turn: the one
+    # they chose (`bonus`), else the first such card's in the action's order.
+    bonus = bonus_territory(state, traded)
+    if bonus:
+        armies = _with(armies, INDEX[bonus], armies[INDEX[bonus]] + TERRITORY_BONUS)
     hand = tuple(c for c in state.hands[seat] if c not in traded)
     state = replace(
         state,
@@ -673,9 +462,10 @@ def _trade(state: RiskState, traded: tuple[int, ...]) -> Step[RiskState]:
         sets_traded=number,
         trades=_with(state.trades, seat, state.trades[seat] + 1),
         to_place=state.to_place + value,
-        bonus_used=state.bonus_used or bool(bonus_territory),
+        bonus_used=state.bonus_used or bool(bonus),
+        bonus_pick="" if bonus else state.bonus_pick,
     )
-    return Step(state, (CardsTraded(me, traded, number, value, bonus_territory),))
+    return Step(state, (CardsTraded(me, traded, number, value, bonus),))
 
 
 def _reinforce(state: RiskState, placements: Sequence[tuple[int, int]]) -> Step[RiskState]:
@@ -691,6 +481,90 @@ def _reinforce(state: RiskState, placements: Sequence[tuple[int, int]]) -> Step[
 
 
 # --- attacks ----------------------------------------------------------------------------------
+
+
+def _attack(state: RiskState, dice: int, stop: int, rng: Random) -> Step[RiskState]:
+    """Roll once (`stop` 0) or blitz: roll with the most dice until the territory falls or
+    the source is down to `stop`. A defender who chooses is asked before each roll."""
+    events: list[Event] = []
+    state = replace(state, blitz_stop=stop)
+    while True:
+        if needs_defender_choice(state):
+            asked = DefenceNeeded(
+                attacker=state.player,
+                defender=state.owner(state.target),
+                source=state.source,
+                target=state.target,
+                attack_dice=dice,
+            )
+            events.append(asked)
+            return Step(replace(state, phase=Phase.DEFEND, attack_dice=dice), tuple(events))
+        defend = max_defend_dice(state.armies_on(state.target))
+        step = _check_mission(_battle(state, roll(rng, dice), roll(rng, defend)))
+        events += step.events
+        state = step.state
+        more = _blitz_goes_on(state)
+        if more is None:
+            return Step(replace(state, blitz_stop=0), tuple(events))
+        if not more:
+            events.append(
+                AttackStopped(
+                    state.player, state.source, state.target, state.armies_on(state.source)
+                )
+            )
+            return Step(replace(state, blitz_stop=0), tuple(events))
+        dice = max_attack_dice(state.armies_on(state.source))
+
+
+def _defend(state: RiskState, dice: int, rng: Random) -> Step[RiskState]:
+    """The defender's dice against the attacker's waiting roll; a blitz then goes on."""
+    step = _check_mission(_battle(state, roll(rng, state.attack_dice), roll(rng, dice)))
+    more = _blitz_goes_on(step.state)
+    if not more:
+        events = list(step.events)
+        if more is False:
+            s = step.state
+            events.append(AttackStopped(s.player, s.source, s.target, s.armies_on(s.source)))
+        return Step(replace(step.state, blitz_stop=0), tuple(events))
+    dice_now = max_attack_dice(step.state.armies_on(step.state.source))
+    rest = _attack(step.state, dice_now, step.state.blitz_stop, rng)
+    return Step(rest.state, step.events + rest.events)
+
+
+def _battle(
+    state: RiskState, attack_dice: tuple[int, ...], defend_dice: tuple[int, ...]
+) -> Step[RiskState]:
+    """One roll of the selected attack with these dice, and a capture if the target fell."""
+    s, t = INDEX[state.source], INDEX[state.target]
+    attacker_losses, defender_losses = resolve_battle(attack_dice, defend_dice)
+    armies = list(state.armies)
+    armies[s] -= attacker_losses
+    armies[t] -= defender_losses
+    rolled = BattleRolled(
+        attacker=state.player,
+        defender=state.owners[t],
+        source=state.source,
+        target=state.target,
+        attack_dice=tuple(sorted(attack_dice, reverse=True)),
+        defend_dice=tuple(sorted(defend_dice, reverse=True)),
+        attacker_losses=attacker_losses,
+        defender_losses=defender_losses,
+        source_armies=armies[s],
+        target_armies=armies[t],
+    )
+    state = replace(
+        state,
+        armies=tuple(armies),
+        phase=Phase.ATTACK,
+        last_battle=(state.source, state.target),
+        attack_dice=0,
+    )
+    if armies[t] == 0:
+        captured = _capture(state, len(attack_dice))
+        return Step(captured.state, (rolled, *captured.events))
+    if armies[s] < 2:  # nothing left to attack with from here
+        state = replace(state, source="", target="", blitz_stop=0)
+    return Step(state, (rolled,))
 
 
 def _blitz_goes_on(state: RiskState) -> bool | None:
@@ -806,6 +680,12 @@ def _fortify(state: RiskState, count: int, rng: Random) -> Step[RiskState]:
 
 
 def _end_turn(state: RiskState, rng: Random) -> Step[RiskState]:
+    # A mission completed by this turn's last move (a fortify) wins now, during the turn
+    # (rules, "Secret Mission Risk": "wins at once (during their turn)"), before the turn
+    # passes and the next player's mission is looked at.
+    won = _mission_won(state)
+    if won is not None:
+        return won
     me = state.player
     seat = state.current
     events: list[Event] = [TurnEnded(me)]
@@ -851,10 +731,11 @@ def _start_turn(state: RiskState, seat: int) -> Step[RiskState]:
         target="",
         conquered=False,
         bonus_used=False,
+        bonus_pick="",
         resume_attack=False,
         blitz_stop=0,
     )
-    must = _must_trade(state)
+    must = must_trade(state)
     return Step(state, (TurnStarted(player, state.round, state.turn, r, must),))
 
 
@@ -869,19 +750,93 @@ def _finish(state: RiskState, kind: WinKind, winners: tuple[PlayerId, ...]) -> S
 
 
 def _check_mission(step: Step[RiskState]) -> Step[RiskState]:
-    """Secret Mission Risk: a player whose mission is complete on their own turn (even by
-    another player's doing) reveals it and wins at once."""
-    state = step.state
+    """After every action: the player whose turn it now is wins if their mission is complete.
+
+    Rules, "Secret Mission Risk": the first to complete their mission wins at once, during
+    their turn, "including by another player's action that completes it, checked on the
+    owner's turn". So the turn's player is checked after each of their own moves (and a
+    defender's dice, which resolve in their turn); a turn's last move is checked in
+    `_end_turn` before the turn passes; and a mission completed by someone else (a "destroy"
+    card whose colour another player eliminated, now "occupy 24") is checked when its owner's
+    turn starts, which is also after an action: the one that ended the turn before.
+    """
+    won = _mission_won(step.state)
+    return step if won is None else Step(won.state, (*step.events, *won.events))
+
+
+def _mission_won(state: RiskState) -> Step[RiskState] | None:
+    """The turn's player reveals a completed mission and wins; None if they do not."""
     if not state.missions or state.phase is Phase.OVER or state.round == 0:
-        return step
-    seat = state.current
-    if not is_complete(state, seat):
-        return step
-    mission = effective_mission(state, seat)
-    assert mission is not None
+        return None
+    if not is_complete(state, state.current):
+        return None
+    mission = effective_mission(state, state.current)
+    assert mission is not None  # is_complete is False without a mission
     won = _finish(state, WinKind.MISSION, (state.player,))
-    return Step(won.state, (*step.events, MissionCompleted(state.player, mission), *won.events))
+    return Step(won.state, (MissionCompleted(state.player, mission), *won.events))
 
 
 def _with(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return (*values[:i], value, *values[i + 1 :])
+
+
+# --- one handler per verb (`_BY_VERB`) --------------------------------------------------------
+
+
+def _choose_source(state: RiskState, action: Action, rng: Random) -> Step[RiskState]:
+    """The first part of a choice: where to place, attack from or move from."""
+    return Step(replace(state, source=parse_territory(action)), ())
+
+
+def _choose_target(state: RiskState, action: Action, rng: Random) -> Step[RiskState]:
+    """The second part: the territory to attack or to move to."""
+    return Step(replace(state, target=parse_territory(action)), ())
+
+
+def _back(state: RiskState, action: Action, rng: Random) -> Step[RiskState]:
+    """Undo the last part chosen: the target, else the source."""
+    if state.target:
+        return Step(replace(state, target=""), ())
+    return Step(replace(state, source=""), ())
+
+
+def _place(state: RiskState, action: Action, rng: Random) -> Step[RiskState]:
+    """Armies on the territory chosen: reinforcements, or a set-up turn's."""
+    placement = ((INDEX[state.source], parse_number(action)),)
+    if state.phase is Phase.REINFORCE:
+        return _reinforce(state, placement)
+    return _setup_place(state, placement)
+
+
+def _blitz(state: RiskState, action: Action, rng: Random) -> Step[RiskState]:
+    """A blitz rolls the most dice from the first roll on."""
+    dice = max_attack_dice(state.armies_on(state.source))
+    return _attack(state, dice, parse_number(action), rng)
+
+
+Handler = Callable[[RiskState, Action, Random], Step[RiskState]]
+_BY_VERB: dict[Verb, Handler] = {
+    Verb.CLAIM: lambda state, action, rng: _claim(state, parse_territory(action)),
+    Verb.PLACE_ON: _choose_source,
+    Verb.PLACE: _place,
+    Verb.NEUTRAL_ON: lambda state, action, rng: _place_neutral(
+        state, INDEX[parse_territory(action)]
+    ),
+    Verb.AUTO: lambda state, action, rng: _auto(state),
+    Verb.TRADE: lambda state, action, rng: _trade(state, parse_trade(action)),
+    Verb.BONUS: lambda state, action, rng: Step(
+        replace(state, bonus_pick=parse_territory(action)), ()
+    ),
+    Verb.ATTACK_FROM: _choose_source,
+    Verb.ATTACK_TO: _choose_target,
+    Verb.ROLL: lambda state, action, rng: _attack(state, parse_number(action), 0, rng),
+    Verb.BLITZ: _blitz,
+    Verb.DEFEND: lambda state, action, rng: _defend(state, parse_number(action), rng),
+    Verb.MOVE_IN: lambda state, action, rng: _move_in(state, parse_number(action)),
+    Verb.END_ATTACKS: lambda state, action, rng: _end_attacks(state, rng),
+    Verb.FORTIFY_FROM: _choose_source,
+    Verb.FORTIFY_TO: _choose_target,
+    Verb.FORTIFY: lambda state, action, rng: _fortify(state, parse_number(action), rng),
+    Verb.END_TURN: lambda state, action, rng: _end_turn(state, rng),
+    Verb.BACK: _back,
+}

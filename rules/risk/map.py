@@ -19,6 +19,8 @@ class Symbol(Enum):
 
 @dataclass(frozen=True)
 class Territory:
+    """A territory: its slug and name, its continent's slug and its card's symbol."""
+
     slug: str
     name: str
     continent: str
@@ -27,6 +29,9 @@ class Territory:
 
 @dataclass(frozen=True)
 class Continent:
+    """A continent: its slug and name, the bonus for holding it wholly, and its territories'
+    slugs in the rules file's order."""
+
     slug: str
     name: str
     bonus: int
@@ -34,6 +39,7 @@ class Continent:
 
 
 def slugify(name: str) -> str:
+    """A name as a slug: "Eastern Australia" -> "eastern_australia"."""
     return name.lower().replace(" ", "_")
 
 

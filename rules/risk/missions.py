@@ -51,6 +51,7 @@ def effective_mission(state: RiskState, seat: int) -> Mission | None:
 
 
 def is_complete(state: RiskState, seat: int) -> bool:
+    """Whether `seat`'s mission (as it counts now: `effective_mission`) is accomplished."""
     mission = effective_mission(state, seat)
     if mission is None:
         return False

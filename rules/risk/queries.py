@@ -3,33 +3,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from dataclasses import dataclass
 
 from rules.core import PlayerId
 from rules.risk import cards
-from rules.risk.battle import max_attack_dice
+from rules.risk.actions import Verb
 from rules.risk.map import CONTINENTS
 from rules.risk.state import ADJACENT, INDEX, SLUGS, Phase, Reinforcement, RiskState
 
-PLACE_AMOUNTS = (1, 3, 5)  # plus half and "all"
-FORTIFY_AMOUNTS = (1, 3, 5)  # plus half and "all but one"
 BLITZ_STOPS = (1, 3, 5, 10)
+FORCED_TRADE_CARDS = 5  # "must" trade while holding 5 or more
 
 CONTINENT_INDEXES: dict[str, tuple[int, ...]] = {
     slug: tuple(INDEX[t] for t in c.territories) for slug, c in CONTINENTS.items()
 }
 
 
-def territories_of(state: RiskState, player: PlayerId) -> tuple[str, ...]:
-    """`player`'s territories in map order (NEUTRAL works too)."""
-    return tuple(SLUGS[i] for i, o in enumerate(state.owners) if o == player and state.armies[i])
-
-
 def territory_count(state: RiskState, player: PlayerId) -> int:
+    """How many territories `player` holds."""
     return sum(1 for i, o in enumerate(state.owners) if o == player and state.armies[i])
 
 
 def army_count(state: RiskState, player: PlayerId) -> int:
+    """How many armies `player` has on the board."""
     return sum(a for o, a in zip(state.owners, state.armies, strict=True) if o == player)
 
 
@@ -60,30 +56,25 @@ def alive(state: RiskState) -> tuple[PlayerId, ...]:
     return tuple(p for p in state.players if not state.is_out(p))
 
 
-def cards_of(state: RiskState, player: PlayerId) -> tuple[int, ...]:
-    """Private: the cards `player` holds (see `cards.label`)."""
-    return state.hand(player)
-
-
 def card_counts(state: RiskState) -> dict[PlayerId, int]:
     """Public: how many cards each player holds."""
     return {p: len(h) for p, h in zip(state.players, state.hands, strict=True)}
 
 
+def must_trade(state: RiskState) -> bool:
+    """Whether the player to act must trade a set before anything else: they hold 5 or more
+    cards (rules, "A turn": sets "must" be traded then; after an elimination, until 4 or
+    fewer are left)."""
+    return len(state.hands[state.current]) >= FORCED_TRADE_CARDS
+
+
 def next_set_value(state: RiskState) -> int:
+    """The armies the next set traded will be worth, whoever trades it."""
     return cards.set_value(state.sets_traded + 1)
 
 
-def reinforcements_left(state: RiskState) -> int:
-    """Armies the player to act still has to place (reinforcement or set-up turn)."""
-    if state.phase is Phase.REINFORCE:
-        return state.to_place
-    if state.phase in (Phase.SETUP_PLACE, Phase.SETUP_CLAIM):
-        return state.setup_left[state.current]
-    return 0
-
-
 def enemy_neighbours(state: RiskState, i: int) -> tuple[int, ...]:
+    """The territories next to territory `i` that its owner does not hold (by index)."""
     me = state.owners[i]
     return tuple(j for j in ADJACENT[i] if state.owners[j] != me)
 
@@ -104,10 +95,6 @@ def attack_targets(state: RiskState, source: str) -> tuple[str, ...]:
     if state.armies[i] < 2:
         return ()
     return tuple(SLUGS[j] for j in enemy_neighbours(state, i))
-
-
-def attack_dice_choices(state: RiskState, source: str) -> tuple[int, ...]:
-    return tuple(range(1, max_attack_dice(state.armies_on(source)) + 1))
 
 
 def fortify_reach(state: RiskState, source: str) -> tuple[str, ...]:
@@ -144,15 +131,21 @@ def unclaimed(state: RiskState) -> tuple[str, ...]:
     return tuple(SLUGS[i] for i, a in enumerate(state.armies) if a == 0)
 
 
-MAX_TRADE_OPTIONS = 5
+def held_card_territories(state: RiskState, traded: tuple[int, ...]) -> tuple[str, ...]:
+    """The territories shown on `traded` that the player to act holds, in the cards' order:
+    where the +2 of a trade may go (rules, "A turn": "If a traded card shows a territory the
+    player occupies, 2 extra armies go on that territory")."""
+    me = state.player
+    return tuple(t for c in traded if (t := cards.territory(c)) and state.owner(t) == me)
 
 
 def trade_options(state: RiskState, player: PlayerId) -> tuple[tuple[int, ...], ...]:
-    """Private: the sets `player` may trade, best first, at most a handful.
+    """Private: every set `player` may trade, best first (rules: any set may be traded).
 
     Best: a card showing one of the player's territories while the +2 is still to be had,
-    then fewer wilds used (a wild completes any set later). Within a set, the card whose
-    territory gets the +2 comes first: the engine gives the bonus to the first such card.
+    then fewer wilds used (a wild completes any set later). Within a set, the first card
+    showing a territory the player holds comes first: without a `bonus` choice the +2 goes
+    there (this is also the order saved games' `trade` actions have).
     """
     hand = state.hand(player)
     owned = {i for i, o in enumerate(state.owners) if o == player}
@@ -165,25 +158,75 @@ def trade_options(state: RiskState, player: PlayerId) -> tuple[tuple[int, ...], 
         wilds = sum(c in cards.WILDS for c in combo)
         return (0 if gets_bonus else 1, wilds, combo)
 
-    ranked = sorted(cards.sets_in(hand), key=rank)[:MAX_TRADE_OPTIONS]
     ordered = []
-    for combo in ranked:
+    for combo in sorted(cards.sets_in(hand), key=rank):
         first = bonus_cards(combo)[:1]
         ordered.append(tuple(first + [c for c in combo if c not in first]))
     return tuple(ordered)
 
 
-def amounts(most: int, steps: Sequence[int]) -> tuple[int, ...]:
-    """A few amounts up to `most` for a menu: the steps that fit, half, and all."""
-    return tuple(sorted({n for n in (*steps, most // 2, most) if 1 <= n <= most}))
+def bonus_territory(state: RiskState, traded: tuple[int, ...]) -> str:
+    """Where trading `traded` now puts the +2: "" once it was had this turn or when no card
+    shows a territory the player holds; the territory the player chose (`bonus`) if one of
+    the cards shows it; else the first such card's, in the order given."""
+    if state.bonus_used:
+        return ""
+    held = held_card_territories(state, traded)
+    if state.bonus_pick in held:
+        return state.bonus_pick
+    return held[0] if held else ""
 
 
-def move_in_choices(state: RiskState) -> tuple[int, ...]:
-    """MOVE_IN: totals for the captured territory, from the minimum (the dice of the capturing
-    roll) to all but one of the source's armies, in quarter steps."""
-    lo = state.move_min
-    hi = lo + state.armies_on(state.source) - 1
-    return tuple(sorted({lo + (hi - lo) * k // 4 for k in range(5)}))
+def bonus_choices(state: RiskState) -> tuple[str, ...]:
+    """Private: the territories the player to act may choose for this turn's +2, before
+    trading: those of a set that shows more than one territory they hold (with one, the set
+    decides). Map order; empty once the +2 was had."""
+    if state.bonus_used:
+        return ()
+    choices: set[str] = set()
+    for combo in cards.sets_in(state.hands[state.current]):
+        held = held_card_territories(state, combo)
+        if len(held) > 1:
+            choices.update(held)
+    return tuple(t for t in SLUGS if t in choices)
+
+
+@dataclass(frozen=True)
+class HowMany:
+    """A "how many" the rules leave to the player: `verb` with any number in `numbers`."""
+
+    verb: Verb
+    numbers: range
+
+
+def placeable(state: RiskState) -> int:
+    """Armies the player may put on the chosen territory now: the reinforcements left; in a
+    two-player set-up, what is left of the turn's 2; otherwise all their set-up armies
+    (rules, "Set-up": several at once; our Decision, in the `/risk rules` text, extends this
+    to the claim set-up, whose rules place one army at a time)."""
+    if state.phase is Phase.REINFORCE or len(state.players) == 2:
+        return state.to_place
+    return state.setup_left[state.current]
+
+
+def how_many(state: RiskState) -> HowMany | None:
+    """The number the player to act is asked for now, if any, with every legal answer.
+
+    Rules: reinforcements go anywhere in any numbers ("A turn", 1); after a capture "at least
+    as many as dice in the last roll (and may move more), leaving at least 1 behind" (2); a
+    fortify moves armies "leaving at least 1" (3). `move_in` counts all the armies in the
+    captured territory, the dice that moved in at the capture included.
+    """
+    if state.phase is Phase.MOVE_IN:
+        return HowMany(
+            Verb.MOVE_IN, range(state.move_min, state.move_min + state.armies_on(state.source))
+        )
+    if state.phase is Phase.FORTIFY and state.target:
+        return HowMany(Verb.FORTIFY, range(1, state.armies_on(state.source)))
+    placing = state.phase in (Phase.SETUP_PLACE, Phase.REINFORCE)
+    if placing and state.source:
+        return HowMany(Verb.PLACE, range(1, placeable(state) + 1))
+    return None
 
 
 def blitz_stops(state: RiskState) -> tuple[int, ...]:

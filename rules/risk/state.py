@@ -18,17 +18,24 @@ ADJACENT: tuple[tuple[int, ...], ...] = tuple(
     tuple(sorted(INDEX[n] for n in neighbours(slug))) for slug in SLUGS
 )
 
+PLAYERS = range(2, 7)
+"""Risk is for 2 to 6 players; two play with a neutral army."""
+
 NEUTRAL: PlayerId = 0
 """The owner of the two-player game's neutral territories. Not a seat and never a player id
 (Discord ids are > 0, bot seats < 0): it never acts, never reinforces, never draws cards."""
 
 
 class SetupMode(enum.Enum):
+    """How the territories are shared out at the start (house rule `setup`)."""
+
     DEAL = "deal"  # territories dealt at random, then armies placed in turn (the default)
     CLAIM = "claim"  # classic: territories claimed one at a time, then armies placed in turn
 
 
 class Phase(enum.Enum):
+    """What the player to act is doing."""
+
     SETUP_CLAIM = "setup_claim"  # claim an unclaimed territory (claim set-up)
     SETUP_PLACE = "setup_place"  # put set-up armies on one's own territories, in turn
     SETUP_NEUTRAL = "setup_neutral"  # two players: then one army on a neutral territory
@@ -41,6 +48,8 @@ class Phase(enum.Enum):
 
 
 class WinKind(enum.Enum):
+    """How the game was won."""
+
     DOMINATION = "domination"  # every other player eliminated (all 42 in 3+ player games)
     ELIMINATION = "elimination"  # two players: the opponent eliminated (neutral may remain)
     MISSION = "mission"  # Secret Mission Risk: a mission completed
@@ -48,6 +57,8 @@ class WinKind(enum.Enum):
 
 
 class MissionKind(enum.Enum):
+    """What a Secret Mission card asks for."""
+
     CONQUER = "conquer"  # hold whole continents
     OCCUPY = "occupy"  # hold a number of territories (with a minimum of armies on each)
     DESTROY = "destroy"  # eliminate one colour
@@ -70,17 +81,19 @@ OCCUPY_24 = Mission(MissionKind.OCCUPY, territories=24)
 
 @dataclass(frozen=True)
 class Rules:
-    """House options, with the rules file's defaults."""
+    """The house rules a game is played with (declared, with defaults, in `options.py`)."""
 
-    setup: SetupMode = SetupMode.DEAL
-    missions: int = 0  # 0 = classic; 12 or 14 mission cards = Secret Mission Risk
-    defender_chooses: bool = False
-    connected_fortify: bool = False
-    turn_limit: int = 0  # rounds; 0 = play to the end
+    setup: SetupMode
+    missions: int  # 0 = classic; 12 or 14 mission cards = Secret Mission Risk
+    defender_chooses: bool
+    connected_fortify: bool
+    turn_limit: int  # rounds; 0 = play to the end
 
 
 @dataclass(frozen=True)
 class Elimination:
+    """A player eliminated: by whom, and in which turn (the order places the eliminated)."""
+
     victim: PlayerId
     victor: PlayerId
     turn: int
@@ -88,6 +101,9 @@ class Elimination:
 
 @dataclass(frozen=True)
 class RiskState:
+    """A game of Risk: the board, the cards, whose turn and phase it is, the choice being
+    made, and the tallies for the scoreboard. Per-seat tuples follow `players`."""
+
     v: int
     players: tuple[PlayerId, ...]  # in turn order: players[0] won the roll and goes first
     rules: Rules
@@ -114,6 +130,7 @@ class RiskState:
     resume_attack: bool = False  # REINFORCE after an elimination's trade-down: attack on after
     conquered: bool = False  # took a territory this turn: draws a card at its end
     bonus_used: bool = False  # the +2 for a traded card's territory was had this turn
+    bonus_pick: str = ""  # the territory the player chose for this turn's +2 ("" = the first)
     sets_traded: int = 0  # across all players: sets the escalation (4, 6, 8, 10, 12, 15, 20 ...)
     eliminated: tuple[Elimination, ...] = ()
     captures: tuple[int, ...] = ()  # per seat: territories taken
@@ -123,6 +140,7 @@ class RiskState:
     winners: tuple[PlayerId, ...] = ()
 
     def seat_of(self, player: PlayerId) -> int:
+        """The seat (index in turn order) of `player`."""
         return self.players.index(player)
 
     @property
@@ -131,15 +149,19 @@ class RiskState:
         return self.players[self.current]
 
     def owner(self, slug: str) -> PlayerId:
+        """Who holds the territory: a player, or NEUTRAL."""
         return self.owners[INDEX[slug]]
 
     def armies_on(self, slug: str) -> int:
+        """The armies on the territory."""
         return self.armies[INDEX[slug]]
 
     def is_out(self, player: PlayerId) -> bool:
+        """Whether `player` has been eliminated."""
         return any(e.victim == player for e in self.eliminated)
 
     def hand(self, player: PlayerId) -> tuple[int, ...]:
+        """Private: the cards `player` holds."""
         return self.hands[self.seat_of(player)]
 
 
@@ -148,6 +170,8 @@ class RiskState:
 
 @dataclass(frozen=True)
 class TerritoryClaimed(Event):
+    """Claim set-up: a player claimed a territory, with one army."""
+
     player: PlayerId
     territory: str
 
@@ -167,6 +191,8 @@ class ArmiesPlaced(Event):
 
 @dataclass(frozen=True)
 class SetupFinished(Event):
+    """Every set-up army is placed: `first` takes the first turn."""
+
     first: PlayerId
 
 
@@ -181,11 +207,14 @@ class Reinforcement:
 
     @property
     def total(self) -> int:
+        """The armies to place (before any card sets)."""
         return self.from_territories + self.from_continents
 
 
 @dataclass(frozen=True)
 class TurnStarted(Event):
+    """A player's turn began, with how many reinforcements they get."""
+
     player: PlayerId
     round: int
     turn: int
@@ -243,6 +272,8 @@ class AttackStopped(Event):
 
 @dataclass(frozen=True)
 class TerritoryCaptured(Event):
+    """The attacker took the target: its defenders are all gone."""
+
     player: PlayerId
     previous_owner: PlayerId
     source: str
@@ -252,6 +283,8 @@ class TerritoryCaptured(Event):
 
 @dataclass(frozen=True)
 class ArmiesMovedIn(Event):
+    """After a capture: more armies followed the ones that moved in with it."""
+
     player: PlayerId
     source: str
     target: str
@@ -262,6 +295,8 @@ class ArmiesMovedIn(Event):
 
 @dataclass(frozen=True)
 class PlayerEliminated(Event):
+    """The victor took the victim's last territory, and their cards."""
+
     victim: PlayerId
     victor: PlayerId
     cards_taken: int  # how many: public; which: CardsHandedOver, private
@@ -287,11 +322,15 @@ class MissionChanged(Event):
 
 @dataclass(frozen=True)
 class AttacksEnded(Event):
+    """The player stopped attacking: on to the fortify."""
+
     player: PlayerId
 
 
 @dataclass(frozen=True)
 class Fortified(Event):
+    """The turn's one fortify: armies moved between own territories."""
+
     player: PlayerId
     source: str
     target: str
@@ -308,17 +347,23 @@ class CardDrawn(Event):
 
 @dataclass(frozen=True)
 class CardReceived(Event):
+    """Private: the card a player drew."""
+
     player: PlayerId
     card: int
 
 
 @dataclass(frozen=True)
 class DeckReshuffled(Event):
+    """The deck ran out: the traded cards were shuffled into a new one."""
+
     cards: int
 
 
 @dataclass(frozen=True)
 class TurnEnded(Event):
+    """A player's turn ended."""
+
     player: PlayerId
 
 
@@ -332,5 +377,7 @@ class MissionCompleted(Event):
 
 @dataclass(frozen=True)
 class GameWon(Event):
+    """The game is over: the winners (several when tied at the turn limit), and how."""
+
     winners: tuple[PlayerId, ...]
     kind: WinKind

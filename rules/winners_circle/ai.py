@@ -32,6 +32,7 @@ BLOCK_BONUS = 1.0  # per rival-backed horse left just behind the mover
 
 
 def choose(state: WinnersCircleState, player: PlayerId, rng: Random) -> Action:
+    """`player`'s action: the plan above, ties to the lower horse number."""
     del rng  # the plan is deterministic; ties go to the lower horse number
     if state.phase is Phase.BETTING:
         return _bet(state, player)

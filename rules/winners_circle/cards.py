@@ -16,6 +16,8 @@ CARD_TOTAL = 30  # 3 × head + cap + saddle + shoe
 
 
 class Symbol(enum.Enum):
+    """The symbols of the special die."""
+
     HEAD = "head"
     CAP = "cap"
     SADDLE = "saddle"
@@ -39,6 +41,7 @@ class Card:
     horse: int = 0
 
     def move(self, symbol: Symbol) -> int:
+        """How far the card's horse runs for `symbol`."""
         return {
             Symbol.HEAD: self.head,
             Symbol.CAP: self.cap,
@@ -114,4 +117,5 @@ _BY_ID = {card.id: card for card in (*HORSE_CARDS, *ROYAL_TURF_CARDS)}
 
 
 def card(card_id: int) -> Card:
+    """The horse card or Royal Turf card with this id."""
     return _BY_ID[card_id]

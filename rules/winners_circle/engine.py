@@ -8,7 +8,7 @@ The actions are described in `actions.py`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from random import Random
 from typing import Any, ClassVar
@@ -17,15 +17,14 @@ from rules.codec import dump_state, load_state
 from rules.core import Action, Event, IllegalAction, Options, Outcome, PlayerId, Step
 from rules.winners_circle import ai
 from rules.winners_circle.actions import (
-    BET,
-    HIDDEN_BET,
-    MOVE,
     NEXT_RACE,
     ROLL,
+    Verb,
     bet_action,
     chips_left,
     move_action,
     parse_bet,
+    parse_move,
 )
 from rules.winners_circle.cards import (
     DIE,
@@ -35,6 +34,7 @@ from rules.winners_circle.cards import (
     Symbol,
     card,
 )
+from rules.winners_circle.options import OPTIONS
 from rules.winners_circle.payout import settle
 from rules.winners_circle.state import (
     PLACES,
@@ -66,18 +66,22 @@ from rules.winners_circle.state import (
 from rules.winners_circle.track import becomes_pace, hindmost, landing
 
 STATE_VERSION = 1
-OPTION_NAMES = ("royal_turf", "hidden_bets", "crowded_field", "alternative_payouts")
+PLAYERS = range(2, 7)
 
 
-def parse_rules(options: Options) -> Rules:
-    """House options from the lobby, validated: a bad value is refused, never guessed."""
-    flags: dict[str, bool] = {}
-    for name in OPTION_NAMES:
-        value = options.get(name, False)
-        if not isinstance(value, bool):
-            raise IllegalAction(f"`{name}` is on or off.")
-        flags[name] = value
-    return Rules(**flags)
+def parse_rules(options: Options, players: int | range = PLAYERS) -> Rules:
+    """The house rules `options` choose (`OPTIONS`), checked; missing ones are the defaults.
+
+    Raises:
+        IllegalAction: For a value an option does not take, worded for the host.
+    """
+    chosen = OPTIONS.resolve(options, players)
+    return Rules(
+        royal_turf=chosen.flag("royal_turf"),
+        hidden_bets=chosen.flag("hidden_bets"),
+        crowded_field=chosen.flag("crowded_field"),
+        alternative_payouts=chosen.flag("alternative_payouts"),
+    )
 
 
 def line_up(
@@ -114,24 +118,28 @@ def line_up(
 
 
 class WinnersCircle:
+    """The Winner's Circle engine (see `rules.core.Engine`)."""
+
     name: ClassVar[str] = "winners_circle"
     title: ClassVar[str] = "Winner's Circle"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 6
-    # A game is ~300 steps (bets, then a roll and a move per turn): a quarter of the default
-    # playout seeds keeps the conformance run within its budget.
-    playout_seed_share: ClassVar[float] = 0.25
+    min_players: ClassVar[int] = PLAYERS.start
+    max_players: ClassVar[int] = PLAYERS.stop - 1
 
     # --- the engine interface ------------------------------------------------------------
+
+    def validate_options(self, options: Options, players: int | None = None) -> None:
+        """Refuse options no table could play (see `Engine.validate_options`)."""
+        parse_rules(options, PLAYERS if players is None else players)
 
     def initial_state(
         self, seats: Sequence[PlayerId], options: Options, rng: Random
     ) -> WinnersCircleState:
-        if not self.min_players <= len(seats) <= self.max_players:
+        """Race 1 prepared from the shuffled deck; a random player bets first."""
+        if len(seats) not in PLAYERS:
             raise IllegalAction("Winner's Circle is for 2 to 6 players.")
         if len(set(seats)) != len(seats):
             raise IllegalAction("A player can take only one seat.")
-        rules = parse_rules(options)
+        rules = parse_rules(options, len(seats))
         deck = tuple(c.id for c in (ROYAL_TURF_CARDS if rules.royal_turf else HORSE_CARDS))
         first = rng.randrange(len(seats))  # race 1: a random player bets first
         empty = WinnersCircleState(
@@ -153,11 +161,14 @@ class WinnersCircle:
         return self.prepare_race(empty, rng.sample(deck, len(deck))).state
 
     def to_act(self, state: WinnersCircleState) -> frozenset[PlayerId]:
+        """The player whose bet, roll, move or next race it is."""
         if state.phase is Phase.OVER:
             return frozenset()
         return frozenset({state.players[state.current]})
 
     def legal_actions(self, state: WinnersCircleState, player: PlayerId) -> Sequence[Action]:
+        """Bets (each horse once, with a chip still held), roll, the face-up horses to move,
+        or the next race."""
         if player not in self.to_act(state):
             return ()
         if state.phase is Phase.BETTING:
@@ -173,6 +184,7 @@ class WinnersCircle:
     def apply(
         self, state: WinnersCircleState, player: PlayerId, action: Action, rng: Random
     ) -> Step[WinnersCircleState]:
+        """Bet, roll (the die from `rng`), move, or start the next race (shuffled by `rng`)."""
         if player not in state.players:
             raise IllegalAction("You are not playing in this game.")
         if player not in self.to_act(state):
@@ -181,15 +193,10 @@ class WinnersCircle:
             )
         if action not in self.legal_actions(state, player):
             raise IllegalAction(_refusal(state, action))
-        if state.phase is Phase.BETTING:
-            return self.place_bet(state, *parse_bet(action))
-        if state.phase is Phase.ROLL:
-            return self.resolve_roll(state, rng.choice(DIE), rng)
-        if state.phase is Phase.MOVE:
-            return self.resolve_move(state, int(action.arg), rng)
-        return self.prepare_race(state, rng.sample(state.deck, len(state.deck)))
+        return _BY_VERB[Verb(action.verb)](self, state, action, rng)
 
     def outcome(self, state: WinnersCircleState) -> Outcome | None:
+        """Places by money after the three races (equal money shares a place)."""
         if state.phase is not Phase.OVER:
             return None
         return Outcome(
@@ -208,13 +215,38 @@ class WinnersCircle:
         )
 
     def dump(self, state: WinnersCircleState) -> dict[str, Any]:
+        """The state as JSON (see `Engine.dump`)."""
         return dump_state(state)
 
     def load(self, data: Mapping[str, Any]) -> WinnersCircleState:
+        """The state `dump` stored (see `Engine.load`)."""
         return load_state(WinnersCircleState, data, STATE_VERSION, self.title)
 
     def choose(self, state: WinnersCircleState, player: PlayerId, rng: Random) -> Action:
+        """The AI's action (`ai.choose`)."""
         return ai.choose(state, player, rng)
+
+    # --- one handler per verb (`_BY_VERB`) ---------------------------------------------------
+
+    def _bet(
+        self, state: WinnersCircleState, action: Action, rng: Random
+    ) -> Step[WinnersCircleState]:
+        return self.place_bet(state, *parse_bet(action))
+
+    def _roll(
+        self, state: WinnersCircleState, action: Action, rng: Random
+    ) -> Step[WinnersCircleState]:
+        return self.resolve_roll(state, rng.choice(DIE), rng)
+
+    def _move_horse(
+        self, state: WinnersCircleState, action: Action, rng: Random
+    ) -> Step[WinnersCircleState]:
+        return self.resolve_move(state, parse_move(action), rng)
+
+    def _next_race(
+        self, state: WinnersCircleState, action: Action, rng: Random
+    ) -> Step[WinnersCircleState]:
+        return self.prepare_race(state, rng.sample(state.deck, len(state.deck)))
 
     # --- 1. preparation ------------------------------------------------------------------
 
@@ -383,6 +415,16 @@ class WinnersCircle:
         return Step(new, tuple(events))
 
 
+Handler = Callable[[WinnersCircle, WinnersCircleState, Action, Random], Step[WinnersCircleState]]
+_BY_VERB: dict[Verb, Handler] = {
+    Verb.BET: WinnersCircle._bet,
+    Verb.HIDDEN_BET: WinnersCircle._bet,
+    Verb.ROLL: WinnersCircle._roll,
+    Verb.MOVE: WinnersCircle._move_horse,
+    Verb.NEXT_RACE: WinnersCircle._next_race,
+}
+
+
 def _tally(
     state: WinnersCircleState, counts: tuple[int, ...], horses: tuple[int, ...]
 ) -> tuple[int, ...]:
@@ -395,9 +437,9 @@ def _tally(
 
 def _refusal(state: WinnersCircleState, action: Action) -> str:
     """Why an action by the player to act is refused, in their words."""
-    if state.phase is Phase.BETTING and action.verb in (BET, HIDDEN_BET):
+    if state.phase is Phase.BETTING and action.verb in (Verb.BET, Verb.HIDDEN_BET):
         return "You can bet on each horse once, with a chip you still have."
-    if state.phase is Phase.MOVE and action.verb == MOVE:
+    if state.phase is Phase.MOVE and action.verb == Verb.MOVE:
         return "Choose a horse whose card is still face up."
     return {
         Phase.BETTING: "Place a bet: choose a horse and a chip.",

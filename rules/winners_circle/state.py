@@ -28,6 +28,8 @@ def space_of(progress: int) -> int:
 
 
 class Phase(enum.Enum):
+    """What the player to act does."""
+
     BETTING = "betting"  # `current` puts one chip on a horse
     ROLL = "roll"  # `current` rolls the die
     MOVE = "move"  # `current` chooses a face-up horse to move by the rolled symbol
@@ -37,12 +39,12 @@ class Phase(enum.Enum):
 
 @dataclass(frozen=True)
 class Rules:
-    """House options, all off by default."""
+    """The house rules a game is played with (declared, with defaults, in `options.py`)."""
 
-    royal_turf: bool = False  # the 21 Royal Turf cards: one card per horse, its own
-    hidden_bets: bool = False  # chips 0, 1, 1, 2, four rounds, values secret until the end
-    crowded_field: bool = False  # horses may share spaces; all start on space 36
-    alternative_payouts: bool = False  # the payout column counts chips, not bets
+    royal_turf: bool  # the 21 Royal Turf cards: one card per horse, its own
+    hidden_bets: bool  # chips 0, 1, 1, 2, four rounds, values secret until the end
+    crowded_field: bool  # horses may share spaces; all start on space 36
+    alternative_payouts: bool  # the payout column counts chips, not bets
 
     @property
     def chips(self) -> tuple[int, ...]:
@@ -52,12 +54,16 @@ class Rules:
 
 @dataclass(frozen=True)
 class Bet:
+    """A chip on a horse."""
+
     player: PlayerId
     horse: int
     chip: int  # 0 (a bluff, hidden bets only), 1 or 2 (counts as two bets)
 
 
 class LineKind(enum.Enum):
+    """Why a chip is paid (or pays) at the end of a race."""
+
     WIN = "win"
     PLACE = "place"
     SHOW = "show"
@@ -110,6 +116,8 @@ class LastMove:
 
 @dataclass(frozen=True)
 class WinnersCircleState:
+    """A game: the race being run, the bets, the track and everyone's money."""
+
     v: int
     players: tuple[PlayerId, ...]  # clockwise
     rules: Rules
@@ -132,9 +140,11 @@ class WinnersCircleState:
     results: tuple[RaceResult, ...] = ()
 
     def seat_of(self, player: PlayerId) -> int:
+        """`player`'s seat (clockwise from 0)."""
         return self.players.index(player)
 
     def space(self, horse: int) -> int:
+        """The track space `horse` stands on."""
         return space_of(self.progress[horse - 1])
 
     def running(self) -> tuple[int, ...]:
@@ -142,12 +152,15 @@ class WinnersCircleState:
         return tuple(h for h in HORSES if h not in self.finished)
 
     def is_face_up(self, horse: int) -> bool:
+        """Whether `horse`'s card may still move it this cycle."""
         return self.face_up[horse - 1]
 
     def bets_of(self, player: PlayerId) -> tuple[Bet, ...]:
+        """`player`'s bets this race, in the order placed."""
         return tuple(b for b in self.bets if b.player == player)
 
     def bets_on(self, horse: int) -> tuple[Bet, ...]:
+        """Every bet on `horse` this race."""
         return tuple(b for b in self.bets if b.horse == horse)
 
 
@@ -176,6 +189,8 @@ class FirstBettorChosen(Event):
 
 @dataclass(frozen=True)
 class BetPlaced(Event):
+    """Open bets: `player` put chip `chip` on `horse`."""
+
     player: PlayerId
     horse: int
     chip: int
@@ -200,12 +215,16 @@ class HiddenChipChosen(Event):
 
 @dataclass(frozen=True)
 class RaceStarted(Event):
+    """The bets are in: the race starts."""
+
     race: int
     player: PlayerId  # rolls first
 
 
 @dataclass(frozen=True)
 class DieRolled(Event):
+    """The player to act rolled `symbol`."""
+
     player: PlayerId
     symbol: Symbol
     choices: tuple[int, ...]  # the horses whose card is face up
@@ -213,6 +232,8 @@ class DieRolled(Event):
 
 @dataclass(frozen=True)
 class HorseMoved(Event):
+    """A horse moved by its card's value for the symbol rolled."""
+
     player: PlayerId
     horse: int
     symbol: Symbol
@@ -226,22 +247,30 @@ class HorseMoved(Event):
 
 @dataclass(frozen=True)
 class PaceHorseSet(Event):
+    """`horse` reached space 18 of its lap first: the pace chip is its."""
+
     horse: int
 
 
 @dataclass(frozen=True)
 class HorseFinished(Event):
+    """`horse` crossed the finish line in `place`."""
+
     horse: int
     place: int  # 1 Win, 2 Place, 3 Show
 
 
 @dataclass(frozen=True)
 class CardsTurnedUp(Event):
+    """Every card still in play was face down: all turn face up."""
+
     horses: tuple[int, ...]  # every card still in play
 
 
 @dataclass(frozen=True)
 class RaceEnded(Event):
+    """The third horse finished: Win, Place, Show, the last horse and the pace horse."""
+
     race: int
     finish: tuple[int, int, int]
     last: tuple[int, ...]
@@ -267,11 +296,15 @@ class PayoutMade(Event):
 
 @dataclass(frozen=True)
 class RaceSettled(Event):
+    """The payout is done."""
+
     race: int
     money: tuple[int, ...]  # by seat, after the payout
 
 
 @dataclass(frozen=True)
 class GameWon(Event):
+    """Three races run: the richest players win."""
+
     winners: tuple[PlayerId, ...]  # the richest; several share the win
     money: tuple[int, ...]  # by seat

@@ -26,10 +26,12 @@ class Landing:
 
     @property
     def finishes(self) -> bool:
+        """Whether the move crosses the finish line."""
         return self.end > FINISH
 
     @property
     def moved(self) -> int:
+        """Spaces actually run."""
         return self.end - self.start
 
     @property

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from rules.cock_and_bull import ENGINE as COCK_AND_BULL
 from rules.cock_and_bull.state import CockAndBullState, Face, GameResult, WinKind
-from rules.codec import from_json, to_json
+from rules.codec import from_json, load_state, to_json
 from rules.core import setup_rng
 
 
@@ -169,3 +169,32 @@ def test_a_cock_and_bull_state_with_results_round_trips() -> None:
         wins=(1, 0),
     )
     assert from_json(CockAndBullState, json_trip(state)) == state
+
+
+@dataclass(frozen=True)
+class Saved:
+    v: int
+    name: str
+    seats: int  # added in version 2
+    rounds: tuple[int, ...]  # added in version 3
+
+
+UPGRADES = {
+    1: lambda data: {**data, "seats": 2},
+    2: lambda data: {**data, "rounds": []},
+}
+
+
+def test_an_older_state_is_upgraded_one_version_at_a_time() -> None:
+    assert load_state(Saved, {"v": 1, "name": "old"}, 3, "Test", UPGRADES) == Saved(3, "old", 2, ())
+    assert load_state(Saved, {"v": 2, "name": "mid", "seats": 4}, 3, "Test", UPGRADES) == Saved(
+        3, "mid", 4, ()
+    )
+    current = {"v": 3, "name": "new", "seats": 3, "rounds": [1]}
+    assert load_state(Saved, current, 3, "Test", UPGRADES) == Saved(3, "new", 3, (1,))
+
+
+@pytest.mark.parametrize("version", [0, 4, None])
+def test_a_version_without_an_upgrade_is_refused(version: int | None) -> None:
+    with pytest.raises(ValueError, match="unknown Test state version"):
+        load_state(Saved, {"v": version, "name": "x"}, 3, "Test", UPGRADES)

@@ -1,7 +1,8 @@
 """The conformance suite: what every rules engine promises (DESIGN.md, "Tests").
 
 Parametrised over `rules.registry.ENGINES`, so a new game is checked as soon as it is
-registered. Nothing here knows any game's rules; the engines play with their default options.
+registered. Nothing here knows any game's rules; the engines play with their default options,
+except where `PLAYOUTS` shortens a game random play would make too long for the suite.
 
 - Random playouts (a player from `to_act`, a uniformly random legal action, the engine's
   randomness from `step_rng(seed, n)`) end within `MAX_STEPS`.
@@ -10,14 +11,15 @@ registered. Nothing here knows any game's rules; the engines play with their def
 - `to_act(s)` is empty exactly when `outcome(s)` is set; the outcome places every seat.
 - A player outside `to_act` (a seated one or an outsider) always gets `IllegalAction`; every
   action in `legal_actions` applies; an action not in `legal_actions` raises `IllegalAction`.
+- `validate_options` accepts a table size exactly when `initial_state` does.
 - The AI (`choose`) always returns a legal action, and AI-vs-AI games end.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
@@ -50,16 +52,52 @@ engines = pytest.mark.parametrize("engine", ENGINE_LIST, ids=[e.name for e in EN
 BOGUS = Action("no-such-verb", "no-such-arg")
 
 
+@dataclass(frozen=True)
+class PlayoutSettings:
+    """How the random playouts play a game that random play would make too long: house
+    options that shorten it, and the share of the default seeds its costlier steps get, so
+    the suite stays within minutes on 2 cores."""
+
+    options: Mapping[str, Any] = field(default_factory=dict)
+    seed_share: float = 1.0
+
+
+PLAYOUTS: dict[str, PlayoutSettings] = {
+    # Two races meet every rule of a race change, at 2/5 of the cost of a full game.
+    "hold_your_horses": PlayoutSettings({"races": 2}),
+    # A game is ~300 steps (bets, then a roll and a move per turn).
+    "winners_circle": PlayoutSettings(seed_share=0.25),
+    # Random aiming would rarely reach 51: one frame; and every shot is a physics run.
+    "horse_collar": PlayoutSettings({"frames": 1}, seed_share=0.2),
+    # Random play rarely conquers the world: the playouts stop after a round.
+    "risk": PlayoutSettings({"turn_limit": 1}, seed_share=0.25),
+}
+
+
+def playout_settings(engine: Engine[Any]) -> PlayoutSettings:
+    return PLAYOUTS.get(engine.name, PlayoutSettings())
+
+
 # --- seating ----------------------------------------------------------------------------------
 
 
 def seat_counts(engine: Engine[Any]) -> list[int]:
-    """The smallest and largest tables, and one in between — or the sizes an engine names
-    when not every count is a valid table under its default options (sides of 1, 2 or 4)."""
-    if sizes := getattr(engine, "playout_table_sizes", ()):
-        return sorted(sizes)
-    lo, hi = engine.min_players, engine.max_players
-    return sorted({lo, hi, (lo + hi) // 2})
+    """The smallest and largest tables the playouts' options allow, and one in between (not
+    every count need be valid: Horse Collar's sides are 1, 2 or 4 players)."""
+    valid = [
+        count
+        for count in range(engine.min_players, engine.max_players + 1)
+        if accepts(engine, playout_settings(engine).options, count)
+    ]
+    return sorted({valid[0], valid[len(valid) // 2], valid[-1]})
+
+
+def accepts(engine: Engine[Any], options: Mapping[str, Any], players: int) -> bool:
+    try:
+        engine.validate_options(options, players)
+    except IllegalAction:
+        return False
+    return True
 
 
 def seating(count: int, style: str) -> tuple[PlayerId, ...]:
@@ -94,19 +132,12 @@ class Playout:
 
 
 def start(engine: Engine[Any], seats: Sequence[PlayerId], seed: str) -> Any:
-    return engine.initial_state(seats, playout_options(engine), setup_rng(seed))
-
-
-def playout_options(engine: Engine[Any]) -> dict[str, Any]:
-    """House options an engine asks the random playouts to use (e.g. a round limit for a game
-    that random play would never finish); the defaults otherwise."""
-    return dict(getattr(engine, "playout_options", {}))
+    return engine.initial_state(seats, playout_settings(engine).options, setup_rng(seed))
 
 
 def seed_count(engine: Engine[Any], default: int) -> int:
-    """An engine whose steps are costly (physics, big maps) may ask for fewer seeds, as a
-    fraction of the default, so the suite stays within minutes on 2 cores."""
-    return max(1, round(default * getattr(engine, "playout_seed_share", 1.0)))
+    """A share of the default seeds for a game whose steps are costly (physics, big maps)."""
+    return max(1, round(default * playout_settings(engine).seed_share))
 
 
 def random_playout(
@@ -276,6 +307,21 @@ def test_the_initial_state_is_valid_for_every_table_size(engine: Engine[Any]) ->
         assert engine.to_act(state), "a new game has someone to act"
         check_round_trip(engine, state)
         assert start(engine, seats, "initial") == state  # setup is deterministic
+
+
+@engines
+def test_options_are_validated_for_exactly_the_tables_a_game_can_start_with(
+    engine: Engine[Any],
+) -> None:
+    options = playout_settings(engine).options
+    engine.validate_options(options)  # some table suits them
+    for count in range(engine.min_players, engine.max_players + 1):
+        try:
+            start(engine, seating(count, "humans"), "validate")
+            started = True
+        except IllegalAction:
+            started = False
+        assert accepts(engine, options, count) == started, count
 
 
 @engines

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from rules.cock_and_bull import CockAndBull
-from rules.cock_and_bull.engine import DECLINE, FLIP, POINT, REMOVE, ROLL, TAKE
+from rules.cock_and_bull.actions import DECLINE, FLIP, POINT, REMOVE, ROLL, TAKE
 from rules.cock_and_bull.state import EMPTY, CockAndBullState, Face, Phase
 from rules.core import Action, setup_rng, step_rng
 

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from rules.cock_and_bull import CockAndBull
-from rules.cock_and_bull.engine import (
+from rules.cock_and_bull.actions import (
     COLOUR_ACTIONS,
     DECLINE,
     FLIP,
@@ -26,10 +26,9 @@ from rules.cock_and_bull.engine import (
     REMOVE,
     ROLL,
     TAKE,
-    UNIFORM_DIE,
-    WEIGHTED_DIE,
-    parse_rules,
+    choose_colour,
 )
+from rules.cock_and_bull.engine import UNIFORM_DIE, WEIGHTED_DIE, parse_rules
 from rules.cock_and_bull.state import (
     EMPTY,
     ChipPlaced,
@@ -48,11 +47,13 @@ from rules.cock_and_bull.state import (
     NextGameStarted,
     Phase,
     PointsDeclined,
+    RollKind,
     Rules,
     StartDieRolled,
     StartRollTied,
     TurnLost,
     WinKind,
+    roll_kind,
 )
 from rules.core import Action, Event, IllegalAction, Step, setup_rng, step_rng
 
@@ -167,8 +168,8 @@ def test_equal_faces_both_roll_again(face: Face) -> None:
 def test_the_winner_chooses_a_colour_and_takes_the_first_turn(colour: Colour) -> None:
     won = start_roll(C, M).state  # Bob wins
     with pytest.raises(IllegalAction):
-        act(won, ANA, Action("colour", "red"))  # not Ana's choice
-    step = act(won, BOB, Action("colour", colour.value))
+        act(won, ANA, choose_colour(Colour.RED))  # not Ana's choice
+    step = act(won, BOB, choose_colour(colour))
     assert the(step.events, ColourChosen) == ColourChosen(BOB, colour)
     assert step.state.colour_of(1) is colour
     assert step.state.colour_of(0) is not colour and step.state.colour_of(0) is not None
@@ -489,7 +490,7 @@ def test_a_peg_out_loser_with_a_chip_on_the_arms_is_no_le_pew() -> None:
 # --- dice ------------------------------------------------------------------------------------
 
 
-def roll_kind(dice: tuple[Face, Face]) -> str:
+def letters(dice: tuple[Face, Face]) -> str:
     """CC, BB, MM, CB, CM or BM, whichever order the dice fell in."""
     order = "CBM"
     letters = sorted((d.name[0] for d in dice), key=order.index)
@@ -497,8 +498,30 @@ def roll_kind(dice: tuple[Face, Face]) -> str:
 
 
 def distribution(die: tuple[Face, ...]) -> dict[str, Fraction]:
-    counts = Counter(roll_kind(pair) for pair in product(die, die))
+    counts = Counter(letters(pair) for pair in product(die, die))
     return {kind: Fraction(n, len(die) ** 2) for kind, n in counts.items()}
+
+
+@pytest.mark.parametrize("dice", list(product(Face, Face)))
+def test_every_roll_is_a_row_of_the_table_of_rolls(dice: tuple[Face, Face]) -> None:
+    kind = {
+        "CC": RollKind.PAIR,
+        "BB": RollKind.PAIR,
+        "MM": RollKind.PAIR,
+        "CB": RollKind.COCK_AND_BULL,
+        "CM": RollKind.TURN_LOST,
+        "BM": RollKind.TURN_LOST,
+    }[letters(dice)]
+    assert roll_kind(dice) is kind
+
+
+def test_the_last_roller_is_who_threw_even_once_the_dice_have_passed() -> None:
+    state = playing("... .. .", current=0)
+    assert state.last_roller is None
+    kept = roll(state, CB).state
+    assert kept.current == 0 and kept.last_roller == 0
+    lost = roll(state, CM).state
+    assert lost.current == 1 and lost.last_roller == 0
 
 
 def test_uniform_dice_have_two_of_each_face() -> None:
@@ -726,7 +749,9 @@ def test_valid_options_are_kept(best_of: int) -> None:
     rules = new_game(best_of=best_of, point_limit=40, optional_points=True, dice="weighted").rules
     assert (rules.best_of, rules.point_limit) == (best_of, 40)
     assert rules.optional_points and rules.weighted_dice
-    assert new_game().rules == Rules()  # the rulebook defaults
+    assert new_game().rules == Rules(  # the rulebook defaults
+        weighted_dice=False, optional_points=False, best_of=1, point_limit=0
+    )
 
 
 @pytest.mark.parametrize("seats", [(ANA,), (ANA, BOB, 1003), (ANA, ANA)])
@@ -794,6 +819,7 @@ def test_random_matches_with_house_options_finish_consistently(options: dict[str
         {"best_of": True},
         {"point_limit": "ten"},
         {"point_limit": -1},
+        {"point_limit": 501},
     ],
 )
 def test_malformed_options_are_refused_not_guessed(options: dict[str, object]) -> None:

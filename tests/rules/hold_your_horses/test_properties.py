@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.core import Event, setup_rng, step_rng
-from rules.hold_your_horses.engine import ROLL
+from rules.hold_your_horses.actions import ROLL
 from rules.hold_your_horses.state import DECK, HoldYourHorsesState, Phase, RaceWon
 from tests.rules.hold_your_horses.helpers import ENGINE
 

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from rules.core import Action, IllegalAction, step_rng
-from rules.hold_your_horses.engine import ROLL, parse_rules, roll_dice, shuffled_deck
+from rules.hold_your_horses.actions import ROLL, Verb
+from rules.hold_your_horses.engine import parse_rules, roll_dice, shuffled_deck
 from rules.hold_your_horses.state import (
     DECK,
     HORSES,
@@ -33,6 +34,7 @@ from rules.hold_your_horses.state import (
     TokensDivided,
     Track,
     hand_of,
+    leaders,
     totals,
 )
 from tests.rules.hold_your_horses.helpers import (
@@ -442,6 +444,7 @@ def test_equal_totals_share_the_win() -> None:
     assert outcome is not None
     assert outcome.places == {GREG: 1, LOIS: 3, MAX: 3, SHERRE: 1}
     assert outcome.winners == {GREG, SHERRE}
+    assert leaders(step.state) == (GREG, SHERRE)  # what the final picture names
 
 
 def test_five_races_by_default_and_the_totals_add_up() -> None:
@@ -558,7 +561,7 @@ def test_rolling_through_apply_resolves_the_dice_it_announces() -> None:
 
 def test_only_the_roll_is_accepted() -> None:
     state = new_game()
-    for action in (Action("roll", "7"), Action("scratch")):
+    for action in (Action(Verb.ROLL, "7"), Action("scratch")):
         with pytest.raises(IllegalAction, match="roll"):
             ENGINE.apply(state, GREG, action, step_rng("t", 0))
 

@@ -8,6 +8,7 @@ from random import Random
 
 from rules.core import Action, setup_rng, step_rng
 from rules.horse_collar import ENGINE
+from rules.horse_collar.actions import Verb
 from rules.horse_collar.ai import best_shot, lone_odds
 from rules.horse_collar.controls import shot_actions
 from rules.horse_collar.geometry import Zone
@@ -28,7 +29,7 @@ def shoot_plan(state: HorseCollarState) -> tuple[Weight, ...]:
     """Play the AI's settings to its shot, with no noise; the board at rest."""
     for _ in range(3):
         action = ENGINE.choose(state, BOT, Random(0))
-        if action.verb == "shoot":
+        if action.verb == Verb.SHOOT:
             state = ENGINE.apply(state, BOT, action, step_rng("unused", 0)).state
             aim = state.aims[0]
             return play_shot(
@@ -86,7 +87,7 @@ def turn_score(seed: str, aimer: str) -> int:
             actions = shot_actions(state)
             verbs = ("release", "line_up") if n % 3 == 0 else ("angle",) if n % 3 == 1 else ()
             pool = [a for a in actions if a.verb in verbs] or [
-                a for a in actions if a.verb == "shoot" and a.arg
+                a for a in actions if a.verb == Verb.SHOOT and a.arg
             ]
             action = picker.choice(pool)
         state = ENGINE.apply(state, BOT, action, step_rng(seed, n)).state

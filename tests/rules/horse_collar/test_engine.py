@@ -9,16 +9,20 @@ from typing import Any
 
 import pytest
 
-from rules.core import Action, IllegalAction, step_rng
+from rules.core import IllegalAction, step_rng
 from rules.horse_collar import ENGINE
-from rules.horse_collar.controls import (
+from rules.horse_collar.actions import (
     ANGLE_ACTIONS,
     RELEASE_ACTIONS,
     SAME_AGAIN,
     SHOOT_ACTIONS,
+    Verb,
+    angle_action,
     line_up_action,
-    set_aim,
+    release_action,
+    shoot_action,
 )
+from rules.horse_collar.controls import set_aim
 from rules.horse_collar.geometry import Zone
 from rules.horse_collar.shots import DEFAULT_AIM, Noise
 from rules.horse_collar.state import (
@@ -157,7 +161,7 @@ def test_the_controls_fit_three_selects_and_a_button() -> None:
     actions = ENGINE.legal_actions(state, ANA)
     where = [a for a in actions if a.verb in ("release", "line_up")]
     angles = [a for a in actions if a.verb == "angle"]
-    shots = [a for a in actions if a.verb == "shoot" and a.arg]
+    shots = [a for a in actions if a.verb == Verb.SHOOT and a.arg]
     assert len(where) == 14 and len(angles) == 7 and len(shots) == 17
     assert len(where) <= 25 and len(angles) <= 25 and len(shots) <= 25
     assert [a for a in actions if a not in (*where, *angles, *shots)] == [SAME_AGAIN]
@@ -193,9 +197,7 @@ def test_any_shot_is_three_clicks_away_whatever_was_set_before() -> None:
 
 def test_settings_persist_between_shots_so_same_again_is_one_click() -> None:
     state = game()
-    for n, action in enumerate(
-        (Action("release", "left"), Action("angle", "0.25"), Action("shoot", "in_4"))
-    ):
+    for n, action in enumerate((release_action("left"), angle_action(25), shoot_action("in_4"))):
         step = ENGINE.apply(state, ANA, action, step_rng("aim", n))
         state = step.state
     first = step.events[0]
@@ -208,13 +210,13 @@ def test_settings_persist_between_shots_so_same_again_is_one_click() -> None:
 
 
 def test_setting_the_aim_announces_it() -> None:
-    step = ENGINE.apply(game(), ANA, Action("angle", "-1"), step_rng("aim", 0))
+    step = ENGINE.apply(game(), ANA, angle_action(-100), step_rng("aim", 0))
     assert step.events == (AimSet(ANA, replace(DEFAULT_AIM, angle=-100)),)
 
 
 def test_lining_up_releases_straight_in_line_with_the_weight() -> None:
     state = replace(game(), weights=board(T, D2), shot=2)
-    state = ENGINE.apply(state, ANA, Action("angle", "1"), step_rng("l", 0)).state
+    state = ENGINE.apply(state, ANA, angle_action(100), step_rng("l", 0)).state
     state = ENGINE.apply(state, ANA, line_up_action(1), step_rng("l", 1)).state
     aim = state.aims[0]
     assert (aim.release, aim.angle, aim.lane) == (state.weights[1].y, 0, "r2")
@@ -228,7 +230,7 @@ def test_only_the_shooter_may_act() -> None:
         with pytest.raises(IllegalAction):
             ENGINE.apply(state, player, SAME_AGAIN, step_rng("x", 0))
     with pytest.raises(IllegalAction):
-        ENGINE.apply(state, ANA, Action("shoot", "moon"), step_rng("x", 0))
+        ENGINE.apply(state, ANA, shoot_action("moon"), step_rng("x", 0))
 
 
 # --- the shot event ----------------------------------------------------------------------------

@@ -6,10 +6,11 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from rules.core import Action, Event, PlayerId, Step, setup_rng, step_rng
+from rules.core import Action, Event, Options, PlayerId, Step, setup_rng, step_rng
 from rules.risk import ENGINE
 from rules.risk.cards import ALL_CARDS
-from rules.risk.state import INDEX, SLUGS, Phase, RiskState, Rules
+from rules.risk.engine import parse_rules
+from rules.risk.state import INDEX, SLUGS, Phase, RiskState
 
 ANA, BOB, CY = 1001, 1002, -3  # seats 0, 1, 2 (Cy is a bot seat)
 WILD, WILD2 = 42, 43
@@ -26,13 +27,13 @@ def position(
     rest: PlayerId = CY,
     phase: Phase = Phase.ATTACK,
     hands: Mapping[PlayerId, tuple[int, ...]] | None = None,
-    rules: Rules | None = None,
+    options: Options | None = None,
     **fields: Any,
 ) -> RiskState:
-    """A main-phase position in Ana's turn (round 1): the territories in `board` as given,
-    every other one `rest`'s with 1 army. Cards not in a hand are in the deck."""
-    options = {} if rules is None else {"turn_limit": rules.turn_limit}
-    state = ENGINE.initial_state(players, options, setup_rng("scenario"))
+    """A main-phase position in Ana's turn (round 1), with the house rules `options`: the
+    territories in `board` as given, every other one `rest`'s with 1 army. Cards not in a
+    hand are in the deck; no missions are dealt unless given."""
+    state = ENGINE.initial_state(players, {}, setup_rng("scenario"))
     owners = [rest] * len(SLUGS)
     armies = [1] * len(SLUGS)
     for slug, (owner, count) in board.items():
@@ -43,7 +44,7 @@ def position(
     n = len(players)
     values: dict[str, Any] = {
         "players": players,
-        "rules": rules or Rules(),
+        "rules": parse_rules(options or {}, len(players)),
         "owners": tuple(owners),
         "armies": tuple(armies),
         "hands": tuple(held.get(p, ()) for p in players),
@@ -62,26 +63,23 @@ def position(
     return replace(state, **{**values, **fields})
 
 
-def act(
-    state: RiskState, player: PlayerId, verb: str, arg: str = "", seed: int = 0
-) -> Step[RiskState]:
-    return ENGINE.apply(state, player, Action(verb, arg), step_rng("scenario", seed))
+def act(state: RiskState, player: PlayerId, action: Action, seed: int = 0) -> Step[RiskState]:
+    return ENGINE.apply(state, player, action, step_rng("scenario", seed))
 
 
-def acts(state: RiskState, player: PlayerId, *moves: str) -> tuple[RiskState, list[Event]]:
-    """Several actions ("attack_from:ukraine", "end_turn"), collecting the events."""
+def acts(state: RiskState, player: PlayerId, *actions: Action) -> tuple[RiskState, list[Event]]:
+    """Several actions (`attack_from("ukraine")`, `END_TURN`), collecting the events."""
     events: list[Event] = []
-    for n, move in enumerate(moves):
-        verb, _, arg = move.partition(":")
-        step = act(state, player, verb, arg, seed=n)
+    for n, action in enumerate(actions):
+        step = act(state, player, action, seed=n)
         state = step.state
         events += step.events
     return state, events
 
 
-def legal(state: RiskState, player: PlayerId) -> list[str]:
-    """Legal actions as "verb:arg" strings."""
-    return [f"{a.verb}:{a.arg}" if a.arg else a.verb for a in ENGINE.legal_actions(state, player)]
+def legal(state: RiskState, player: PlayerId) -> list[Action]:
+    """The legal actions, in the engine's order."""
+    return list(ENGINE.legal_actions(state, player))
 
 
 def of_type(events: list[Event] | tuple[Event, ...], kind: type) -> list[Any]:

@@ -10,10 +10,26 @@ import pytest
 
 from rules.core import Action, PlayerId, setup_rng, step_rng
 from rules.risk import ENGINE
+from rules.risk.actions import (
+    AUTO,
+    BACK,
+    END_ATTACKS,
+    Verb,
+    attack_from,
+    attack_to,
+    bonus,
+    defend,
+    fortify,
+    fortify_from,
+    fortify_to,
+    move_in,
+    parse_number,
+    roll,
+)
 from rules.risk.ai import win_probability
 from rules.risk.map import CONTINENTS
-from rules.risk.state import Phase, RiskState, Rules, WinKind
-from tests.rules.risk.scenario import ANA, BOB, acts, card, legal, position
+from rules.risk.state import CardsTraded, Phase, RiskState, WinKind
+from tests.rules.risk.scenario import ANA, BOB, acts, card, legal, of_type, position
 
 AI_VS_RANDOM_GAMES = 100
 AI_VS_RANDOM_ROUNDS = 30  # the turn limit, so a game against a turtling random player ends
@@ -21,10 +37,10 @@ SIX_AI_GAMES = 6
 SIX_AI_GUARD = 150  # rounds: only a guard, the games should end well before
 
 
-def ai(state: RiskState, player: PlayerId = ANA) -> str:
+def ai(state: RiskState, player: PlayerId = ANA) -> Action:
     action = ENGINE.choose(state, player, Random(0))
     assert action in ENGINE.legal_actions(state, player)
-    return f"{action.verb}:{action.arg}" if action.arg else action.verb
+    return action
 
 
 # --- odds -------------------------------------------------------------------------------------
@@ -44,9 +60,9 @@ def test_win_probability_matches_the_dice() -> None:
 
 def test_attacks_with_good_odds_only() -> None:
     strong = position({"ukraine": (ANA, 10), "scandinavia": (ANA, 1)}, rest=BOB)
-    assert ai(strong).startswith("attack_from:ukraine")
+    assert ai(strong) == attack_from("ukraine")
     weak = position({"ukraine": (ANA, 2), "ural": (BOB, 8)}, rest=ANA)
-    assert ai(weak) == "end_attacks"
+    assert ai(weak) == END_ATTACKS
 
 
 def test_goes_for_the_territory_that_completes_a_continent() -> None:
@@ -55,17 +71,17 @@ def test_goes_for_the_territory_that_completes_a_continent() -> None:
     board = {t: (ANA, 1) for t in CONTINENTS["australia"].territories}
     board |= {"siam": (ANA, 9), "indonesia": (BOB, 2), "india": (BOB, 2), "china": (BOB, 2)}
     state = position(board, rest=BOB)
-    assert ai(state) == "attack_from:siam"
-    chosen, _ = acts(state, ANA, "attack_from:siam")
-    assert ai(chosen) == "attack_to:indonesia"
-    rolling, _ = acts(chosen, ANA, "attack_to:indonesia")
-    assert ai(rolling) == "roll:3"
+    assert ai(state) == attack_from("siam")
+    chosen, _ = acts(state, ANA, attack_from("siam"))
+    assert ai(chosen) == attack_to("indonesia")
+    rolling, _ = acts(chosen, ANA, attack_to("indonesia"))
+    assert ai(rolling) == roll(3)
 
 
 def test_undoes_a_choice_it_would_not_make() -> None:
     state = position({"ukraine": (ANA, 10), "scandinavia": (ANA, 2)}, rest=BOB)
-    chosen, _ = acts(state, ANA, "attack_from:scandinavia")
-    assert ai(chosen) == "back"
+    chosen, _ = acts(state, ANA, attack_from("scandinavia"))
+    assert ai(chosen) == BACK
 
 
 def test_trades_a_set_when_it_has_one() -> None:
@@ -73,7 +89,21 @@ def test_trades_a_set_when_it_has_one() -> None:
     state = position(
         {"alaska": (ANA, 1)}, rest=BOB, phase=Phase.REINFORCE, to_place=3, hands={ANA: hand}
     )
-    assert ai(state).startswith("trade:")
+    assert ai(state).verb == Verb.TRADE
+
+
+def test_puts_a_trades_two_armies_on_the_front() -> None:
+    """Ana's set shows Venezuela (quiet, behind her lines) and Peru (facing Bob's
+    Argentina): the +2 goes on Peru, though Venezuela's card comes first."""
+    board = {t: (ANA, 3) for t in ("central_america", "venezuela", "peru", "brazil")}
+    hand = (card("venezuela"), card("peru"), card("argentina"))
+    state = position(board, rest=BOB, phase=Phase.REINFORCE, to_place=3, hands={ANA: hand})
+    assert ai(state) == bonus("peru")
+    chosen, _ = acts(state, ANA, bonus("peru"))
+    assert ai(chosen).verb == Verb.TRADE
+    traded, events = acts(chosen, ANA, ai(chosen))
+    assert of_type(events, CardsTraded)[0].bonus_territory == "peru"
+    assert traded.armies_on("peru") == 5
 
 
 def test_places_on_the_front_not_the_interior() -> None:
@@ -81,8 +111,8 @@ def test_places_on_the_front_not_the_interior() -> None:
     board = {t: (ANA, 1) for t in CONTINENTS["australia"].territories}
     board["siam"] = (BOB, 6)
     state = position(board, rest=BOB, phase=Phase.REINFORCE, to_place=5)
-    assert ai(state) == "auto"
-    placed, _ = acts(state, ANA, "auto")
+    assert ai(state) == AUTO
+    placed, _ = acts(state, ANA, AUTO)
     assert placed.armies_on("indonesia") == 6
     assert placed.armies_on("eastern_australia") == 1
 
@@ -92,31 +122,31 @@ def test_fortifies_from_the_interior_toward_the_front() -> None:
     board["eastern_australia"] = (ANA, 9)
     state = position(board, rest=BOB, phase=Phase.FORTIFY)
     first = ai(state)
-    assert first == "fortify_from:eastern_australia"
+    assert first == fortify_from("eastern_australia")
     picked, _ = acts(state, ANA, first)
     nxt = ai(picked)
-    assert nxt in ("fortify_to:new_guinea", "fortify_to:western_australia")  # nearer Indonesia
+    assert nxt in (fortify_to("new_guinea"), fortify_to("western_australia"))  # nearer Indonesia
     chosen, _ = acts(picked, ANA, nxt)
-    assert ai(chosen) == "fortify:8"
+    assert ai(chosen) == fortify(8)
 
 
 def test_connected_fortify_goes_straight_to_the_front() -> None:
     board = {t: (ANA, 1) for t in CONTINENTS["australia"].territories}
     board["eastern_australia"] = (ANA, 9)
-    state = position(board, rest=BOB, phase=Phase.FORTIFY, rules=Rules(connected_fortify=True))
+    state = position(board, rest=BOB, phase=Phase.FORTIFY, options={"connected_fortify": True})
     picked, _ = acts(state, ANA, ai(state))
-    assert ai(picked) == "fortify_to:indonesia"
+    assert ai(picked) == fortify_to("indonesia")
 
 
 def test_defends_with_two_dice() -> None:
     state = position(
         {"ukraine": (ANA, 10), "ural": (BOB, 5)},
-        rules=Rules(defender_chooses=True),
+        options={"defender_chooses": True},
         source="ukraine",
         target="ural",
     )
-    asked, _ = acts(state, ANA, "roll:3")
-    assert ai(asked, BOB) == "defend:2"
+    asked, _ = acts(state, ANA, roll(3))
+    assert ai(asked, BOB) == defend(2)
 
 
 def test_moves_everything_forward_out_of_the_interior() -> None:
@@ -126,7 +156,7 @@ def test_moves_everything_forward_out_of_the_interior() -> None:
     state = position(board, rest=BOB, source="indonesia", target="siam")
     captured = ENGINE.resolve_roll(state, (6, 6, 6), (1,)).state
     assert captured.phase is Phase.MOVE_IN
-    assert ai(captured) == f"move_in:{max(int(a.split(':')[1]) for a in legal(captured, ANA))}"
+    assert ai(captured) == move_in(max(parse_number(a) for a in legal(captured, ANA)))
 
 
 # --- whole games ------------------------------------------------------------------------------

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from rules.core import Event, setup_rng, step_rng
 from rules.risk import ENGINE
+from rules.risk.actions import PRIVATE_VERBS, Verb
 from rules.risk.cards import ALL_CARDS
-from rules.risk.engine import PRIVATE_VERBS
 from rules.risk.state import (
     NEUTRAL,
     ArmiesPlaced,
@@ -60,7 +60,7 @@ def check_privacy(state: RiskState, events: tuple[Event, ...]) -> None:
             assert e.visible_to is None
     for player in ENGINE.to_act(state):
         for action in ENGINE.legal_actions(state, player):
-            if "," in action.arg or action.verb == "trade":
+            if "," in action.arg or action.verb == Verb.TRADE:
                 assert action.verb in PRIVATE_VERBS  # card ids only in private verbs
 
 

@@ -10,6 +10,13 @@ import pytest
 
 from rules.core import IllegalAction, setup_rng
 from rules.risk import ENGINE
+from rules.risk.actions import (
+    AUTO,
+    BACK,
+    Verb,
+    claim,
+    place,
+)
 from rules.risk.cards import ALL_CARDS
 from rules.risk.engine import parse_rules, roll_for_first
 from rules.risk.queries import territory_count
@@ -81,12 +88,13 @@ def test_deal_spreads_the_territories_evenly_one_army_each(players: int) -> None
 def test_deal_then_place_in_turn_several_at_once() -> None:
     state = new((11, 12, 13))
     first, second = state.players[:2]
-    own = [a for a in legal(state, first) if a.startswith("place_on:")]
-    assert len(own) == 14 and legal(state, first)[-1] == "auto"
+    own = [a for a in legal(state, first) if a.verb == Verb.PLACE_ON]
+    assert len(own) == 14 and legal(state, first)[-1] == AUTO
     picked, _ = acts(state, first, own[0])
-    assert legal(picked, first) == ["place:1", "place:3", "place:5", "place:10", "place:21", "back"]
-    placed, events = acts(picked, first, "place:5")
-    assert of_type(events, ArmiesPlaced)[0].count == 5 and placed.setup_left[0] == 16
+    # Any number of the 21 left (Decision: several at once), one territory a set-up turn.
+    assert legal(picked, first) == [*(place(n) for n in range(1, 22)), BACK]
+    placed, events = acts(picked, first, place(4))
+    assert of_type(events, ArmiesPlaced)[0].count == 4 and placed.setup_left[0] == 17
     assert placed.player == second  # one territory a set-up turn, then the next player
 
 
@@ -94,7 +102,7 @@ def test_set_up_ends_with_the_first_players_turn() -> None:
     state = new((11, 12, 13))
     events: list[Any] = []
     while state.phase is Phase.SETUP_PLACE:
-        state, more = acts(state, state.player, "auto")
+        state, more = acts(state, state.player, AUTO)
         events += more
     assert of_type(events, SetupFinished)[0].first == state.players[0]
     (started,) = of_type(events, TurnStarted)
@@ -107,16 +115,30 @@ def test_claim_one_territory_at_a_time_then_place() -> None:
     state = new((11, 12, 13), setup="claim")
     assert state.phase is Phase.SETUP_CLAIM and set(state.armies) == {0}
     assert len(legal(state, state.player)) == 42 + 1  # every territory, and auto
-    claimed, events = acts(state, state.player, "claim:ukraine")
+    claimed, events = acts(state, state.player, claim("ukraine"))
     assert of_type(events, TerritoryClaimed)[0].territory == "ukraine"
     assert claimed.owner("ukraine") == state.player and claimed.armies_on("ukraine") == 1
     assert claimed.current == 1
-    assert "claim:ukraine" not in legal(claimed, claimed.player)
+    assert claim("ukraine") not in legal(claimed, claimed.player)
     while claimed.phase is Phase.SETUP_CLAIM:
-        claimed, _ = acts(claimed, claimed.player, "auto")
+        claimed, _ = acts(claimed, claimed.player, AUTO)
     assert [territory_count(claimed, p) for p in claimed.players] == [14, 14, 14]
     assert claimed.phase is Phase.SETUP_PLACE and claimed.current == 0  # 42 claims: round
     assert list(claimed.setup_left) == [21, 21, 21]
+
+
+def test_claim_set_up_then_places_several_at_once_too() -> None:
+    """Decision (the `/risk rules` text): the classic "one army at a time" after claiming
+    becomes any number on one territory a set-up turn, as in the dealt set-up."""
+    claimed = new((11, 12, 13), setup="claim")
+    while claimed.phase is Phase.SETUP_CLAIM:
+        claimed, _ = acts(claimed, claimed.player, AUTO)
+    me = claimed.player
+    own = next(a for a in legal(claimed, me) if a.verb == Verb.PLACE_ON)
+    picked, _ = acts(claimed, me, own)
+    assert legal(picked, me) == [*(place(n) for n in range(1, 22)), BACK]
+    placed, _ = acts(picked, me, place(21))
+    assert placed.setup_left[0] == 0 and placed.player != me
 
 
 def test_two_players_deal_three_piles_of_fourteen() -> None:
@@ -131,14 +153,14 @@ def test_two_players_deal_three_piles_of_fourteen() -> None:
 def test_two_players_place_two_of_their_own_and_one_neutral_a_turn() -> None:
     state = new((11, 12))
     ana = state.player
-    own = next(a for a in legal(state, ana) if a.startswith("place_on:"))
+    own = next(a for a in legal(state, ana) if a.verb == Verb.PLACE_ON)
     picked, _ = acts(state, ana, own)
-    assert legal(picked, ana) == ["place:1", "place:2", "back"]
-    once, _ = acts(picked, ana, "place:1")
+    assert legal(picked, ana) == [place(1), place(2), BACK]
+    once, _ = acts(picked, ana, place(1))
     assert once.player == ana and once.phase is Phase.SETUP_PLACE and once.to_place == 1
-    twice, _ = acts(once, ana, own, "place:1")
+    twice, _ = acts(once, ana, own, place(1))
     assert twice.phase is Phase.SETUP_NEUTRAL
-    neutral = [a for a in legal(twice, ana) if a.startswith("neutral_on:")]
+    neutral = [a for a in legal(twice, ana) if a.verb == Verb.NEUTRAL_ON]
     assert len(neutral) == 14
     done, events = acts(twice, ana, neutral[0])
     placed = of_type(events, ArmiesPlaced)[0]
@@ -149,7 +171,7 @@ def test_two_players_place_two_of_their_own_and_one_neutral_a_turn() -> None:
 def test_two_player_set_up_ends_with_forty_each() -> None:
     state = new((11, 12))
     while state.round == 0:
-        state, _ = acts(state, state.player, "auto")
+        state, _ = acts(state, state.player, AUTO)
     for owner in (*state.players, NEUTRAL):
         assert sum(a for o, a in zip(state.owners, state.armies, strict=True) if o == owner) == 40
     assert state.phase is Phase.REINFORCE and state.current == 0
@@ -160,7 +182,7 @@ def test_two_player_set_up_ends_with_forty_each() -> None:
 
 def test_defaults() -> None:
     assert parse_rules({}, 4) == Rules(SetupMode.DEAL, 0, False, False, 0)
-    assert parse_rules({"turn_timer": "24h"}, 4) == Rules()  # not a rules option: ignored
+    assert parse_rules({"turn_timer": "24h"}, 4) == parse_rules({}, 4)  # the table's: ignored
 
 
 def test_every_option() -> None:
@@ -184,6 +206,7 @@ def test_every_option() -> None:
         {"defender_chooses": "yes"},
         {"connected_fortify": 1},
         {"turn_limit": -1},
+        {"turn_limit": 201},
         {"turn_limit": 2.5},
         {"turn_limit": True},
     ],
@@ -198,6 +221,18 @@ def test_two_players_have_no_missions_and_always_deal() -> None:
         new((11, 12), missions=12)
     with pytest.raises(IllegalAction, match="deal"):
         new((11, 12), setup="claim")
+
+
+def test_options_are_checked_for_the_tables_without_a_game() -> None:
+    """The lobby checks the options before anyone sits: some table must suit them."""
+    ENGINE.validate_options({"setup": "claim", "missions": 14})  # 3 to 6 players may
+    ENGINE.validate_options({"missions": 12}, 3)
+    with pytest.raises(IllegalAction, match=r"^Secret Mission Risk is for 3 to 6 players\.$"):
+        ENGINE.validate_options({"missions": 12}, 2)
+    with pytest.raises(IllegalAction, match=r"^Two players always deal the territories"):
+        ENGINE.validate_options({"setup": "claim"}, 2)
+    with pytest.raises(IllegalAction, match="Turn limit"):
+        ENGINE.validate_options({"turn_limit": 500})
 
 
 def test_table_sizes() -> None:

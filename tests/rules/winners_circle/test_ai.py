@@ -8,7 +8,7 @@ from statistics import mean
 
 from rules.core import Action
 from rules.winners_circle import ENGINE
-from rules.winners_circle.actions import move_action
+from rules.winners_circle.actions import Verb, move_action
 from rules.winners_circle.ai import prospects
 from rules.winners_circle.cards import HORSES
 from rules.winners_circle.state import Bet, Phase, WinnersCircleState
@@ -43,7 +43,7 @@ def rolled(state: WinnersCircleState, symbol) -> WinnersCircleState:
 def test_the_ai_puts_its_2_chip_on_the_horse_with_the_best_prospects_first() -> None:
     state = replace(new_game((ANA, BOB)), current=0, first_bettor=0)
     best = max(HORSES, key=lambda h: (prospects(state, h), -h))
-    assert ai(state) == Action("bet", f"{best},2")
+    assert ai(state) == Action(Verb.BET, f"{best},2")
 
 
 def test_prospects_favour_the_front_of_the_field_and_a_big_card_value() -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from rules.core import Action, Event, IllegalAction
 from rules.winners_circle import ENGINE
-from rules.winners_circle.actions import chips_left
+from rules.winners_circle.actions import Verb, chips_left, move_action
 from rules.winners_circle.cards import HORSES
 from rules.winners_circle.state import (
     FINISH,
@@ -41,26 +41,26 @@ def test_each_player_has_chips_0_1_1_2_and_bets_four_rounds() -> None:
     state = replace(new_game((ANA, BOB), hidden_bets=True), current=0, first_bettor=0)
     assert chips_left(state, ANA) == (0, 1, 1, 2)
     legal = ENGINE.legal_actions(state, ANA)
-    assert set(legal) == {Action("bet_hidden", f"{h},{c}") for h in HORSES for c in (0, 1, 2)}
+    assert set(legal) == {Action(Verb.HIDDEN_BET, f"{h},{c}") for h in HORSES for c in (0, 1, 2)}
     assert len(legal) == 21  # one select menu, in Ana's own panel
     for n, (horse, chip) in enumerate(
         [(1, 0), (1, 2), (2, 1), (2, 0), (3, 2), (3, 1), (4, 1), (4, 1)]
     ):
         assert state.phase is Phase.BETTING, n
         player = state.players[state.current]
-        state = ENGINE.apply(state, player, Action("bet_hidden", f"{horse},{chip}"), RNG).state
+        state = ENGINE.apply(state, player, Action(Verb.HIDDEN_BET, f"{horse},{chip}"), RNG).state
     assert state.phase is Phase.ROLL and len(state.bets) == 8
 
 
 def test_the_open_bet_verb_is_refused_with_hidden_bets() -> None:
     state = replace(new_game((ANA, BOB), hidden_bets=True), current=0, first_bettor=0)
     with pytest.raises(IllegalAction):
-        ENGINE.apply(state, ANA, Action("bet", "1,1"), RNG)
+        ENGINE.apply(state, ANA, Action(Verb.BET, "1,1"), RNG)
 
 
 def test_everyone_sees_the_horse_only_the_owner_sees_the_chip() -> None:
     state = replace(new_game((ANA, BOB), hidden_bets=True), current=0, first_bettor=0)
-    events = ENGINE.apply(state, ANA, Action("bet_hidden", "5,2"), RNG).events
+    events = ENGINE.apply(state, ANA, Action(Verb.HIDDEN_BET, "5,2"), RNG).events
     public = the(events, HiddenBetPlaced)
     assert public == HiddenBetPlaced(ANA, 5) and public.visible_to is None
     private = the(events, HiddenChipChosen)
@@ -79,7 +79,7 @@ def test_the_values_are_revealed_when_the_race_ends() -> None:
         hidden_bets=True,
     )
     state = ENGINE.resolve_roll(replace(state, pace=1), HEAD, RNG).state
-    events = ENGINE.apply(state, ANA, Action("move", "3"), RNG).events
+    events = ENGINE.apply(state, ANA, move_action(3), RNG).events
     revealed = the(events, BetsRevealed)
     assert revealed.bets == bets and revealed.visible_to is None
     # Ana's 0-chip on the winner is a bluff: only Bob's 2-chip (2 bets) is paid.

@@ -10,9 +10,17 @@ import pytest
 
 from rules.core import Action, Event, IllegalAction, setup_rng, step_rng
 from rules.winners_circle import ENGINE
-from rules.winners_circle.actions import NEXT_RACE, ROLL, bet_action, chips_left, move_action
+from rules.winners_circle.actions import (
+    NEXT_RACE,
+    ROLL,
+    Verb,
+    bet_action,
+    chips_left,
+    move_action,
+)
 from rules.winners_circle.cards import HORSE_CARDS, HORSES, ROYAL_TURF_CARDS, Symbol, card
 from rules.winners_circle.engine import line_up, parse_rules
+from rules.winners_circle.options import OPTIONS
 from rules.winners_circle.state import (
     FINISH,
     Bet,
@@ -75,8 +83,8 @@ def rolled(state: WinnersCircleState, symbol: Symbol) -> WinnersCircleState:
 
 
 def test_house_options_default_off_and_unknown_keys_are_ignored() -> None:
-    assert parse_rules({}) == Rules()
-    assert parse_rules({"turn_timer": 60}) == Rules()
+    assert parse_rules({}) == Rules(False, False, False, False)
+    assert parse_rules({"turn_timer": 60}) == parse_rules({})
     assert parse_rules(
         {
             "royal_turf": True,
@@ -92,7 +100,7 @@ def test_house_options_default_off_and_unknown_keys_are_ignored() -> None:
 )
 @pytest.mark.parametrize("value", ["yes", 1, None])
 def test_a_bad_option_value_is_refused_not_guessed(name: str, value: object) -> None:
-    with pytest.raises(IllegalAction, match=name):
+    with pytest.raises(IllegalAction, match=OPTIONS[name].title):
         parse_rules({name: value})
 
 
@@ -109,7 +117,7 @@ def test_two_to_six_players() -> None:
 
 def test_cards_go_to_gates_one_to_seven_and_the_horses_line_up_on_36_to_30() -> None:
     drawn = (9, 3, 27, 1, 14, 20, 5, *[c for c in BASE_IDS if c not in (9, 3, 27, 1, 14, 20, 5)])
-    gates, starts, deck, set_aside = line_up(Rules(), drawn)
+    gates, starts, deck, set_aside = line_up(parse_rules({}), drawn)
     assert gates == (9, 3, 27, 1, 14, 20, 5)
     assert starts == (36, 35, 34, 33, 32, 31, 30)  # gate 1 on 36 … gate 7 on 30
     assert deck == drawn[7:] and set_aside == 0
@@ -129,7 +137,7 @@ def test_royal_turf_a_card_goes_to_its_own_horse_and_that_horse_to_the_next_star
     # Draw: horse 4's card, horse 2's, horse 4's again (set aside), then one for each other.
     order = [141, 121, 142, 111, 131, 151, 161, 171]
     rest = [c for c in ROYAL_IDS if c not in order]
-    gates, starts, deck, set_aside = line_up(Rules(royal_turf=True), (*order, *rest))
+    gates, starts, deck, set_aside = line_up(parse_rules({"royal_turf": True}), (*order, *rest))
     assert gates == (111, 121, 131, 141, 151, 161, 171)
     assert starts[4 - 1] == 36 and starts[2 - 1] == 35  # in draw order
     assert (starts[0], starts[2], starts[4], starts[5], starts[6]) == (34, 33, 32, 31, 30)
@@ -147,7 +155,7 @@ def test_royal_turf_races_use_one_card_per_horse_each_time() -> None:
 
 
 def test_crowded_field_every_horse_starts_on_space_36() -> None:
-    _, starts, _, _ = line_up(Rules(crowded_field=True), BASE_IDS)
+    _, starts, _, _ = line_up(parse_rules({"crowded_field": True}), BASE_IDS)
     assert set(starts) == {36}
 
 
@@ -176,9 +184,9 @@ def test_a_bet_is_a_horse_and_a_chip_one_one_two() -> None:
     state = replace(new_game(), current=0, first_bettor=0)
     assert chips_left(state, ANA) == (1, 1, 2)
     legal = ENGINE.legal_actions(state, ANA)
-    assert set(legal) == {Action("bet", f"{h},{c}") for h in HORSES for c in (1, 2)}
+    assert set(legal) == {Action(Verb.BET, f"{h},{c}") for h in HORSES for c in (1, 2)}
     assert len(legal) <= 25  # one select menu
-    step = ENGINE.apply(state, ANA, Action("bet", "3,2"), RNG)
+    step = ENGINE.apply(state, ANA, Action(Verb.BET, "3,2"), RNG)
     assert the(step.events, BetPlaced) == BetPlaced(ANA, 3, 2)
     assert chips_left(step.state, ANA) == (1, 1)
 
@@ -201,9 +209,9 @@ def test_a_player_may_not_bet_twice_on_a_horse_or_with_a_chip_spent() -> None:
     assert all(not a.arg.endswith(",2") for a in ENGINE.legal_actions(state, ANA))
     for wrong in ("4,1", "5,2", "5,3", "8,1"):
         with pytest.raises(IllegalAction):
-            ENGINE.apply(state, ANA, Action("bet", wrong), RNG)
+            ENGINE.apply(state, ANA, Action(Verb.BET, wrong), RNG)
     with pytest.raises(IllegalAction, match="not your turn"):
-        ENGINE.apply(state, BOB, Action("bet", "5,1"), RNG)
+        ENGINE.apply(state, BOB, Action(Verb.BET, "5,1"), RNG)
 
 
 def test_when_the_bets_are_in_the_first_bettor_rolls_first() -> None:
@@ -219,7 +227,7 @@ def test_the_last_bet_announces_the_race_start() -> None:
     state = replace(new_game((ANA, BOB)), current=0, first_bettor=0)
     for horse, chip in [(1, 2), (2, 2), (2, 1), (1, 1), (3, 1)]:
         state = bet(state, horse, chip)
-    step = ENGINE.apply(state, BOB, Action("bet", "3,1"), RNG)
+    step = ENGINE.apply(state, BOB, Action(Verb.BET, "3,1"), RNG)
     assert the(step.events, RaceStarted) == RaceStarted(1, ANA)
 
 
@@ -273,7 +281,7 @@ def test_with_one_face_up_card_left_the_roll_moves_that_horse() -> None:
 
 def test_a_move_must_be_chosen_there_is_no_passing() -> None:
     state = rolled(racing(), HEAD)
-    assert {a.verb for a in ENGINE.legal_actions(state, ANA)} == {"move"}
+    assert {a.verb for a in ENGINE.legal_actions(state, ANA)} == {Verb.MOVE}
 
 
 # --- blocking ---------------------------------------------------------------------------------

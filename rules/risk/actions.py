@@ -1,0 +1,168 @@
+"""Risk's actions: one vocabulary for the engine, the AI, the presenter and the tests.
+
+Action logs and the custom ids on old Discord messages carry `<verb>[:<arg>]`, so a verb and
+the form of its argument never change. A choice with several parts is made as sub-steps, so
+that every menu is small and offers legal choices only:
+
+- set-up: `claim:<territory>`; `place_on:<territory>` then `place:<armies>`;
+  `neutral_on:<territory>` (two players); `auto` places the rest sensibly;
+- reinforcements: `trade:<cards>` trades a set, `bonus:<territory>` first chooses where its
+  +2 goes; then `place_on` and `place` as in the set-up, or `auto`;
+- attacks: `attack_from:<territory>`, `attack_to:<territory>`, then `roll:<dice>` or
+  `blitz:<stop level>`; `defend:<dice>` (house rule `defender_chooses`); after a capture
+  `move_in:<armies>`, counting the armies that moved in with the capture; `end_attacks`;
+- fortify: `fortify_from:<territory>`, `fortify_to:<territory>`, then `fortify:<armies>`;
+  `end_turn`;
+- `back` undoes the last part of a choice.
+
+A territory is its slug ("eastern_australia", `map.slugify`), a number is written in decimal,
+and cards are their numbers (`cards.py`) joined by commas ("3,17,42").
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+
+from rules.core import Action
+
+
+class Verb(enum.StrEnum):
+    """Every verb of the game, in the order of a turn."""
+
+    CLAIM = "claim"
+    PLACE_ON = "place_on"
+    PLACE = "place"
+    NEUTRAL_ON = "neutral_on"
+    AUTO = "auto"
+    TRADE = "trade"
+    BONUS = "bonus"
+    ATTACK_FROM = "attack_from"
+    ATTACK_TO = "attack_to"
+    ROLL = "roll"
+    BLITZ = "blitz"
+    DEFEND = "defend"
+    MOVE_IN = "move_in"
+    END_ATTACKS = "end_attacks"
+    FORTIFY_FROM = "fortify_from"
+    FORTIFY_TO = "fortify_to"
+    FORTIFY = "fortify"
+    END_TURN = "end_turn"
+    BACK = "back"
+
+
+AUTO = Action(Verb.AUTO)
+END_ATTACKS = Action(Verb.END_ATTACKS)
+END_TURN = Action(Verb.END_TURN)
+BACK = Action(Verb.BACK)
+
+PRIVATE_VERBS = frozenset({Verb.TRADE, Verb.BONUS})
+"""Verbs whose argument reveals a secret (which cards, or a territory shown on a card held):
+offered in the player's private panel."""
+
+
+# --- by the form of the argument ---------------------------------------------------------------
+
+
+def territory_action(verb: Verb, territory: str) -> Action:
+    """`<verb>:<territory>`, for a verb whose argument is a territory's slug."""
+    return Action(verb, territory)
+
+
+def number_action(verb: Verb, number: int) -> Action:
+    """`<verb>:<number>`, for a verb whose argument is a number of armies or dice."""
+    return Action(verb, str(number))
+
+
+def parse_territory(action: Action) -> str:
+    """The territory a territory verb's action names."""
+    return action.arg
+
+
+def parse_number(action: Action) -> int:
+    """The number a number verb's action gives."""
+    return int(action.arg)
+
+
+def trade(cards: Iterable[int]) -> Action:
+    """Trade these cards, a set, in this order: when no `bonus` was chosen, the +2 goes on
+    the first card's territory that the player holds."""
+    return Action(Verb.TRADE, ",".join(str(c) for c in cards))
+
+
+def parse_trade(action: Action) -> tuple[int, ...]:
+    """The cards a `trade` action trades, in its order."""
+    return tuple(int(part) for part in action.arg.split(","))
+
+
+# --- one constructor per verb with an argument -------------------------------------------------
+
+
+def claim(territory: str) -> Action:
+    """Claim set-up: claim an unclaimed territory."""
+    return territory_action(Verb.CLAIM, territory)
+
+
+def place_on(territory: str) -> Action:
+    """Choose one's own territory to place set-up armies or reinforcements on."""
+    return territory_action(Verb.PLACE_ON, territory)
+
+
+def place(armies: int) -> Action:
+    """Place this many armies on the territory chosen."""
+    return number_action(Verb.PLACE, armies)
+
+
+def neutral_on(territory: str) -> Action:
+    """Two players' set-up: put a neutral army on this neutral territory."""
+    return territory_action(Verb.NEUTRAL_ON, territory)
+
+
+def bonus(territory: str) -> Action:
+    """Before trading: the +2 of a traded card goes on this territory, if the set shows it."""
+    return territory_action(Verb.BONUS, territory)
+
+
+def attack_from(territory: str) -> Action:
+    """Choose the territory to attack from."""
+    return territory_action(Verb.ATTACK_FROM, territory)
+
+
+def attack_to(territory: str) -> Action:
+    """Choose the territory to attack."""
+    return territory_action(Verb.ATTACK_TO, territory)
+
+
+def roll(dice: int) -> Action:
+    """Attack once with this many dice."""
+    return number_action(Verb.ROLL, dice)
+
+
+def blitz(stop: int) -> Action:
+    """Roll with the most dice until the territory falls or the attack is down to `stop`."""
+    return number_action(Verb.BLITZ, stop)
+
+
+def defend(dice: int) -> Action:
+    """House rule `defender_chooses`: defend with this many dice."""
+    return number_action(Verb.DEFEND, dice)
+
+
+def move_in(armies: int) -> Action:
+    """After a capture: this many armies in the captured territory, the dice's included."""
+    return number_action(Verb.MOVE_IN, armies)
+
+
+def fortify_from(territory: str) -> Action:
+    """Choose the territory to move armies from."""
+    return territory_action(Verb.FORTIFY_FROM, territory)
+
+
+def fortify_to(territory: str) -> Action:
+    """Choose the territory to move them to."""
+    return territory_action(Verb.FORTIFY_TO, territory)
+
+
+def fortify(armies: int) -> Action:
+    """Move this many armies, ending the turn."""
+    return number_action(Verb.FORTIFY, armies)
