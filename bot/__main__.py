@@ -10,12 +10,17 @@ import discord
 from dotenv import load_dotenv
 
 from bot.client import ParlourBot
-from bot.settings import Settings
+from bot.instance_lock import DatabaseInUse, InstanceLock
+from bot.settings import Settings, SettingsError
 
 
 def main() -> int:
     load_dotenv(Path.cwd() / ".env")  # the admin's .env, where they run the bot
-    settings = Settings.from_env()
+    try:
+        settings = Settings.from_env()
+    except SettingsError as e:
+        print(e, file=sys.stderr)
+        return 2
     if not settings.token:
         print(
             "DISCORD_TOKEN is not set: put your bot's token in a .env file "
@@ -23,8 +28,19 @@ def main() -> int:
             file=sys.stderr,
         )
         return 2
+    try:
+        lock = InstanceLock.acquire(settings.database_path)  # before anything else happens
+    except DatabaseInUse as e:
+        print(e, file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(
+            f"DATABASE_PATH={settings.database_path!r} can't be used: {e.strerror}.",
+            file=sys.stderr,
+        )
+        return 2
     discord.utils.setup_logging(level=getattr(logging, settings.log_level, logging.INFO))
-    bot = ParlourBot(settings)
+    bot = ParlourBot(settings, lock=lock)
     try:
         bot.run(settings.token, log_handler=None)
     except discord.LoginFailure:

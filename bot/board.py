@@ -18,8 +18,8 @@ from typing import Any
 import discord
 
 from bot.components import GameButton, GameSelect, view_of
-from bot.custom_ids import ButtonId
-from bot.presenter import ButtonLook, Presenter
+from bot.custom_ids import BOX_VERB, ButtonId
+from bot.presenter import ButtonLook, NumberBox, Presenter
 from bot.service import Table
 from rules.core import Action, Engine, Event, PlayerId
 
@@ -30,6 +30,7 @@ MAX_ROWS = 5  # Discord's limits: 5 rows of 5 buttons, or one select menu a row
 BUTTONS_PER_ROW = 5
 OPTIONS_PER_MENU = 25
 PEEK = "peek"  # the verb of the button that opens a player's private panel
+ASK = BOX_VERB  # the verb of the button that opens a number box; its arg is the number's verb
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,30 @@ def offers_for(
     return offers
 
 
+def public_offers(
+    engine: Engine[Any], presenter: Presenter, state: Any, players: Iterable[PlayerId]
+) -> tuple[list[tuple[Action, ButtonLook]], list[NumberBox]]:
+    """What the public board offers `players`: every legal action but the secret ones, and
+    the number boxes that stand for the numbers too many to list (their menu options)."""
+    boxes = [box for p in sorted(players) if (box := presenter.number_box(state, p))]
+    typed = {box.verb for box in boxes}
+    offers = [
+        (action, look)
+        for action, look in offers_for(engine, presenter, state, players)
+        if not presenter.is_private(action, state)
+        and not (action.verb in typed and look.menu is not None)
+    ]
+    return offers, boxes
+
+
+def box_buttons(table: Table, boxes: Sequence[NumberBox]) -> list[GameButton]:
+    row = table.row
+    return [
+        GameButton(ButtonId(row.game, row.id, row.step, ASK, box.verb), label="Type a number…")
+        for box in boxes
+    ]
+
+
 def peek_button(table: Table, presenter: Presenter) -> list[GameButton]:
     if presenter.private_label is None:
         return []
@@ -97,6 +122,14 @@ def peek_button(table: Table, presenter: Presenter) -> list[GameButton]:
             bid, label=presenter.private_label, style=discord.ButtonStyle.secondary, emoji="🔒"
         )
     ]
+
+
+def prompt_of(table: Table, engine: Engine[Any], presenter: Presenter) -> str:
+    """The board's last line: whose turn and what to do, or how the game ended."""
+    outcome = engine.outcome(table.state)
+    if outcome is not None:
+        return presenter.result(table.state, outcome, table.names)
+    return presenter.prompt(table.state, table.names)
 
 
 async def build_board(
@@ -124,17 +157,13 @@ async def build_board(
     picture = await asyncio.to_thread(presenter.picture, table.state, table.names, public)
     embed.set_image(url=f"attachment://{picture.filename}")
     file = discord.File(io.BytesIO(picture.data), filename=picture.filename)
-    if prompt is None:
-        return Board(embed, file, view_of([]))
+    if prompt is None or engine.outcome(table.state) is not None:
+        return Board(embed, file, view_of([]))  # a closed chapter, or the end: nothing live
     # Under autoplay the table plays every seat: the board is to watch, not to click.
     clickers = engine.to_act(table.state) - (table.autoplayed - table.bots)
-    offers = [
-        (action, look)
-        for action, look in offers_for(engine, presenter, table.state, clickers)
-        if not presenter.is_private(action, table.state)
-    ]
-    items = components(table, offers, peek_button(table, presenter))
-    return Board(embed, file, view_of(items))
+    offers, boxes = public_offers(engine, presenter, table.state, clickers)
+    extra = [*box_buttons(table, boxes), *peek_button(table, presenter)]
+    return Board(embed, file, view_of(components(table, offers, extra)))
 
 
 def private_panel(

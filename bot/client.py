@@ -1,8 +1,11 @@
-"""The Discord client: wires storage, service, tables and cogs together at start-up."""
+"""The Discord client: wires the table runtime together and connects it to Discord."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import signal
 from typing import Any
 
 import discord
@@ -10,17 +13,31 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot.components import GENERIC_ERROR, GameButton, GameSelect, reply_privately
+from bot.autopilot import Autopilot
+from bot.clicks import Clicks
+from bot.components import GameButton, GameSelect
+from bot.custom_ids import is_box_id, is_parlour_id, parse, typed_value
 from bot.errors import UserError
+from bot.instance_lock import InstanceLock
+from bot.lobby import Lobby
+from bot.looplag import LoopWatch
+from bot.play import Play
+from bot.presenters import Presenters
+from bot.publisher import BoardPublisher
+from bot.recovery import Recovery
+from bot.replies import Reply
+from bot.router import GENERIC_ERROR, OLD_BUTTON, Router
+from bot.scheduler import Scheduler
 from bot.service import GameService
 from bot.settings import Settings
 from bot.storage import Storage
-from bot.tables import TableManager
+from bot.warm_up import warm_up
 from rules.registry import ENGINES
 
 log = logging.getLogger(__name__)
 
 COGS = (
+    "cogs.pictures",
     "cogs.cock_and_bull",
     "cogs.hold_your_horses",
     "cogs.winners_circle",
@@ -28,6 +45,11 @@ COGS = (
     "cogs.risk",
     "cogs.general",
     "cogs.scoreboard",
+)
+SHUTDOWN_GRACE = 5.0  # seconds for clicks and boards in flight when the bot stops
+RETIRED_COMMAND = "That command is no longer part of Parlour. Type `/` to see the current ones."
+CHANGED_COMMAND = (
+    "That command has just changed; Discord will show its new form shortly. Try again in a minute."
 )
 
 
@@ -40,27 +62,51 @@ def point_at_endpoints(settings: Settings) -> None:
 
 
 class ParlourTree(app_commands.CommandTree["ParlourBot"]):
+    async def _call(self, interaction: discord.Interaction[ParlourBot]) -> None:
+        call = super()._call
+        if interaction.type is not discord.InteractionType.application_command:
+            await call(interaction)  # autocomplete: nothing to defer
+            return
+        # Errors go on to `on_error` below, through discord.py's own path.
+        await self.client.router.handle(
+            Reply.of(interaction), lambda _: call(interaction), on_error=False
+        )
+
     async def on_error(
-        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+        self, interaction: discord.Interaction[ParlourBot], error: app_commands.AppCommandError
     ) -> None:
+        reply = Reply.of(interaction)
         original = getattr(error, "original", error)
         if isinstance(original, UserError):
-            await reply_privately(interaction, str(original))
-            return
-        if isinstance(error, app_commands.CheckFailure):
-            await reply_privately(interaction, str(error) or "You can't use that here.")
-            return
-        command = interaction.command.qualified_name if interaction.command else "?"
-        log.error("/%s failed", command, exc_info=original)
-        await reply_privately(interaction, GENERIC_ERROR)
+            await reply.private(str(original))
+        elif isinstance(error, app_commands.CommandNotFound):
+            await reply.private(RETIRED_COMMAND)
+        elif isinstance(error, app_commands.CommandSignatureMismatch):
+            await reply.private(CHANGED_COMMAND)
+        elif isinstance(error, app_commands.CheckFailure):
+            await reply.private(str(error) or "You can't use that here.")
+        else:
+            command = interaction.command.qualified_name if interaction.command else "?"
+            log.error("/%s failed", command, exc_info=original)
+            await reply.private(GENERIC_ERROR)
 
 
 class ParlourBot(commands.Bot):
     storage: Storage
     service: GameService
-    tables: TableManager
+    presenters: Presenters
+    scheduler: Scheduler
+    publisher: BoardPublisher
+    autopilot: Autopilot
+    lobby: Lobby
+    play: Play
+    router: Router
+    clicks: Clicks
+    recovery: Recovery
 
-    def __init__(self, settings: Settings, **options: Any) -> None:
+    def __init__(
+        self, settings: Settings, *, lock: InstanceLock | None = None, **options: Any
+    ) -> None:
         point_at_endpoints(settings)
         super().__init__(
             command_prefix=commands.when_mentioned,  # slash commands only; no message content
@@ -71,21 +117,58 @@ class ParlourBot(commands.Bot):
             **options,
         )
         self.settings = settings
+        self._lock = lock  # the database's instance lock, when the caller took it already
+        self.loop_watch = LoopWatch()
+        self._background: set[asyncio.Task[None]] = set()
+        self._closing: asyncio.Future[None] | None = None
+        self.router = Router()
 
     async def setup_hook(self) -> None:
-        self.storage = await Storage.open(self.settings.database_path)
+        self.loop_watch.start()
+        self._stop_on_signals()
+        self.storage = await Storage.open(self.settings.database_path, self._lock)
         self.service = GameService(self.storage, ENGINES, fixed_seed=self.settings.game_seed)
-        self.tables = TableManager(
-            self,
+        self.presenters = Presenters()
+        self.scheduler = Scheduler(give_way=self.router.quiet)
+        self.publisher = BoardPublisher(self, self.service, self.presenters, self.scheduler)
+        self.autopilot = Autopilot(
             self.service,
+            self.presenters,
+            self.publisher,
+            self.scheduler,
             bot_move_delay=self.settings.bot_move_delay,
             autoplay_pace=self.settings.autoplay_pace,
+        )
+        self.lobby = Lobby(self.service, self.presenters, self.publisher, self.autopilot)
+        self.play = Play(self.service, self.presenters, self.publisher, self.autopilot)
+        self.clicks = Clicks(self.router, self.lobby, self.play)
+        self.recovery = Recovery(
+            self.service,
+            self.publisher,
+            self.autopilot,
+            self.scheduler,
+            starting=self.lobby.starting,
         )
         self.add_dynamic_items(GameButton, GameSelect)
         for cog in COGS:
             await self.load_extension(cog)
+        # Before connecting: the first click must not pay for a cold picture.
+        await warm_up(self.presenters, self.service)
         await self._sync_commands()
-        self.loop.create_task(self._recover_when_ready())
+        self._spawn(self.recovery.reconcile_forever())
+
+    def _stop_on_signals(self) -> None:
+        """SIGTERM (a service manager, `docker stop`) and SIGINT close the bot cleanly."""
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            # Not the main thread, or a platform without signals (tests, Windows): skip.
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, lambda: self._spawn(self.close()))
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.ensure_future(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def _sync_commands(self) -> None:
         if self.settings.dev_guild_id:
@@ -96,18 +179,75 @@ class ParlourBot(commands.Bot):
             synced = await self.tree.sync()
         log.info("synced %d slash commands", len(synced))
 
-    async def _recover_when_ready(self) -> None:
-        await self.tables.warm_up()
-        await self.wait_until_ready()
-        await self.tables.recover()
+    async def on_connect(self) -> None:
+        """Every new gateway session (the first, and after a reconnect that could not
+        resume): recovery, at once — `on_ready` waits for every server's data first, and
+        recovery needs none of it. Idempotent: it catches up whatever was missed. A task of
+        ours, so that closing waits for it before the database closes."""
+        self._spawn(self.recovery.run())
+
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        if self.router.closing:
+            return  # the database may be closed already; a start-up repairs boards anyway
+        row = await self.storage.game_by_board(payload.message_id)
+        if row is not None:
+            self._spawn(self.publisher.board_deleted(row.id))
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        if self.router.closing:
+            return
+        row = await self.storage.game_in_thread(payload.thread_id)
+        if row is not None:
+            self._spawn(self.publisher.thread_deleted(row.id))
 
     async def on_ready(self) -> None:
-        assert self.user is not None
-        log.info("logged in as %s (%s) in %d servers", self.user, self.user.id, len(self.guilds))
+        if self.user is not None:
+            log.info("logged in as %s in %d servers", self.user, len(self.guilds))
+
+    async def on_interaction(self, interaction: discord.Interaction[ParlourBot]) -> None:
+        """Number boxes submitted (whatever process opened them); and a click on a button or
+        menu of no current Parlour kind (an older version's) still gets an answer, instead
+        of "This interaction failed"."""
+        kind = interaction.type
+        if kind not in (discord.InteractionType.component, discord.InteractionType.modal_submit):
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        if kind is discord.InteractionType.modal_submit and is_box_id(custom_id):
+            await self.clicks.typed(interaction, parse(custom_id), typed_value(data))
+        elif not is_parlour_id(custom_id):
+            await self.router.handle(Reply.of(interaction), lambda reply: reply.private(OLD_BUTTON))
 
     async def close(self) -> None:
-        if hasattr(self, "tables"):
-            await self.tables.close()
-        await super().close()
+        """Stop taking clicks, let those in flight finish, then stop timers and bots (they
+        are re-armed from the database at the next start), close the database, and only
+        then the gateway: `run` returns as soon as the gateway closes, and cancels whatever
+        is left. A second call waits for the first."""
+        if self._closing is not None:
+            await asyncio.shield(self._closing)
+            return
+        self._closing = asyncio.get_running_loop().create_future()
+        try:
+            log.info("shutting down")
+            await self._stop_runtime()
+            await self.loop_watch.stop()
+            await super().close()
+        finally:
+            self._closing.set_result(None)
+
+    async def _stop_runtime(self) -> None:
+        await self.router.close(SHUTDOWN_GRACE)
+        others = [t for t in self._background if t is not asyncio.current_task()]
+        for task in others:
+            task.cancel()  # recovery and the reconciler
+        await asyncio.gather(*others, return_exceptions=True)
+        if hasattr(self, "publisher"):
+            await self.publisher.close(SHUTDOWN_GRACE)
+        if hasattr(self, "scheduler"):
+            await self.scheduler.close()
         if hasattr(self, "storage"):
             await self.storage.close()
+
+
+Interaction = discord.Interaction[ParlourBot]
+"""What a cog's command receives: an interaction whose client is the typed Parlour bot."""

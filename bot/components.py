@@ -1,23 +1,35 @@
-"""The DynamicItems behind every Parlour button and select menu, so old boards survive restarts."""
+"""The DynamicItems behind every Parlour button and select menu, so old boards survive restarts.
+
+A click is handed to the client's `clicks` (see `bot.clicks`), found on the interaction's
+client rather than imported, so this module depends on nothing above it.
+"""
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, runtime_checkable
 
 import discord
 
 from bot.custom_ids import MENU_TEMPLATE, TEMPLATE, ButtonId, parse, parse_choice
-from bot.errors import UserError
+from bot.replies import Reply
 
-if TYPE_CHECKING:
-    from bot.tables import TableManager
 
-log = logging.getLogger(__name__)
+class ClickHandler(Protocol):
+    async def click(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None: ...
 
-GENERIC_ERROR = "Something went wrong on our side; your move was not applied. Please try again."
+
+@runtime_checkable
+class HasClicks(Protocol):
+    clicks: ClickHandler
+
+
+async def _click(interaction: discord.Interaction[Any], bid: ButtonId) -> None:
+    client = interaction.client
+    if not isinstance(client, HasClicks):
+        raise TypeError("Parlour's components need a client with a `clicks` handler")
+    await client.clicks.click(interaction, bid)
 
 
 class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
@@ -44,15 +56,15 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLA
     @classmethod
     async def from_custom_id(
         cls,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[Any],
         item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
     ) -> GameButton:
         return cls(parse(match.string))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await handle_click(interaction, self.button_id)
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _click(interaction, self.button_id)
 
 
 class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MENU_TEMPLATE):
@@ -66,44 +78,22 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MENU_T
     @classmethod
     async def from_custom_id(
         cls,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[Any],
         item: discord.ui.Item[Any],
         match: re.Match[str],
         /,
     ) -> GameSelect:
-        assert isinstance(item, discord.ui.Select)
+        if not isinstance(item, discord.ui.Select):
+            raise TypeError(f"{match.string!r} is not a select menu")
         return cls(match.string, item.options, item.placeholder or "")
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
             bid = parse_choice(self.item.custom_id, self.item.values[0])
         except (ValueError, IndexError):
-            await reply_privately(interaction, "That choice is not available.")
+            await Reply.of(interaction).private("That choice is not available.")
             return
-        await handle_click(interaction, bid)
-
-
-async def handle_click(interaction: discord.Interaction, bid: ButtonId) -> None:
-    tables: TableManager = interaction.client.tables  # type: ignore[attr-defined]
-    try:
-        await tables.on_click(interaction, bid)
-    except UserError as e:
-        await reply_privately(interaction, str(e))
-    except Exception:
-        # discord.py only logs errors raised in dynamic items: answer the player too.
-        log.exception("click failed: game %s step %s verb %s", bid.game_id, bid.step, bid.verb)
-        await reply_privately(interaction, GENERIC_ERROR)
-
-
-async def reply_privately(interaction: discord.Interaction, text: str) -> None:
-    """An ephemeral answer, whether or not the interaction was answered already."""
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
-    except discord.HTTPException:
-        log.warning("could not send an error reply to %s", interaction.user.id, exc_info=True)
+        await _click(interaction, bid)
 
 
 def view_of(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:

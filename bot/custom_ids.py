@@ -12,13 +12,16 @@ of its options has the value `<verb>[:<arg>]`, so a choice decodes to the same B
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 VERSION = "v1"
 MAX_LENGTH = 100
 _HEAD = r"v1:(?P<game>[a-z_]+):(?P<game_id>[0-9]+):(?P<step>[0-9]+|-):"
 _ACTION = r"(?P<verb>[a-z_]+)(?::(?P<arg>[A-Za-z0-9_.,-]*))?"
 MENU_VERB = "menu"
+BOX_VERB = "ask"  # a "Type a number…" button; the box it opens has the same custom id
 # A button's verb is never "menu", so a select's id can't be mistaken for a button's.
 TEMPLATE = _HEAD + rf"(?!{MENU_VERB}(?::|$)){_ACTION}"
 MENU_TEMPLATE = _HEAD + rf"{MENU_VERB}:(?P<menu>[0-9]+)"
@@ -79,3 +82,24 @@ def _button_id(head: re.Match[str], action: re.Match[str]) -> ButtonId:
         verb=action["verb"],
         arg=action["arg"] or "",
     )
+
+
+def is_parlour_id(custom_id: str) -> bool:
+    """True for a custom id this version's buttons and menus answer (`GameButton`,
+    `GameSelect`); any other click is from an older version, or not ours."""
+    return bool(_PATTERN.fullmatch(custom_id) or _MENU_PATTERN.fullmatch(custom_id))
+
+
+def is_box_id(custom_id: str) -> bool:
+    """True for the custom id of a number box (the "Type a number…" button's own id)."""
+    match = _PATTERN.fullmatch(custom_id)
+    return match is not None and match["verb"] == BOX_VERB
+
+
+def typed_value(data: Mapping[str, Any]) -> str:
+    """The text typed in a submitted number box (a modal's only text input)."""
+    for row in data.get("components", []):
+        for component in row.get("components", [row.get("component", {})]):
+            if isinstance(component, Mapping) and "value" in component:
+                return str(component["value"])
+    return ""

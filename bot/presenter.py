@@ -30,6 +30,18 @@ class ButtonLook:
 
 
 @dataclass(frozen=True)
+class NumberBox:
+    """A number the player types instead of picking it from a list too long for the board:
+    a "Type a number…" button opens a box (a Discord modal) asking for `verb`'s number from
+    `low` to `high`. The engine validates whatever is typed."""
+
+    verb: str
+    low: int
+    high: int
+    title: str  # the box's title, a question: "How many armies move into Ural?"
+
+
+@dataclass(frozen=True)
 class Picture:
     """The board's image attachment: a still PNG, or an animated replay (GIF/WebP)."""
 
@@ -91,6 +103,11 @@ class Presenter(ABC):
         """True for an action whose label would reveal a secret (a hidden chip, a card): it is
         offered only in the player's private panel, never on the public board."""
         return False
+
+    def number_box(self, state: Any, player: PlayerId) -> NumberBox | None:
+        """A number `player` may type now; when there is one, the board offers only the
+        buttons of that verb (the quick choices) and the box, not its menu options."""
+        return None
 
     def private(self, state: Any, player: PlayerId, names: Mapping[PlayerId, str]) -> str:
         """The text of `player`'s private panel: their hand, mission, hidden chips."""

@@ -12,15 +12,17 @@ import asyncio
 import logging
 import secrets
 import time
+import weakref
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.errors import UserError
+from bot.errors import GameUnreadable, UserError
 from bot.storage import (
     ABANDONED,
     ACTIVE,
     CANCELLED,
+    FINISHED,
     LOBBY,
     GameRow,
     ResultRow,
@@ -81,6 +83,7 @@ class Played:
     by_ai: bool
     was_to_act: frozenset[PlayerId]  # who could act before this action
     before: Any  # the state the action was applied to
+    from_step: int  # the step `before` was at (several actions, for an AI's batched turn)
 
 
 class GameService:
@@ -96,10 +99,15 @@ class GameService:
         self.engines = engines
         self._clock = clock
         self._fixed_seed = fixed_seed
-        self._locks: dict[int, asyncio.Lock] = {}
+        # Held only around a load, an engine step and a save (never a Discord call or a
+        # sleep). Weak values: a game nobody is acting on keeps no lock in memory.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
     def lock(self, game_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(game_id, asyncio.Lock())
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
 
     def engine(self, game: str) -> Engine[Any]:
         return self.engines[game]
@@ -107,12 +115,25 @@ class GameService:
     # --- loading ---------------------------------------------------------------------------
 
     async def table(self, game_id: int) -> Table:
+        """The game as saved; GameUnreadable if this version cannot load it."""
         row = await self.storage.get_game(game_id)
         if row is None:
             raise UserError("That game no longer exists.")
         seats = await self.storage.seats(game_id)
-        state = self.engine(row.game).load(row.state) if row.state is not None else None
+        if row.broken is not None:
+            raise GameUnreadable(row.broken, marked=True)
+        if row.game not in self.engines:
+            raise GameUnreadable(f"no engine for {row.game!r}")
+        try:
+            state = self.engine(row.game).load(row.state) if row.state is not None else None
+        except Exception as e:  # a state of another version, or a corrupted one
+            raise GameUnreadable(f"state of game {game_id} can't be loaded: {e!r}") from e
         return Table(row, seats, state)
+
+    async def game_in_thread(self, thread_id: int) -> Table | None:
+        """The active game played in this thread (for commands typed there)."""
+        row = await self.storage.game_in_thread(thread_id)
+        return None if row is None else await self.table(row.id)
 
     # --- the lobby ---------------------------------------------------------------------------
 
@@ -146,14 +167,10 @@ class GameService:
     def _check_options(engine: Engine[Any], options: Mapping[str, Any]) -> None:
         """Refuse bad options now, not when the host clicks Start: they are fine if some
         table size accepts them (missions need 3 players, sides one player each...)."""
-        first: IllegalAction | None = None
-        for count in range(engine.min_players, engine.max_players + 1):
-            try:
-                engine.initial_state(list(range(1, count + 1)), options, setup_rng("check"))
-                return
-            except IllegalAction as e:
-                first = first or e
-        raise UserError(str(first))
+        try:
+            engine.validate_options(options)
+        except IllegalAction as e:
+            raise UserError(str(e)) from e
 
     async def _lobby(self, game_id: int) -> Table:
         table = await self.table(game_id)
@@ -264,10 +281,18 @@ class GameService:
         expected_step: int,
         *,
         by_ai: bool = False,
+        on_board: int | None = None,
     ) -> Played:
-        """Apply `action` for `player` if the game is still at `expected_step`."""
+        """Apply `action` for `player` if the game is still at `expected_step` — and, for a
+        click on a board message (`on_board`), if that message is not older than the game's
+        current board: an older one that kept its buttons (Discord refused to edit it) takes
+        no moves. A newer one is a board just posted whose id is not saved yet — ids grow
+        with time, and a quick player may click it in that moment."""
         async with self.lock(game_id):
             table = await self.table(game_id)
+            current = table.row.board_message_id
+            if on_board is not None and current is not None and on_board < current:
+                raise UserError("That board is out of date: use the latest one in the thread.")
             return await self._apply(table, player, action, expected_step, by_ai=by_ai)
 
     async def _apply(
@@ -289,6 +314,8 @@ class GameService:
             raise UserError(str(e)) from e
         outcome = engine.outcome(step.state)
         results = None if outcome is None else _results(table, outcome)
+        dumped = engine.dump(step.state)
+        deadline = self._deadline(table, step.state)
         try:
             await self.storage.record_action(
                 row.id,
@@ -296,15 +323,24 @@ class GameService:
                 player_id=player,
                 action=action,
                 by_ai=by_ai,
-                state=engine.dump(step.state),
-                deadline=self._deadline(table, step.state),
+                state=dumped,
+                deadline=deadline,
                 results=results,
                 now=self._clock(),
             )
         except StaleStep as e:
             raise UserError("That button is out of date: the game has moved on.") from e
+        # The row as just written, without reading it back.
+        after = replace(
+            row,
+            step=row.step + 1,
+            state=dumped,
+            deadline=deadline,
+            reminded=False,
+            status=FINISHED if results is not None else ACTIVE,
+        )
         return Played(
-            table=await self.table(row.id),
+            table=Table(after, table.seats, step.state),
             player=player,
             action=action,
             events=step.events,
@@ -312,6 +348,7 @@ class GameService:
             by_ai=by_ai,
             was_to_act=engine.to_act(table.state),
             before=table.state,
+            from_step=row.step,
         )
 
     async def play_bot(self, game_id: int) -> Played | None:
@@ -369,6 +406,22 @@ class GameService:
         """The game's thread is gone: stop its timers and hide it from /games."""
         await self.storage.update_game(game_id, self._clock(), status=ABANDONED, deadline=None)
 
+    async def mark_shown(
+        self, game_id: int, step: int, chapter: int, board_message_id: int | None
+    ) -> None:
+        """The board message `board_message_id` now shows `step` (in `chapter`)."""
+        await self.storage.update_game(
+            game_id,
+            self._clock(),
+            shown_step=step,
+            shown_chapter=chapter,
+            board_message_id=board_message_id,
+        )
+
+    async def mark_broken(self, game_id: int, reason: str) -> None:
+        """Set a game aside that this version cannot load or show; the others play on."""
+        await self.storage.update_game(game_id, self._clock(), broken=reason[:500])
+
     def _deadline(self, table: Table, state: Any) -> float | None:
         """When the humans to act time out; None without a turn timer or a human to act."""
         timer = int(table.row.options.get("turn_timer", 0))
@@ -380,14 +433,43 @@ class GameService:
     async def replay(self, game_id: int) -> Any:
         """Rebuild a game's state from its seed and action log alone."""
         table = await self.table(game_id)
+        return (await self.replay_since(table, table.row.step)).before
+
+    async def replay_since(self, table: Table, from_step: int) -> Replayed:
+        """The state at `from_step` and every event from there to the saved step, rebuilt
+        from the seed and the action log (a board that fell behind narrates what it missed)."""
+        logged = await self.storage.actions(table.row.id)
         engine = self.engine(table.row.game)
-        state = engine.initial_state(
-            table.in_play_order(), table.row.options, setup_rng(table.row.seed)
-        )
-        for logged in await self.storage.actions(game_id):
-            rng = step_rng(table.row.seed, logged.step)
-            state = engine.apply(state, logged.player_id, logged.action, rng).state
-        return state
+
+        def run() -> Replayed:
+            state = engine.initial_state(
+                table.in_play_order(), table.row.options, setup_rng(table.row.seed)
+            )
+            before, events = state, list[Event]()
+            for entry in logged:
+                if entry.step == from_step:
+                    before = state
+                step = engine.apply(
+                    state, entry.player_id, entry.action, step_rng(table.row.seed, entry.step)
+                )
+                state = step.state
+                if entry.step >= from_step:
+                    events.extend(step.events)
+            if from_step >= len(logged):
+                before = state
+            return Replayed(before, tuple(events), state)
+
+        return await asyncio.to_thread(run)
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """A stretch of a game rebuilt from its log: the state it started from, what happened
+    since, and the state at the end."""
+
+    before: Any
+    events: tuple[Event, ...]
+    after: Any
 
 
 def _results(table: Table, outcome: Outcome) -> list[ResultRow]:

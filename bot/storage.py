@@ -16,6 +16,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot.instance_lock import InstanceLock
 from rules.core import Action
 
 LOBBY, ACTIVE, FINISHED, CANCELLED, ABANDONED = (
@@ -32,6 +33,9 @@ _TOTALS = (
     "player_id, is_bot, COUNT(*) AS played, SUM(won) AS wins, SUM(1 - won) AS losses,"
     " SUM(score) AS points, json_group_array(json(stats)) AS s"
 )
+
+
+MAX_ID = 2**63 - 1  # SQLite's INTEGER range
 
 
 class StaleStep(Exception):
@@ -56,6 +60,16 @@ class GameRow:
     ping_message_id: int | None
     deadline: float | None
     reminded: bool
+    # The step and chapter the board message shows: None before the first board, -1 for a
+    # game of an earlier version (not known). Behind `step` means the board must catch up.
+    shown_step: int | None = None
+    shown_chapter: int | None = None
+    broken: str | None = None  # why the game can't be loaded or shown; None when healthy
+
+    @property
+    def behind(self) -> bool:
+        """True when the board does not show the latest saved step."""
+        return self.shown_step is None or self.shown_step < self.step
 
 
 @dataclass(frozen=True)
@@ -124,32 +138,45 @@ def _game(row: aiosqlite.Row) -> GameRow:
         ping_message_id=row["ping_message_id"],
         deadline=row["deadline"],
         reminded=bool(row["reminded"]),
+        shown_step=row["shown_step"],
+        shown_chapter=row["shown_chapter"],
+        broken=row["broken"],
     )
 
 
 class Storage:
-    def __init__(self, db: aiosqlite.Connection) -> None:
+    def __init__(self, db: aiosqlite.Connection, lock: InstanceLock | None = None) -> None:
         self._db = db
+        self._lock = lock
         # One connection is shared by every task: one transaction at a time on it.
         self._write = asyncio.Lock()
 
     @classmethod
-    async def open(cls, path: str) -> Storage:
-        db = await aiosqlite.connect(path, isolation_level=None)  # we BEGIN/COMMIT ourselves
-        db.row_factory = aiosqlite.Row
-        await db.execute("PRAGMA journal_mode = WAL")
-        await db.execute("PRAGMA foreign_keys = ON")
-        await db.execute("PRAGMA synchronous = NORMAL")  # WAL + NORMAL: durable at commit
-        storage = cls(db)
+    async def open(cls, path: str, lock: InstanceLock | None = None) -> Storage:
+        """Open (and migrate) the database, holding `lock` (taken here if not given: raises
+        DatabaseInUse if another process holds it)."""
+        lock = lock or InstanceLock.acquire(path)
         try:
+            db = await aiosqlite.connect(path, isolation_level=None)  # we BEGIN/COMMIT
+        except BaseException:
+            lock.release()
+            raise
+        db.row_factory = aiosqlite.Row
+        storage = cls(db, lock)
+        try:
+            await db.execute("PRAGMA journal_mode = WAL")
+            await db.execute("PRAGMA foreign_keys = ON")
+            await db.execute("PRAGMA synchronous = NORMAL")  # WAL + NORMAL: durable at commit
             await storage.migrate()
         except BaseException:
-            await db.close()  # aiosqlite's worker thread would keep the process alive
+            await storage.close()  # aiosqlite's worker thread would keep the process alive
             raise
         return storage
 
     async def close(self) -> None:
         await self._db.close()
+        if self._lock is not None:
+            self._lock.release()
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -217,6 +244,8 @@ class Storage:
         return game_id
 
     async def get_game(self, game_id: int) -> GameRow | None:
+        if not 0 < game_id <= MAX_ID:
+            return None  # an absurd id from an old or forged button: no such game
         async with self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
             row = await cur.fetchone()
         return _game(row) if row else None
@@ -229,6 +258,42 @@ class Storage:
             params += (guild_id,)
         async with self._db.execute(sql + " ORDER BY id", params) as cur:
             return [_game(r) for r in await cur.fetchall()]
+
+    async def game_in_thread(self, thread_id: int) -> GameRow | None:
+        """The active game played in a thread (for commands typed there), if any."""
+        async with self._db.execute(
+            "SELECT * FROM games WHERE thread_id = ? AND status = 'active'", (thread_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return _game(row) if row else None
+
+    async def game_by_board(self, message_id: int) -> GameRow | None:
+        """The active game whose board is `message_id`, if any."""
+        async with self._db.execute(
+            "SELECT * FROM games WHERE board_message_id = ? AND status = 'active'", (message_id,)
+        ) as cur:
+            row = await cur.fetchone()
+        return _game(row) if row else None
+
+    async def to_resume(self) -> list[int]:
+        """Games a start-up resumes: the active ones, and finished ones whose last board was
+        never shown (a crash between the final move and its board)."""
+        async with self._db.execute(
+            "SELECT id FROM games WHERE broken IS NULL AND (status = 'active' OR"
+            " (status = 'finished' AND shown_step < step)) ORDER BY id"
+        ) as cur:
+            return [r[0] for r in await cur.fetchall()]
+
+    async def behind(self, untouched_since: float) -> list[int]:
+        """Games whose board is behind their saved step and that nobody has touched since
+        `untouched_since` (a board being published right now is left to its publisher)."""
+        async with self._db.execute(
+            "SELECT id FROM games WHERE broken IS NULL AND status IN ('active', 'finished')"
+            " AND state IS NOT NULL AND (shown_step IS NULL OR shown_step < step)"
+            " AND updated_at < ? ORDER BY id",
+            (untouched_since,),
+        ) as cur:
+            return [r[0] for r in await cur.fetchall()]
 
     async def seats(self, game_id: int) -> list[SeatRow]:
         async with self._db.execute(
@@ -279,6 +344,9 @@ class Storage:
             "ping_message_id",
             "deadline",
             "reminded",
+            "shown_step",
+            "shown_chapter",
+            "broken",
         }
         unknown = set(fields) - allowed
         if unknown:

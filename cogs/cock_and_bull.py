@@ -9,20 +9,28 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client import Interaction, ParlourBot
 from bot.presenter import ButtonLook, Presenter
-from bot.tables import mention
-from cogs.options import (
-    TURN_TIMER_CHOICES,
-    TURN_TIMER_HELP,
-    on_off,
-    open_lobby,
-    send_rules,
-)
+from bot.wording import agree, count, mention
+from cogs.options import house_rules, new_command, rules_text, send_rules
 from images.cock_and_bull import render_png
+from rules.cock_and_bull.actions import (
+    DECLINE,
+    FLIP,
+    PLACE,
+    POINT,
+    REMOVE,
+    ROLL,
+    TAKE,
+    Verb,
+    parse_colour,
+)
+from rules.cock_and_bull.options import OPTIONS
 from rules.cock_and_bull.state import (
     ChipPlaced,
     ChipRemoved,
     CockAndBullState,
+    Colour,
     ColourChosen,
     DiceRolled,
     Face,
@@ -41,6 +49,7 @@ from rules.cock_and_bull.state import (
 )
 from rules.core import Action, Event, Outcome, PlayerId
 
+GAME = "cock_and_bull"
 FACE_ICON = {Face.COCK: "🐓", Face.BULL: "🐂", Face.MONKEY: "🐒"}
 GROUP_NAME = {"bend": "the Bend", "field": "the Field", "crown": "the Crown"}
 
@@ -58,9 +67,7 @@ yours already: **+2**.
 • 🐓🐒 or 🐂🐒: you lose the turn.
 **Scoring:** Chip-In = 18 + your Mantle (**54**, a *Flying Monkey*, if your peg was never \
 placed); the loser scores their Mantle. Peg-Out: both score Mantle + own chips \
-(Crown 6, Bull 3, Cock 2). Losing with 0 is a *Le Pew*.
-**House rules:** weighted dice (3 Cocks, 2 Bulls, 1 Monkey), optional points (you may \
-decline Mantle points), matches best of 3 or 5, or to a point limit."""
+(Crown 6, Bull 3, Cock 2). Losing with 0 is a *Le Pew*."""
 
 
 def _name(player: PlayerId, names: Mapping[PlayerId, str]) -> str:
@@ -72,7 +79,7 @@ def _dice(dice: Sequence[Face]) -> str:
 
 
 class CockAndBullPresenter(Presenter):
-    game = "cock_and_bull"
+    game = GAME
     title = "Cock & Bull"
     colour = 0xB8322F
     stat_columns: ClassVar[dict[str, str]] = {
@@ -97,7 +104,7 @@ class CockAndBullPresenter(Presenter):
             f"{GROUP_NAME[(state.pending_group or group_of(0)).value]}?",
             Phase.REMOVE_OR_POINT: f"{who}: remove an opponent's chip, or take 1 point?",
             Phase.TAKE_OR_DECLINE: f"{who}: take {state.pending_points} Mantle "
-            f"point{'s' if state.pending_points != 1 else ''}, or decline?",
+            f"{agree(state.pending_points, 'point', 'points')}, or decline?",
             Phase.OVER: "The match is over",
         }[state.phase]
 
@@ -125,7 +132,7 @@ class CockAndBullPresenter(Presenter):
                 case MantleScored(player=p, points=n, total=t):
                     lines.append(f"{_name(p, names)} pegs +{n} → {t}/36.")
                 case PointsDeclined(player=p, points=n):
-                    lines.append(f"{_name(p, names)} declined {n} point{'s' if n != 1 else ''}.")
+                    lines.append(f"{_name(p, names)} declined {count(n, 'point', 'points')}.")
                 case TurnLost(player=p, next_player=q):
                     lines.append(f"{_name(p, names)} loses the turn; dice to {_name(q, names)}.")
                 case GameWon(winner=w, result=r):
@@ -143,40 +150,25 @@ class CockAndBullPresenter(Presenter):
         return lines
 
     def button(self, action: Action, state: CockAndBullState) -> ButtonLook:
-        if action.verb == "colour":
-            style = (
-                discord.ButtonStyle.danger if action.arg == "red" else discord.ButtonStyle.secondary
-            )
-            return ButtonLook(f"Play {action.arg}", style, "🔴" if action.arg == "red" else "⚫")
-        if action.verb == "roll":
+        if action.verb == Verb.COLOUR:
+            red = parse_colour(action) is Colour.RED
+            style = discord.ButtonStyle.danger if red else discord.ButtonStyle.secondary
+            return ButtonLook(f"Play {action.arg}", style, "🔴" if red else "⚫")
+        if action == ROLL:
             single = state.phase is Phase.START_ROLL
             return ButtonLook("Roll one die" if single else "Roll", emoji="🎲")
         points = state.pending_points
         return {
-            "place": ButtonLook("Place a new chip", emoji="➕"),
-            "flip": ButtonLook("Flip their chip", emoji="🔄"),
-            "remove": ButtonLook("Remove their chip", discord.ButtonStyle.danger, "✂️"),
-            "point": ButtonLook("Take 1 point", discord.ButtonStyle.success, "📍"),
-            "take": ButtonLook(f"Take {points}", discord.ButtonStyle.success, "📍"),
-            "decline": ButtonLook("Decline", discord.ButtonStyle.secondary),
-        }[action.verb]
+            PLACE: ButtonLook("Place a new chip", emoji="➕"),
+            FLIP: ButtonLook("Flip their chip", emoji="🔄"),
+            REMOVE: ButtonLook("Remove their chip", discord.ButtonStyle.danger, "✂️"),
+            POINT: ButtonLook("Take 1 point", discord.ButtonStyle.success, "📍"),
+            TAKE: ButtonLook(f"Take {points}", discord.ButtonStyle.success, "📍"),
+            DECLINE: ButtonLook("Decline", discord.ButtonStyle.secondary),
+        }[action]
 
     def describe_options(self, options: Mapping[str, Any]) -> list[str]:
-        best_of = int(options.get("best_of", 1))
-        limit = int(options.get("point_limit", 0))
-        match = (
-            f"Match to {limit} points"
-            if limit
-            else "Single game"
-            if best_of == 1
-            else f"Match: best of {best_of}"
-        )
-        weighted = options.get("dice") == "weighted"
-        return [
-            f"Dice: {'weighted (3 Cocks, 2 Bulls, 1 Monkey)' if weighted else 'uniform'}",
-            f"Optional points: {on_off(options.get('optional_points'))}",
-            match,
-        ]
+        return house_rules(OPTIONS, options)
 
     def result(
         self, state: CockAndBullState, outcome: Outcome, names: Mapping[PlayerId, str]
@@ -192,56 +184,24 @@ class CockAndBullPresenter(Presenter):
         return f"{mention(winner, names)} wins {how}, {score}"
 
 
+@app_commands.guild_only()
 class CockAndBullCog(commands.GroupCog, group_name="cock-and-bull"):
     """Cock & Bull: the two-player dice duel of Cocks, Bulls and Monkeys."""
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: ParlourBot) -> None:
         self.bot = bot
-        bot.tables.register(CockAndBullPresenter())  # type: ignore[attr-defined]
+        bot.presenters.register(CockAndBullPresenter())
         super().__init__()
 
-    @app_commands.command(name="new")
-    @app_commands.describe(
-        dice="Uniform dice (2 of each face) or weighted (3 Cocks, 2 Bulls, 1 Monkey)",
-        optional_points="Let players decline Mantle points (2011 tournament rule)",
-        best_of="Play a match: best of 1, 3 or 5 games",
-        point_limit="Or play the match to this many points (0 = off)",
-        turn_timer=TURN_TIMER_HELP,
-    )
-    @app_commands.choices(
-        dice=[
-            app_commands.Choice(name="uniform (2 Cocks, 2 Bulls, 2 Monkeys)", value="uniform"),
-            app_commands.Choice(name="weighted (3 Cocks, 2 Bulls, 1 Monkey)", value="weighted"),
-        ]
-    )
-    @app_commands.choices(
-        best_of=[app_commands.Choice(name=f"best of {n}", value=n) for n in (1, 3, 5)],
-        turn_timer=TURN_TIMER_CHOICES,
-    )
-    async def new(
-        self,
-        interaction: discord.Interaction,
-        dice: str = "uniform",
-        optional_points: bool = False,
-        best_of: int = 1,
-        point_limit: app_commands.Range[int, 0, 500] = 0,
-        turn_timer: int | None = None,
-    ) -> None:
-        """Open a Cock & Bull lobby in this channel."""
-        options: dict[str, Any] = {
-            "dice": dice,
-            "optional_points": optional_points,
-            "best_of": best_of,
-            "point_limit": point_limit,
-        }
-        await open_lobby(interaction, "cock_and_bull", options, turn_timer)
+    new = new_command(GAME, OPTIONS, "Open a Cock & Bull lobby in this channel.")
 
     @app_commands.command(name="rules")
-    async def rules(self, interaction: discord.Interaction) -> None:
+    async def rules(self, interaction: Interaction) -> None:
         """How to play Cock & Bull, in short."""
         presenter = CockAndBullPresenter
-        await send_rules(interaction, presenter.title, RULES_SUMMARY, presenter.colour)
+        text = rules_text(RULES_SUMMARY, OPTIONS, "/cock-and-bull new")
+        await send_rules(interaction, presenter.title, text, presenter.colour)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: ParlourBot) -> None:
     await bot.add_cog(CockAndBullCog(bot))

@@ -6,9 +6,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client import Interaction, ParlourBot
+from bot.replies import Reply
 from bot.storage import ACTIVE, LOBBY
-from bot.tables import format_duration
-from cogs.options import TURN_TIMER_CHOICES
+from bot.wording import format_duration
+from cogs.options import TURN_TIMER_CHOICES, guild_id
 
 HELP = """\
 **Start a game:** `/<game> new` opens a lobby here. Others click **Join** (or the host \
@@ -27,20 +29,20 @@ def command_of(game: str) -> str:
 
 
 class General(commands.Cog):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: ParlourBot) -> None:
         self.bot = bot
 
     @app_commands.command(name="games")
     @app_commands.guild_only()
-    async def games(self, interaction: discord.Interaction) -> None:
+    async def games(self, interaction: Interaction) -> None:
         """List the games being played or waiting for players in this server."""
-        assert interaction.guild is not None
-        tables = self.bot.tables  # type: ignore[attr-defined]
-        storage = tables.service.storage
+        storage = self.bot.service.storage
         lines = []
         for status in (ACTIVE, LOBBY):
-            for row in await storage.games(status=status, guild_id=interaction.guild.id):
-                title = tables.presenter(row.game).title
+            for row in await storage.games(status=status, guild_id=guild_id(interaction)):
+                if row.game not in self.bot.presenters:
+                    continue  # a game this version no longer offers
+                title = self.bot.presenters.get(row.game).title
                 seats = await storage.seats(row.id)
                 players = ", ".join(s.name for s in seats)
                 where = (
@@ -48,23 +50,23 @@ class General(commands.Cog):
                     if status == ACTIVE and row.thread_id
                     else f"lobby in <#{row.channel_id}>"
                 )
-                lines.append(f"**{title} #{row.id}** — {players} — {where}")
+                broken = " — ⚠️ can't be continued (see the bot's log)" if row.broken else ""
+                lines.append(f"**{title} #{row.id}** — {players} — {where}{broken}")
         text = "\n".join(lines[:25]) or "No games right now. `/help` lists the games to start."
         embed = discord.Embed(title="Games in this server", description=text)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await Reply.of(interaction).private(embed=embed)
 
     @app_commands.command(name="help")
-    async def help(self, interaction: discord.Interaction) -> None:
+    async def help(self, interaction: Interaction) -> None:
         """How to use Parlour."""
-        presenters = self.bot.tables.presenters.values()  # type: ignore[attr-defined]
         games = "\n".join(
             f"• **{p.title}**: `{command_of(p.game)} new` · `{command_of(p.game)} rules`"
-            for p in presenters
+            for p in self.bot.presenters
         )
         embed = discord.Embed(
             title="Parlour — tabletop games in chat", description=f"**Games:**\n{games}\n{HELP}"
         )
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await Reply.of(interaction).private(embed=embed)
 
     settings = app_commands.Group(
         name="settings",
@@ -76,16 +78,13 @@ class General(commands.Cog):
     @settings.command(name="turn-timer")
     @app_commands.describe(timer="How long a player may take before the AI plays their turn")
     @app_commands.choices(timer=TURN_TIMER_CHOICES)
-    async def turn_timer(self, interaction: discord.Interaction, timer: int) -> None:
+    async def turn_timer(self, interaction: Interaction, timer: int) -> None:
         """Set the default turn timer for new games in this server."""
-        assert interaction.guild is not None
-        storage = self.bot.tables.service.storage  # type: ignore[attr-defined]
-        await storage.set_guild_turn_timer(interaction.guild.id, timer)
-        await interaction.response.send_message(
-            f"New games in this server now have a turn timer of {format_duration(timer)}.",
-            ephemeral=True,
+        await self.bot.service.storage.set_guild_turn_timer(guild_id(interaction), timer)
+        await Reply.of(interaction).private(
+            f"New games in this server now have a turn timer of {format_duration(timer)}."
         )
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: ParlourBot) -> None:
     await bot.add_cog(General(bot))

@@ -10,15 +10,16 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client import Interaction, ParlourBot
 from bot.presenter import ButtonLook, Picture, Presenter
-from bot.tables import mention, winners_phrase
-from cogs.options import TURN_TIMER_CHOICES, TURN_TIMER_HELP, on_off, open_lobby, send_rules
+from bot.wording import count, mention, winners_phrase
+from cogs.options import house_rules, new_command, rules_text, send_rules
 from images.hold_your_horses import render_finished_png, render_png
 from rules.core import Action, Event, Outcome, PlayerId
+from rules.hold_your_horses.options import OPTIONS
 from rules.hold_your_horses.state import (
     SCRATCHES,
     CardsDealt,
@@ -38,6 +39,7 @@ from rules.hold_your_horses.state import (
     hand_of,
 )
 
+GAME = "hold_your_horses"
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 CARD_NAMES = {11: "J", 12: "Q"}  # Jack = horse 11, Queen = horse 12
 
@@ -45,15 +47,15 @@ RULES_SUMMARY = """\
 **Aim:** win the most tokens over five races by holding the cards of the winning horses.
 **Deal:** the 44 cards (2–10, Jack = 11, Queen = 12, four of each) are dealt out; your hand is \
 private — click **My cards** to see it.
-**Scratches:** each roll of two dice scratches that horse (a number already scratched: roll \
-again). Everyone pays 1 token into the pot per card of it they hold, and discards them. Four \
-horses are scratched.
+**Scratches:** each roll of two dice scratches that horse. Everyone pays 1 token into the pot \
+per card of it they hold, and discards them. Four horses are scratched. A number already \
+scratched: the same player rolls again, **free** — with escalating scratches too (only the race \
+charges for rolling a scratched horse).
 **The race:** each roll moves that horse one step; rolling a scratched horse costs the roller \
-1 token. Horses 2 and 12 need 3 steps, horse 7 needs 17 (classic track).
+1 token (escalating scratches: that horse's price). Horses 2 and 12 need 3 steps, horse 7 \
+needs 17 (classic track).
 **Payout:** the first horse home wins; each of its four cards earns ⌊pot ÷ 4⌋, the rest stays \
-in the pot. Tokens are then divided evenly again for the next race.
-**House rules:** track (classic, even, short), escalating scratches (1, 2, 3, 4 a card), number \
-of races, tokens, and autoplay (the bot rolls for everyone: sit back and watch)."""
+in the pot. Tokens are then divided evenly again for the next race."""
 
 
 def _name(player: PlayerId, names: Mapping[PlayerId, str]) -> str:
@@ -75,7 +77,7 @@ def _payment(p: Payment, names: Mapping[PlayerId, str]) -> str:
 
 
 class HoldYourHorsesPresenter(Presenter):
-    game = "hold_your_horses"
+    game = GAME
     title = "Hold Your Horses"
     colour = 0x2E7D32
     stat_columns: ClassVar[Mapping[str, str]] = {
@@ -170,12 +172,7 @@ class HoldYourHorsesPresenter(Presenter):
         return ButtonLook(label, emoji="🎲")
 
     def describe_options(self, options: Mapping[str, Any]) -> list[str]:
-        return [
-            f"Track: {options.get('track', 'classic')}",
-            f"Escalating scratches: {on_off(options.get('escalating_scratches'))}",
-            f"Races: {options.get('races', 5)} · tokens: {options.get('tokens', 60)}",
-            f"Autoplay: {on_off(options.get('autoplay'))}",
-        ]
+        return house_rules(OPTIONS, options)
 
     def result(
         self, state: HoldYourHorsesState, outcome: Outcome, names: Mapping[PlayerId, str]
@@ -183,7 +180,8 @@ class HoldYourHorsesPresenter(Presenter):
         winners = sorted(outcome.winners, key=state.players.index)
         best = outcome.scores[winners[0]]
         races = len(state.grid)
-        return f"{winners_phrase(winners, names)} with {best} tokens won over {races} races"
+        won, over = count(best, "token", "tokens"), count(races, "race", "races")
+        return f"{winners_phrase(winners, names)} with {won} won over {over}"
 
 
 def _hand_text(cards: Sequence[int]) -> str:
@@ -197,57 +195,26 @@ def _ordinal(n: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
+@app_commands.guild_only()
 class HoldYourHorsesCog(commands.GroupCog, group_name="hold-your-horses"):
     """Hold Your Horses: the dice horse race with private hands, scratches and a pot."""
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: ParlourBot) -> None:
         self.bot = bot
-        bot.tables.register(HoldYourHorsesPresenter())  # type: ignore[attr-defined]
+        bot.presenters.register(HoldYourHorsesPresenter())
         super().__init__()
 
-    @app_commands.command(name="new")
-    @app_commands.describe(
-        track="How long each horse's track is",
-        escalating_scratches="Scratches cost 1, 2, 3, 4 tokens a card, in scratch order",
-        races="How many races make a game",
-        tokens="Tokens divided among the players before each race",
-        autoplay="The bot rolls for everyone at a steady pace: sit back and watch",
-        turn_timer=TURN_TIMER_HELP,
+    new = new_command(
+        GAME, OPTIONS, "Open a Hold Your Horses lobby in this channel (2–12 players)."
     )
-    @app_commands.choices(
-        track=[
-            app_commands.Choice(name="classic (2 and 12 need 3 steps, 7 17)", value="classic"),
-            app_commands.Choice(name="even (every horse equally likely to win)", value="even"),
-            app_commands.Choice(name="short (a quicker race)", value="short"),
-        ],
-    )
-    @app_commands.choices(turn_timer=TURN_TIMER_CHOICES)
-    async def new(
-        self,
-        interaction: discord.Interaction,
-        track: str = "classic",
-        escalating_scratches: bool = False,
-        races: app_commands.Range[int, 1, 10] = 5,
-        tokens: app_commands.Range[int, 12, 600] = 60,
-        autoplay: bool = False,
-        turn_timer: int | None = None,
-    ) -> None:
-        """Open a Hold Your Horses lobby in this channel (2–12 players)."""
-        options: dict[str, Any] = {
-            "track": track,
-            "escalating_scratches": escalating_scratches,
-            "races": races,
-            "tokens": tokens,
-            "autoplay": autoplay,
-        }
-        await open_lobby(interaction, "hold_your_horses", options, turn_timer)
 
     @app_commands.command(name="rules")
-    async def rules(self, interaction: discord.Interaction) -> None:
+    async def rules(self, interaction: Interaction) -> None:
         """How to play Hold Your Horses, in short."""
         presenter = HoldYourHorsesPresenter
-        await send_rules(interaction, presenter.title, RULES_SUMMARY, presenter.colour)
+        text = rules_text(RULES_SUMMARY, OPTIONS, "/hold-your-horses new")
+        await send_rules(interaction, presenter.title, text, presenter.colour)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: ParlourBot) -> None:
     await bot.add_cog(HoldYourHorsesCog(bot))

@@ -16,16 +16,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client import Interaction, ParlourBot
 from bot.presenter import ButtonLook, Picture, Presenter
-from bot.tables import mention
-from cogs.options import TURN_TIMER_CHOICES, TURN_TIMER_HELP, on_off, open_lobby, send_rules
+from bot.wording import agree, count, listing, mention
+from cogs.options import house_rules, new_command, rules_text, send_rules
 from images.horse_collar import render_png
 from images.horse_collar_replay import render_replay
 from rules.core import Action, Event, Outcome, PlayerId
-from rules.horse_collar.controls import line_up_action
-from rules.horse_collar.engine import MAX_FRAMES, MAX_SIDES, MAX_STAKE, MAX_TARGET, MIN_SIDES
-from rules.horse_collar.geometry import MIL_PER_INCH, TABLE_FEET, Zone, zone_of, zone_value
-from rules.horse_collar.shots import ANGLE_BY_ARG, LANE_BY_NAME, TARGET_BY_NAME
+from rules.horse_collar.actions import Verb, parse_angle, parse_line_up
+from rules.horse_collar.geometry import MIL_PER_INCH, Zone, zone_of, zone_value
+from rules.horse_collar.options import OPTIONS
+from rules.horse_collar.shots import LANE_BY_NAME, TARGET_BY_NAME
 from rules.horse_collar.state import (
     WEIGHTS_PER_TURN,
     Aim,
@@ -44,7 +45,13 @@ from rules.horse_collar.state import (
     weight_label,
 )
 
+GAME = "horse_collar"
 SIDES = ("Red", "Blue", "Green", "Gold")
+# The lobby words these values its own way: a table's length, and the Hickey stake.
+LOBBY_WORDS = {
+    "table": lambda feet: f"{feet} ft",
+    "hickey": lambda stake: f"stake {stake}" if stake else "off",
+}
 RELEASE_MENU = "Where to release"
 ANGLE_MENU = "Angle"
 SHOOT_MENU = "Shoot: how far? (picking a distance shoots)"
@@ -66,9 +73,7 @@ or short of the foul line) left on the board — knock it off before the turn en
 **hammer**) wins at once if it gets there first. Sides tied for the lead play a tie frame.
 **Shooting:** pick where to release (or line up with a weight to tap or knock it), a small \
 angle, then a distance — that shoots. **Same again** repeats your last shot. A little \
-execution noise means no two shots are quite alike.
-**House rules:** sides (2–4), target, table (9–22 ft), foul line (short/long), corner hanger \
-26 or 13, short weight voids the turn, board speed, Hickey stake, a frame limit."""
+execution noise means no two shots are quite alike."""
 
 
 # --- wording helpers ---------------------------------------------------------------------------
@@ -160,7 +165,7 @@ def _turn_line(e: TurnScored, names: Mapping[PlayerId, str]) -> str:
 
 
 class HorseCollarPresenter(Presenter):
-    game = "horse_collar"
+    game = GAME
     title = "Horse Collar"
     colour = 0x8D6E63
     stat_columns: ClassVar[Mapping[str, str]] = {
@@ -183,7 +188,7 @@ class HorseCollarPresenter(Presenter):
         return Picture(render_png(state, names))
 
     def slow_action(self, action: Action) -> bool:
-        return action.verb == "shoot"  # physics and a replay to draw
+        return action.verb == Verb.SHOOT  # physics and a replay to draw
 
     def chapter(self, state: HorseCollarState) -> int:
         return len(state.history)  # a new board message for every side's turn
@@ -231,7 +236,7 @@ class HorseCollarPresenter(Presenter):
                         + rest
                     )
                 case TieFrame(sides=tied, frame=frame, score=score):
-                    who = " and ".join(f"**{side_name(s)}**" for s in tied)
+                    who = listing([f"**{side_name(s)}**" for s in tied])
                     lines.append(f"⚖️ {who} are tied at {score}: tie frame {frame}, among them.")
                 case TurnStarted(side=side, frame=frame, shooter=shooter, hammer=hammer):
                     last = " with the hammer" if hammer else ""
@@ -246,17 +251,17 @@ class HorseCollarPresenter(Presenter):
     def button(self, action: Action, state: HorseCollarState) -> ButtonLook:
         aim = state.aims[state.seat_of(state.shooter)]
         match action.verb:
-            case "release":
+            case Verb.RELEASE:
                 rail = "Hangs half a weight over the side" if "rail" in action.arg else None
                 return ButtonLook(
                     LANE_BY_NAME[action.arg].label,
                     menu=RELEASE_MENU,
                     description=CURRENT if aim.lane == action.arg else rail,
                 )
-            case "line_up":
+            case Verb.LINE_UP:
                 return self._line_up(action, state, aim)
-            case "angle":
-                angle = ANGLE_BY_ARG[action.arg]
+            case Verb.ANGLE:
+                angle = parse_angle(action)
                 return ButtonLook(
                     angle_label(angle),
                     menu=ANGLE_MENU,
@@ -273,7 +278,8 @@ class HorseCollarPresenter(Presenter):
     @staticmethod
     def _line_up(action: Action, state: HorseCollarState, aim: Aim) -> ButtonLook:
         """Release straight in line with a weight on the board: to tap it on or knock it off."""
-        weight = next(w for w in state.weights if line_up_action(w.index) == action)
+        index = parse_line_up(action)
+        weight = next(w for w in state.weights if w.index == index)
         zone = zone_of(weight.d, weight.y, state.rules.table, fallen=weight.fallen)
         where = f"Lies {distance(weight.d)}, worth {zone_value(zone, state.rules.corner_hanger)}"
         current = aim.lane == action.arg and aim.angle == 0
@@ -285,19 +291,7 @@ class HorseCollarPresenter(Presenter):
         )
 
     def describe_options(self, options: Mapping[str, Any]) -> list[str]:
-        hickey = int(options.get("hickey", 0))
-        frames = int(options.get("frames", 0))
-        return [
-            f"Sides: {options.get('sides', 2)} (1, 2 or 4 players each)",
-            f"Target: {options.get('target', 51)}"
-            + (f" · at most {frames} frame{'s' if frames != 1 else ''}" if frames else ""),
-            f"Table: {options.get('table', 22)} ft · "
-            f"foul line: {options.get('foul_line', 'short')}",
-            f"Board speed: {options.get('board_speed', 'medium')}",
-            f"Corner hanger: {options.get('corner_hanger', 26)}",
-            "Short weight voids the turn: " + on_off(options.get("short_weight_voids_turn", True)),
-            f"Hickey jar: {f'stake {hickey}' if hickey else 'off'}",
-        ]
+        return house_rules(OPTIONS, options, LOBBY_WORDS)
 
     def result(
         self, state: HorseCollarState, outcome: Outcome, names: Mapping[PlayerId, str]
@@ -306,15 +300,14 @@ class HorseCollarPresenter(Presenter):
             who = " & ".join(mention(p, names) for p in state.sides[s])
             return f"{side_name(s)} ({who})"
 
-        winners = " and ".join(side(s) for s in state.winners)
-        verb = " share the win" if len(state.winners) > 1 else " wins"
+        winners = listing([side(s) for s in state.winners])
+        verb = agree(len(state.winners), "wins", "share the win")
         score = state.scores[state.winners[0]]
         others = ", ".join(
             f"{side_name(s)} {v}" for s, v in enumerate(state.scores) if s not in state.winners
         )
-        frames = f"{state.frame} frame{'s' if state.frame != 1 else ''}"
-        text = f"{winners}{verb} with {score}" + (f" ({others})" if others else "")
-        text += f" after {frames}"
+        text = f"{winners} {verb} with {score}" + (f" ({others})" if others else "")
+        text += f" after {count(state.frame, 'frame', 'frames')}"
         if state.rules.hickey:
             text += f", and the Hickey jar of {state.jar}"
         return text
@@ -322,78 +315,29 @@ class HorseCollarPresenter(Presenter):
 
 # --- the cog ----------------------------------------------------------------------------------
 
-FOUL_LINE_CHOICES = [
-    app_commands.Choice(name="short (nearest the shooter)", value="short"),
-    app_commands.Choice(name="long (nearest the target end)", value="long"),
-]
-CORNER_HANGER_CHOICES = [
-    app_commands.Choice(name="26 points", value=26),
-    app_commands.Choice(name="13 points (like a hanger)", value=13),
-]
-BOARD_SPEED_CHOICES = [
-    app_commands.Choice(name="fast (μ 0.03)", value="fast"),
-    app_commands.Choice(name="medium (μ 0.05)", value="medium"),
-    app_commands.Choice(name="slow (μ 0.08)", value="slow"),
-]
 
-
+@app_commands.guild_only()
 class HorseCollarCog(commands.GroupCog, group_name="horse-collar"):
     """Horse Collar: table shuffleboard, a physics simulation of aimed shots."""
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: ParlourBot) -> None:
         self.bot = bot
-        bot.tables.register(HorseCollarPresenter())  # type: ignore[attr-defined]
+        bot.presenters.register(HorseCollarPresenter())
         super().__init__()
 
-    @app_commands.command(name="new")
-    @app_commands.describe(
-        sides="How many sides play (2 to 4); a side is 1, 2 or 4 players",
-        target="The score to reach; the frame is still finished (default 51)",
-        table="The table's cabinet length in feet (9 to 22)",
-        foul_line="Which foul line a weight must pass",
-        corner_hanger="What a corner hanger (over the end and a side) is worth",
-        short_weight_voids_turn="A short weight left on the board voids the turn",
-        board_speed="How far a weight slides: fast, medium or slow",
-        hickey="The Hickey stake a side's players pay when their turn scores nothing (0: off)",
-        frames="End the game after this many frames, a quick game (0: play to the target)",
-        turn_timer=TURN_TIMER_HELP,
+    new = new_command(
+        GAME,
+        OPTIONS,
+        "Open a Horse Collar lobby in this channel: 2 to 4 sides of 1, 2 or 4 players.",
     )
-    @app_commands.choices(foul_line=FOUL_LINE_CHOICES, board_speed=BOARD_SPEED_CHOICES)
-    @app_commands.choices(corner_hanger=CORNER_HANGER_CHOICES, turn_timer=TURN_TIMER_CHOICES)
-    async def new(
-        self,
-        interaction: discord.Interaction,
-        sides: app_commands.Range[int, MIN_SIDES, MAX_SIDES] = 2,
-        target: app_commands.Range[int, 1, MAX_TARGET] = 51,
-        table: app_commands.Range[int, TABLE_FEET.start, TABLE_FEET.stop - 1] = 22,
-        foul_line: str = "short",
-        corner_hanger: int = 26,
-        short_weight_voids_turn: bool = True,
-        board_speed: str = "medium",
-        hickey: app_commands.Range[int, 0, MAX_STAKE] = 0,
-        frames: app_commands.Range[int, 0, MAX_FRAMES] = 0,
-        turn_timer: int | None = None,
-    ) -> None:
-        """Open a Horse Collar lobby in this channel: 2 to 4 sides of 1, 2 or 4 players."""
-        options: dict[str, Any] = {
-            "sides": sides,
-            "target": target,
-            "table": table,
-            "foul_line": foul_line,
-            "corner_hanger": corner_hanger,
-            "short_weight_voids_turn": short_weight_voids_turn,
-            "board_speed": board_speed,
-            "hickey": hickey,
-            "frames": frames,
-        }
-        await open_lobby(interaction, "horse_collar", options, turn_timer)
 
     @app_commands.command(name="rules")
-    async def rules(self, interaction: discord.Interaction) -> None:
+    async def rules(self, interaction: Interaction) -> None:
         """How to play Horse Collar, in short."""
         presenter = HorseCollarPresenter
-        await send_rules(interaction, presenter.title, RULES_SUMMARY, presenter.colour)
+        text = rules_text(RULES_SUMMARY, OPTIONS, "/horse-collar new")
+        await send_rules(interaction, presenter.title, text, presenter.colour)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: ParlourBot) -> None:
     await bot.add_cog(HorseCollarCog(bot))

@@ -3,34 +3,48 @@
 One board message per turn (the turn is the presenter's chapter), edited as the turn goes.
 Territory choices are select menus of legal territories only, in the rules file's continent
 order (a menu of more than 25 is split by the board, so the halves follow the continents).
-Cards and missions stay in the 🔒 private panel, and so do the trades, until they are made.
+Cards and missions stay in the 🔒 private panel, and so do the trades (a menu of every set) and
+the choice of the +2 territory, until they are made. Every number a "how many" may take is
+offered (`NumberLayout`): the least, half and all as buttons, the numbers between in menus.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
 from typing import Any, ClassVar
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.board import OPTIONS_PER_MENU
+from bot.client import Interaction, ParlourBot
 from bot.errors import UserError
-from bot.presenter import ButtonLook, Presenter
-from bot.tables import mention
-from cogs.options import TURN_TIMER_CHOICES, TURN_TIMER_HELP, on_off, open_lobby, send_rules
+from bot.presenter import ButtonLook, NumberBox, Presenter
+from bot.replies import Reply
+from bot.service import Table
+from bot.wording import agree, count, mention, who
+from cogs.options import house_rules, new_command, rules_text, send_rules
 from images.risk import NEUTRAL as NEUTRAL_COLOUR
 from images.risk import LegendRow, MapView, render_png
 from rules.core import Action, Event, IllegalAction, Outcome, PlayerId
-from rules.risk import cards
+from rules.risk import ENGINE, cards
+from rules.risk.actions import PRIVATE_VERBS, Verb, parse_number, parse_territory, parse_trade
 from rules.risk.engine import attack_path
 from rules.risk.map import CONTINENTS, TERRITORIES
 from rules.risk.missions import describe, mission_text
+from rules.risk.options import OPTIONS
 from rules.risk.queries import (
+    HowMany,
     army_count,
     attack_sources,
     attack_targets,
+    bonus_territory,
     card_counts,
+    how_many,
+    must_trade,
     next_set_value,
     territory_count,
 )
@@ -62,29 +76,37 @@ from rules.risk.state import (
     WinKind,
 )
 
+GAME = "risk"
+# The lobby words a turn limit in rounds (a bare number could be turns).
+LOBBY_WORDS = {"turn_limit": lambda rounds: f"{rounds} rounds" if rounds else "none"}
+
 RULES_SUMMARY = """\
 **Aim:** conquer the world (two players: eliminate the opponent; the neutral army need not \
 be beaten), or complete your secret mission in Secret Mission Risk.
 **Set-up:** territories are dealt (or claimed one by one), then everyone places the rest of \
-their armies in turn — several at once, or **Auto**.
+their armies in turn, or **Auto**. **Decision:** a set-up turn puts any number of your armies \
+on one territory, in the claim set-up too (the classic rules place one army at a time there), \
+so a set-up takes a few clicks each instead of twenty.
 **Your turn:** 1) reinforcements: max(3, territories ÷ 3) + continent bonuses + card sets \
-(4, 6, 8, 10, 12, 15, then +5, counted across all players; +2 on a traded card's territory \
-you hold, once a turn; trade at 5+ cards). 2) attack from a territory with 2+ armies: up to \
-3 dice against 1–2, highest dice compared, **ties to the defender**; **Blitz** rolls until \
-it falls or you reach your stop level; move in at least as many as you rolled. 3) one \
-fortify move to a neighbour. Took a territory? Draw one card.
+(any set you hold; 4, 6, 8, 10, 12, 15, then +5, counted across all players; +2 on a traded \
+card's territory you hold, once a turn — you choose which when a set shows several; trade at \
+5+ cards), placed in any numbers. 2) attack from a territory with 2+ armies: up to 3 dice \
+against 1–2, highest dice compared, **ties to the defender**; **Blitz** rolls until it falls \
+or you reach your stop level; move in at least as many as you rolled, or any number more \
+(leaving 1). 3) one fortify move of any number of armies to a neighbour (leaving 1). Took a \
+territory? Draw one card.
 **Eliminate** a player and take their cards (6+: trade at once).
-**House rules:** claim set-up, missions (12 or 14 cards), defender chooses dice, connected \
-fortify, turn limit."""
+**Secret missions:** complete yours during your turn — even by its last move — and you win \
+at once."""
 
 TERRITORY_MENUS = {
-    "claim": "Claim a territory…",
-    "place_on": "Place armies on…",
-    "neutral_on": "Neutral army on…",
-    "attack_from": "Attack from…",
-    "attack_to": "Attack…",
-    "fortify_from": "Fortify from…",
-    "fortify_to": "Move armies to…",
+    Verb.CLAIM: "Claim a territory…",
+    Verb.PLACE_ON: "Place armies on…",
+    Verb.NEUTRAL_ON: "Neutral army on…",
+    Verb.ATTACK_FROM: "Attack from…",
+    Verb.ATTACK_TO: "Attack…",
+    Verb.FORTIFY_FROM: "Fortify from…",
+    Verb.FORTIFY_TO: "Move armies to…",
 }
 SYMBOL_ICON = {"infantry": "🪖", "cavalry": "🐎", "artillery": "💣"}
 PHASE_WORDS = {
@@ -97,6 +119,86 @@ PHASE_WORDS = {
     Phase.MOVE_IN: "move armies in",
     Phase.FORTIFY: "fortify, or end the turn",
 }
+
+
+# --- "how many": every legal number offered --------------------------------------------------
+
+QUICK_ONLY = 5  # up to this many legal numbers: a button each
+DOING = {Verb.PLACE: "Place", Verb.MOVE_IN: "Move in", Verb.FORTIFY: "Move"}
+ALL_OF_IT = {Verb.PLACE: "all", Verb.MOVE_IN: "all", Verb.FORTIFY: "all but one"}
+QUESTION = {
+    Verb.PLACE: "How many armies go on {}?",
+    Verb.MOVE_IN: "How many armies move into {}?",
+    Verb.FORTIFY: "How many armies move to {}?",
+}
+
+
+@dataclass(frozen=True)
+class NumberLayout:
+    """Where each legal number of a "how many" is offered: a button for the quick choices
+    (the least, half and all), and the numbers between as options of one menu when they fit
+    in one (25), else typed in a number box ("Type a number…")."""
+
+    quick: frozenset[int]
+    menu: str  # the placeholder of the menu of the other numbers
+    typed: bool  # too many for one menu: the other numbers are typed
+
+
+@cache
+def number_layout(verb: Verb, lo: int, hi: int) -> NumberLayout:
+    """The layout for choosing `verb`'s number from `lo` to `hi`."""
+    menu = f"{DOING[verb]} another number…"
+    if hi - lo + 1 <= QUICK_ONLY:
+        return NumberLayout(frozenset(range(lo, hi + 1)), menu, typed=False)
+    quick = frozenset({lo, max(lo, hi // 2), hi})
+    return NumberLayout(quick, menu, typed=hi - lo + 1 - len(quick) > OPTIONS_PER_MENU)
+
+
+def layout_of(asked: HowMany) -> NumberLayout:
+    return number_layout(asked.verb, asked.numbers[0], asked.numbers[-1])
+
+
+def number_look(asked: HowMany, n: int, state: RiskState) -> ButtonLook:
+    """A number's button or menu option: "Move in 39 (all)", "Ukraine keeps 1"."""
+    lo, hi = asked.numbers[0], asked.numbers[-1]
+    layout = layout_of(asked)
+    note = ""
+    if n == hi:
+        note = f" ({ALL_OF_IT[asked.verb]})"
+    elif n == lo and asked.verb == Verb.MOVE_IN:
+        note = " (least)"
+    elif n == max(lo, hi // 2) and len(layout.quick) < hi - lo + 1:
+        note = " (half)"
+    label = f"{DOING[asked.verb]} {n}{note}"
+    if n in layout.quick:
+        return ButtonLook(label, emoji="➕" if asked.verb == Verb.PLACE else None)
+    menu = layout.menu
+    here = state.armies_on(state.source)
+    kept = here - (n - lo) if asked.verb == Verb.MOVE_IN else here - n
+    after = (
+        f"{name_of(state.source)} would have {here + n}"
+        if asked.verb == Verb.PLACE
+        else f"{name_of(state.source)} keeps {kept}"
+    )
+    return ButtonLook(label, menu=menu, description=after)
+
+
+def card_short(card: int) -> str:
+    """ "🪖 Alaska", "🃏 Wild": short enough for three in a menu option."""
+    symbol = cards.symbol(card)
+    return f"{SYMBOL_ICON[symbol.value]} {name_of(cards.territory(card))}" if symbol else "🃏 Wild"
+
+
+def trade_look(traded: tuple[int, ...], state: RiskState) -> ButtonLook:
+    bonus = bonus_territory(state, traded)
+    if bonus:
+        why = f"+2 on {name_of(bonus)}"
+    elif state.bonus_used:
+        why = "the +2 was had this turn"
+    else:
+        why = "no +2: none of these territories is yours"
+    label = " + ".join(card_short(c) for c in traded)
+    return ButtonLook(label, discord.ButtonStyle.success, menu="Trade a set…", description=why)
 
 
 def name_of(slug: str) -> str:
@@ -148,7 +250,7 @@ def map_view(state: RiskState, names: Mapping[PlayerId, str]) -> MapView:
 
 
 class RiskPresenter(Presenter):
-    game = "risk"
+    game = GAME
     title = "Risk"
     colour = 0x8E2424
     stat_columns: ClassVar[Mapping[str, str]] = {
@@ -174,17 +276,30 @@ class RiskPresenter(Presenter):
             )
         who = mention(state.player, names)
         if state.phase is Phase.REINFORCE:
-            held = len(state.hand(state.player))
-            trade = " (5+ cards: trade a set first — 🔒 My cards)" if held >= 5 else ""
-            return f"{who}: place {state.to_place} reinforcements{trade}"
+            trade = " (5+ cards: trade a set first — 🔒 My cards)" if must_trade(state) else ""
+            more = self._more_numbers(state)
+            place = count(state.to_place, "reinforcement", "reinforcements")
+            return f"{who}: place {place}{trade}{more}"
         if state.phase is Phase.ATTACK and state.target:
             return f"{who}: attack {name_of(state.target)} from {name_of(state.source)} — dice?"
+        return f"{who}: {self._doing(state)}{self._more_numbers(state)}"
+
+    @staticmethod
+    def _doing(state: RiskState) -> str:
         if state.phase is Phase.MOVE_IN:
-            return f"{who}: how many armies move into {name_of(state.target)}?"
+            return f"how many armies move into {name_of(state.target)}?"
+        if state.phase is Phase.FORTIFY and state.target:
+            return f"how many armies move from {name_of(state.source)} to {name_of(state.target)}?"
         if state.phase is Phase.SETUP_PLACE:
-            left = state.setup_left[state.current]
-            return f"{who}: place set-up armies ({left} left)"
-        return f"{who}: {PHASE_WORDS[state.phase]}"
+            return f"place set-up armies ({state.setup_left[state.current]} left)"
+        return PHASE_WORDS[state.phase]
+
+    @staticmethod
+    def _more_numbers(state: RiskState) -> str:
+        asked = how_many(state)
+        if asked is None or not layout_of(asked).typed:
+            return ""
+        return f" (or **Type a number…** from {asked.numbers[0]} to {asked.numbers[-1]})"
 
     def narrate(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
         lines: list[str] = []
@@ -206,14 +321,15 @@ class RiskPresenter(Presenter):
             case TurnStarted(player=p, turn=n, reinforcement=r):
                 held = f" + {', '.join(CONTINENTS[c].name for c in r.continents)}"
                 return (
-                    f"Turn {n}: {_who(p, names)} gets {r.total} armies "
-                    f"({r.territories} territories → {r.from_territories}"
+                    f"Turn {n}: {_who(p, names)} gets {count(r.total, 'army', 'armies')} "
+                    f"({count(r.territories, 'territory', 'territories')} → {r.from_territories}"
                     f"{held if r.continents else ''})."
                 )
             case CardsTraded(player=p, cards=traded, set_number=k, armies=a, bonus_territory=b):
                 bonus = f"; +2 on {name_of(b)}" if b else ""
                 shown = ", ".join(card_text(c) for c in traded)
-                return f"{_who(p, names)} traded set #{k} ({shown}) for {a} armies{bonus}."
+                armies = count(a, "army", "armies")
+                return f"{_who(p, names)} traded set #{k} ({shown}) for {armies}{bonus}."
             case DefenceNeeded(defender=d, target=t):
                 return f"{_who(d, names)} to choose dice for {name_of(t)}."
             case BattleRolled():
@@ -229,7 +345,8 @@ class RiskPresenter(Presenter):
             case ArmiesMovedIn(target=t, count=n, target_armies=total):
                 return f"{n} more moved into {name_of(t)} ({total})." if n else ""
             case PlayerEliminated(victim=v, victor=w, cards_taken=n):
-                return f"☠️ {_who(w, names)} eliminated {_who(v, names)} and took {n} cards."
+                took = count(n, "card", "cards")
+                return f"☠️ {_who(w, names)} eliminated {_who(v, names)} and took {took}."
             case AttacksEnded(player=p):
                 return f"{_who(p, names)} ends attacks."
             case Fortified(player=p, source=s, target=t, count=n):
@@ -268,157 +385,147 @@ class RiskPresenter(Presenter):
         ]
         if state.missions:
             lines.append(f"**Your mission:** {mission_text(state, player, names)}")
+        if state.phase is not Phase.OVER and state.player == player:
+            lines += self._private_choices(state)
         return "\n".join(lines)
 
+    @staticmethod
+    def _private_choices(state: RiskState) -> list[str]:
+        """What the menus below the panel's text are for, when they are there."""
+        lines = []
+        if any(a.verb == Verb.BONUS for a in ENGINE.legal_actions(state, state.player)):
+            now = name_of(state.bonus_pick) if state.bonus_pick else "the first card showing one"
+            lines.append(
+                "**+2 armies:** a traded card showing a territory you hold puts 2 armies there, "
+                "once a turn. A set of yours shows several: choose which with “+2 armies on…” "
+                f"before trading (now: {now})."
+            )
+        return lines
+
     def is_private(self, action: Action, state: RiskState) -> bool:
-        return action.verb == "trade"  # the cards are secret until traded
+        return action.verb in PRIVATE_VERBS  # the cards are secret until traded
+
+    def number_box(self, state: RiskState, player: PlayerId) -> NumberBox | None:
+        asked = how_many(state)
+        if asked is None or player != state.player or not layout_of(asked).typed:
+            return None
+        where = state.target if asked.verb != Verb.PLACE else state.source
+        return NumberBox(
+            asked.verb,
+            asked.numbers[0],
+            asked.numbers[-1],
+            QUESTION[asked.verb].format(name_of(where)),
+        )
 
     def button(self, action: Action, state: RiskState) -> ButtonLook:
-        verb, arg = action.verb, action.arg
+        verb, arg = Verb(action.verb), action.arg
+        asked = how_many(state)
+        if asked is not None and verb == asked.verb:
+            return number_look(asked, parse_number(action), state)
         if verb in TERRITORY_MENUS:
-            t = TERRITORIES[arg]
+            t = TERRITORIES[parse_territory(action)]
             return ButtonLook(
-                f"{t.name} ({state.armies_on(arg)})",
+                f"{t.name} ({state.armies_on(t.slug)})",
                 menu=TERRITORY_MENUS[verb],
                 description=CONTINENTS[t.continent].name,
             )
         secondary = discord.ButtonStyle.secondary
         looks = {
-            "place": lambda: ButtonLook(f"Place {arg}", emoji="➕"),
-            "roll": lambda: ButtonLook(f"Roll {arg} {'die' if arg == '1' else 'dice'}", emoji="🎲"),
-            "blitz": lambda: ButtonLook(
+            Verb.ROLL: lambda: ButtonLook(
+                f"Roll {arg} {'die' if arg == '1' else 'dice'}", emoji="🎲"
+            ),
+            Verb.BLITZ: lambda: ButtonLook(
                 "Blitz" if arg == "1" else f"Blitz, stop at {arg}", discord.ButtonStyle.danger, "⚡"
             ),
-            "defend": lambda: ButtonLook(f"Defend with {arg}", emoji="🛡️"),
-            "move_in": lambda: ButtonLook(f"Move in {arg}"),
-            "fortify": lambda: ButtonLook(f"Move {arg}"),
-            "trade": lambda: ButtonLook(
-                "Trade " + " + ".join(cards.label(c) for c in cards.parse_card_arg(arg)),
-                discord.ButtonStyle.success,
+            Verb.DEFEND: lambda: ButtonLook(f"Defend with {arg}", emoji="🛡️"),
+            Verb.TRADE: lambda: trade_look(parse_trade(action), state),
+            Verb.BONUS: lambda: ButtonLook(
+                name_of(parse_territory(action)),
+                menu="+2 armies on…",
+                description="a territory of yours that a set shows",
             ),
-            "auto": lambda: ButtonLook("Auto", secondary, "🤖"),
-            "back": lambda: ButtonLook("Back", secondary),
-            "end_attacks": lambda: ButtonLook("End attacks", secondary),
-            "end_turn": lambda: ButtonLook("End turn", secondary),
+            Verb.AUTO: lambda: ButtonLook("Auto", secondary, "🤖"),
+            Verb.BACK: lambda: ButtonLook("Back", secondary),
+            Verb.END_ATTACKS: lambda: ButtonLook("End attacks", secondary),
+            Verb.END_TURN: lambda: ButtonLook("End turn", secondary),
         }
         return looks[verb]()
 
     def describe_options(self, options: Mapping[str, Any]) -> list[str]:
-        missions = int(options.get("missions", 0))
-        limit = int(options.get("turn_limit", 0))
-        return [
-            f"Set-up: {options.get('setup', 'deal')}",
-            f"Secret missions: {f'{missions} cards' if missions else 'off'}",
-            f"Defender chooses dice: {on_off(options.get('defender_chooses'))}",
-            f"Connected fortify: {on_off(options.get('connected_fortify'))}",
-            f"Turn limit: {f'{limit} rounds' if limit else 'none'}",
-        ]
+        return house_rules(OPTIONS, options, LOBBY_WORDS)
 
     def result(self, state: RiskState, outcome: Outcome, names: Mapping[PlayerId, str]) -> str:
-        who = " and ".join(mention(p, names) for p in sorted(outcome.winners))
+        winners = sorted(outcome.winners)
+        n = len(winners)
         how = {
-            WinKind.DOMINATION: "conquers the world",
-            WinKind.ELIMINATION: "eliminates the opponent",
-            WinKind.MISSION: "completes their secret mission",
-            WinKind.TURN_LIMIT: "holds the most territories at the turn limit",
+            WinKind.DOMINATION: f"{agree(n, 'conquers', 'conquer')} the world",
+            WinKind.ELIMINATION: f"{agree(n, 'eliminates', 'eliminate')} the opponent",
+            WinKind.MISSION: f"{agree(n, 'completes', 'complete')} their secret mission",
+            WinKind.TURN_LIMIT: f"{agree(n, 'holds', 'hold')} the most territories at the "
+            "turn limit",
         }[state.win or WinKind.DOMINATION]
-        return f"{who} {how} after {state.turn} turns"
+        return f"{who(winners, names)} {how} after {count(state.turn, 'turn', 'turns')}"
 
 
+@app_commands.guild_only()
 class RiskCog(commands.GroupCog, group_name="risk"):
     """Risk: the classic game of world domination, for 2–6 players."""
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: ParlourBot) -> None:
         self.bot = bot
-        bot.tables.register(RiskPresenter())  # type: ignore[attr-defined]
+        bot.presenters.register(RiskPresenter())
         super().__init__()
 
-    @app_commands.command(name="new")
-    @app_commands.describe(
-        setup="Deal the territories at random (default) or claim them one by one",
-        missions="Secret Mission Risk (3–6 players): 12 or 14 mission cards",
-        defender_chooses="The defender picks 1 or 2 dice (otherwise rolled at the most)",
-        connected_fortify="Fortify along any chain of your territories, not just next door",
-        turn_limit="End after this many rounds: most territories wins (0 = play it out)",
-        turn_timer=TURN_TIMER_HELP,
+    new = new_command(
+        GAME,
+        OPTIONS,
+        "Open a Risk lobby in this channel (2–6 players; 2 play with a neutral army).",
     )
-    @app_commands.choices(
-        setup=[
-            app_commands.Choice(name="deal (quick)", value="deal"),
-            app_commands.Choice(name="claim (classic)", value="claim"),
-        ],
-    )
-    @app_commands.choices(
-        missions=[
-            app_commands.Choice(name="off (conquer the world)", value=0),
-            app_commands.Choice(name="12 missions", value=12),
-            app_commands.Choice(name="14 missions", value=14),
-        ],
-    )
-    @app_commands.choices(turn_timer=TURN_TIMER_CHOICES)
-    async def new(
-        self,
-        interaction: discord.Interaction,
-        setup: str = "deal",
-        missions: int = 0,
-        defender_chooses: bool = False,
-        connected_fortify: bool = False,
-        turn_limit: app_commands.Range[int, 0, 200] = 0,
-        turn_timer: int | None = None,
-    ) -> None:
-        """Open a Risk lobby in this channel (2–6 players; 2 play with a neutral army)."""
-        options: dict[str, Any] = {
-            "setup": setup,
-            "missions": missions,
-            "defender_chooses": defender_chooses,
-            "connected_fortify": connected_fortify,
-            "turn_limit": turn_limit,
-        }
-        await open_lobby(interaction, "risk", options, turn_timer)
 
     @app_commands.command(name="rules")
-    async def rules(self, interaction: discord.Interaction) -> None:
+    async def rules(self, interaction: Interaction) -> None:
         """How to play Risk, in short."""
-        await send_rules(interaction, RiskPresenter.title, RULES_SUMMARY, RiskPresenter.colour)
+        text = rules_text(RULES_SUMMARY, OPTIONS, "/risk new")
+        await send_rules(interaction, RiskPresenter.title, text, RiskPresenter.colour)
 
     @app_commands.command(name="attack")
     @app_commands.describe(source="Your territory to attack from", target="The enemy next to it")
     @app_commands.rename(source="from", target="to")
-    async def attack(self, interaction: discord.Interaction, source: str, target: str) -> None:
+    async def attack(self, interaction: Interaction, source: str, target: str) -> None:
         """Pick an attack by name (in the game's thread); then roll or blitz on the board."""
         table = await self._my_game(interaction)
         try:
             path = attack_path(table.state, interaction.user.id, source, target)
         except IllegalAction as e:
             raise UserError(str(e)) from e
-        await self.bot.tables.play_command(interaction, table.row.id, path)  # type: ignore[attr-defined]
-        await interaction.followup.send(
-            f"Attacking {name_of(target)} from {name_of(source)}: roll or blitz on the board.",
-            ephemeral=True,
+        reply = Reply.of(interaction)
+        await self.bot.play.command(reply, table.row.id, path)
+        await reply.private(
+            f"Attacking {name_of(target)} from {name_of(source)}: roll or blitz on the board."
         )
 
     @attack.autocomplete("source")
     async def _sources(
-        self, interaction: discord.Interaction, current: str
+        self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        table = await self.bot.tables.table_in_channel(interaction.channel_id or 0)  # type: ignore[attr-defined]
-        if table is None or table.row.game != "risk":
+        table = await self.bot.service.game_in_thread(interaction.channel_id or 0)
+        if table is None or table.row.game != GAME:
             return []
         return _choices(attack_sources(table.state, interaction.user.id), current)
 
     @attack.autocomplete("target")
     async def _targets(
-        self, interaction: discord.Interaction, current: str
+        self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        table = await self.bot.tables.table_in_channel(interaction.channel_id or 0)  # type: ignore[attr-defined]
+        table = await self.bot.service.game_in_thread(interaction.channel_id or 0)
         source = getattr(interaction.namespace, "from", None)
-        if table is None or table.row.game != "risk" or source not in TERRITORIES:
+        if table is None or table.row.game != GAME or source not in TERRITORIES:
             return []
         return _choices(attack_targets(table.state, source), current)
 
-    async def _my_game(self, interaction: discord.Interaction) -> Any:
-        table = await self.bot.tables.table_in_channel(interaction.channel_id or 0)  # type: ignore[attr-defined]
-        if table is None or table.row.game != "risk":
+    async def _my_game(self, interaction: Interaction) -> Table:
+        table = await self.bot.service.game_in_thread(interaction.channel_id or 0)
+        if table is None or table.row.game != GAME:
             raise UserError("Use this in the thread of a Risk game that is being played.")
         return table
 
@@ -433,5 +540,5 @@ def _choices(slugs: Sequence[str], typed: str) -> list[app_commands.Choice[str]]
     ][:25]
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: ParlourBot) -> None:
     await bot.add_cog(RiskCog(bot))

@@ -6,7 +6,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client import Interaction, ParlourBot
+from bot.replies import Reply
 from bot.storage import StandingRow
+from cogs.options import guild_id
 from rules.registry import ENGINES
 
 GAME_CHOICES = [app_commands.Choice(name=e.title, value=e.name) for e in ENGINES.values()]
@@ -18,19 +21,17 @@ def _who(row: StandingRow) -> str:
 
 
 class Scoreboard(commands.Cog):
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: ParlourBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="scoreboard")
+    @app_commands.command(name="scoreboard", extras={"public": True})
     @app_commands.guild_only()
     @app_commands.describe(game="Which game's standings")
     @app_commands.choices(game=GAME_CHOICES)
-    async def scoreboard(self, interaction: discord.Interaction, game: str) -> None:
+    async def scoreboard(self, interaction: Interaction, game: str) -> None:
         """This server's standings for a game: wins minus losses, then points."""
-        assert interaction.guild is not None
-        tables = self.bot.tables  # type: ignore[attr-defined]
-        presenter = tables.presenter(game)
-        rows = await tables.service.storage.standings(interaction.guild.id, game)
+        presenter = self.bot.presenters.get(game)
+        rows = await self.bot.service.storage.standings(guild_id(interaction), game)
         embed = discord.Embed(title=f"{presenter.title} — scoreboard", colour=presenter.colour)
         if not rows:
             embed.description = "No finished games yet."
@@ -46,21 +47,21 @@ class Scoreboard(commands.Cog):
                     f"{row.points} pts{extra}"
                 )
             embed.description = "\n".join(lines)
-        await interaction.response.send_message(embed=embed)
+        await Reply.of(interaction).send(embed=embed)
 
     @app_commands.command(name="stats")
     @app_commands.guild_only()
     @app_commands.describe(user="Whose record to show")
-    async def stats(self, interaction: discord.Interaction, user: discord.User) -> None:
+    async def stats(self, interaction: Interaction, user: discord.User) -> None:
         """One member's record in this server, across every game."""
-        assert interaction.guild is not None
-        tables = self.bot.tables  # type: ignore[attr-defined]
-        per_game = await tables.service.storage.player_stats(interaction.guild.id, user.id)
+        per_game = await self.bot.service.storage.player_stats(guild_id(interaction), user.id)
         embed = discord.Embed(title=f"{user.display_name} — record")
         if not per_game:
             embed.description = "No finished games yet."
         for game, row in per_game.items():
-            presenter = tables.presenter(game)
+            if game not in self.bot.presenters:
+                continue  # a game this version no longer offers
+            presenter = self.bot.presenters.get(game)
             extra = "".join(
                 f"\n{title}: {row.stats.get(key, 0)}"
                 for key, title in presenter.stat_columns.items()
@@ -70,8 +71,8 @@ class Scoreboard(commands.Cog):
                 value=f"{row.played} played · {row.wins} W / {row.losses} L\n"
                 f"{row.points} points{extra}",
             )
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await Reply.of(interaction).private(embed=embed)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: ParlourBot) -> None:
     await bot.add_cog(Scoreboard(bot))

@@ -18,13 +18,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client import Interaction, ParlourBot
 from bot.presenter import ButtonLook, Picture, Presenter
-from bot.tables import mention, winners_phrase
-from cogs.options import TURN_TIMER_CHOICES, TURN_TIMER_HELP, on_off, open_lobby, send_rules
+from bot.wording import count, mention, winners_phrase
+from cogs.options import house_rules, new_command, rules_text, send_rules
 from images.winners_circle import HORSE_NAMES, SYMBOL_NAMES, render_payout_png, render_png
 from rules.core import Action, Event, Outcome, PlayerId
-from rules.winners_circle.actions import BET, HIDDEN_BET, MOVE, NEXT_RACE, chips_left, parse_bet
+from rules.winners_circle.actions import NEXT_RACE, Verb, chips_left, parse_bet, parse_move
 from rules.winners_circle.cards import card
+from rules.winners_circle.options import OPTIONS
 from rules.winners_circle.payout import LAST_PENALTY, PACE_BONUS
 from rules.winners_circle.state import (
     RACES,
@@ -67,6 +69,10 @@ bet menu.
 **Bets:** race 1 starts with a random player, later races with the richest. In turn, each \
 player puts one chip on a horse — chips 1, 1 and 2 (a 2 counts as two bets), three rounds, \
 three different horses.
+**The start:** the horses line up behind the line, gate 1 on space 36 down to gate 7 on space \
+30. Those spaces count: a horse runs one full lap from where it starts, so gate 7 runs 6 \
+spaces more than gate 1 (and reaches the pace chip on space 18 of its lap 6 spaces later). In \
+a crowded field all start on 36.
 **The race:** click **Roll**, then pick a horse whose card is face up; it runs its card's \
 value for the symbol and the card turns face down. When every card is face down, all turn \
 up again. One horse per space: a blocked horse stops on the first free space behind (maybe \
@@ -75,10 +81,8 @@ where it stood). The first three across the line after a lap are **Win, Place, S
 Place 350 → 50, Show 250 → 50. The **pace horse** (first to space 18) adds +{PACE_BONUS} a \
 bet if it finishes in the top three; bets on the **last** horse pay the bank {LAST_PENALTY} \
 each (never below 0). Race {RACES} pays and costs double.
-**House rules:** Royal Turf cards (each horse has its own three cards), hidden bets (chips \
-0, 1, 1, 2 in four rounds, values secret until the race ends — bet from **My chips**), \
-crowded field (horses share spaces and all start on 36), alternative payouts (the table \
-counts chips on a horse, not bets)."""
+With **hidden bets**, bet from **My chips**: only you see your chip's value until the race \
+ends."""
 
 
 def _name(player: PlayerId, names: Mapping[PlayerId, str]) -> str:
@@ -97,10 +101,6 @@ def _horses(hs: Sequence[int]) -> str:
 
 def _ordinal(n: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def card_values(state: WinnersCircleState, h: int) -> str:
@@ -210,9 +210,8 @@ class WinnersCirclePresenter(Presenter):
         for e in events:
             match e:
                 case RacePrepared(race=r, set_aside=aside):
-                    extra = (
-                        f" ({_plural(aside, 'card')} set aside and shuffled back)" if aside else ""
-                    )
+                    cards = count(aside, "card", "cards")
+                    extra = f" ({cards} set aside and shuffled back)" if aside else ""
                     lines.append(
                         f"🏇 **Race {r} of {RACES}**: the horses are at the gates{extra}; "
                         "their cards are under the track."
@@ -270,7 +269,7 @@ class WinnersCirclePresenter(Presenter):
         return "\n".join(lines)
 
     def button(self, action: Action, state: WinnersCircleState) -> ButtonLook:
-        if action.verb in (BET, HIDDEN_BET):
+        if action.verb in (Verb.BET, Verb.HIDDEN_BET):
             h, chip = parse_bet(action)
             bluff = " (bluff)" if chip == 0 else ""
             return ButtonLook(
@@ -279,22 +278,17 @@ class WinnersCirclePresenter(Presenter):
                 menu=BET_MENU,
                 description=card_values(state, h),
             )
-        if action.verb == MOVE:
-            return _move_look(state, int(action.arg))
+        if action.verb == Verb.MOVE:
+            return _move_look(state, parse_move(action))
         if action == NEXT_RACE:
             return ButtonLook(f"Start race {state.race + 1}", emoji="🏁")
         return ButtonLook("Roll", emoji="🎲")
 
     def is_private(self, action: Action, state: WinnersCircleState) -> bool:
-        return action.verb == HIDDEN_BET  # its option value and label carry the chip
+        return action.verb == Verb.HIDDEN_BET  # its option value and label carry the chip
 
     def describe_options(self, options: Mapping[str, Any]) -> list[str]:
-        return [
-            f"Royal Turf cards: {on_off(options.get('royal_turf'))}",
-            f"Hidden bets: {on_off(options.get('hidden_bets'))}",
-            f"Crowded field: {on_off(options.get('crowded_field'))}",
-            f"Alternative payouts: {on_off(options.get('alternative_payouts'))}",
-        ]
+        return house_rules(OPTIONS, options)
 
     def result(
         self, state: WinnersCircleState, outcome: Outcome, names: Mapping[PlayerId, str]
@@ -382,7 +376,7 @@ def _race_ended(e: RaceEnded, batch: _Batch, names: Mapping[PlayerId, str]) -> l
         items = [i for i in paid if i.kind is kind]
         head = f"{PLACE_MEDALS[kind]} **{kind.value.title()}** {horse(h)}"
         if items:
-            rate = f"{_plural(items[0].bets, 'bet')}, {items[0].per_bet} a bet{doubled}"
+            rate = f"{count(items[0].bets, 'bet', 'bets')}, {items[0].per_bet} a bet{doubled}"
             lines.append(f"{head} — {rate}: {_paid(items, names)}")
         else:
             lines.append(f"{head} — no bets on it")
@@ -432,47 +426,24 @@ def _first_bettor(e: FirstBettorChosen, names: Mapping[PlayerId, str]) -> str:
     return f"{_name(e.player, names)} bets first in race {e.race} ({why})."
 
 
+@app_commands.guild_only()
 class WinnersCircleCog(commands.GroupCog, group_name="winners-circle"):
     """Winner's Circle: bet on seven horses, then race them with a shared die."""
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: ParlourBot) -> None:
         self.bot = bot
-        bot.tables.register(WinnersCirclePresenter())  # type: ignore[attr-defined]
+        bot.presenters.register(WinnersCirclePresenter())
         super().__init__()
 
-    @app_commands.command(name="new")
-    @app_commands.describe(
-        royal_turf="Royal Turf cards: each horse is driven by one of its own three cards",
-        hidden_bets="Chips 0, 1, 1, 2 in four rounds; values secret until the race ends",
-        crowded_field="Horses may share a space, and all start on space 36",
-        alternative_payouts="The payout table counts the chips on a horse, not the bets",
-        turn_timer=TURN_TIMER_HELP,
-    )
-    @app_commands.choices(turn_timer=TURN_TIMER_CHOICES)
-    async def new(
-        self,
-        interaction: discord.Interaction,
-        royal_turf: bool = False,
-        hidden_bets: bool = False,
-        crowded_field: bool = False,
-        alternative_payouts: bool = False,
-        turn_timer: int | None = None,
-    ) -> None:
-        """Open a Winner's Circle lobby in this channel (2–6 players)."""
-        options: dict[str, Any] = {
-            "royal_turf": royal_turf,
-            "hidden_bets": hidden_bets,
-            "crowded_field": crowded_field,
-            "alternative_payouts": alternative_payouts,
-        }
-        await open_lobby(interaction, GAME, options, turn_timer)
+    new = new_command(GAME, OPTIONS, "Open a Winner's Circle lobby in this channel (2–6 players).")
 
     @app_commands.command(name="rules")
-    async def rules(self, interaction: discord.Interaction) -> None:
+    async def rules(self, interaction: Interaction) -> None:
         """How to play Winner's Circle, in short."""
         presenter = WinnersCirclePresenter
-        await send_rules(interaction, presenter.title, RULES_SUMMARY, presenter.colour)
+        text = rules_text(RULES_SUMMARY, OPTIONS, "/winners-circle new")
+        await send_rules(interaction, presenter.title, text, presenter.colour)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: ParlourBot) -> None:
     await bot.add_cog(WinnersCircleCog(bot))

@@ -36,7 +36,8 @@ from images.common import (
     smooth,
     to_png,
 )
-from rules.cock_and_bull import ENGINE
+from images.layer_cache import static_layer
+from rules.cock_and_bull.engine import match_winner
 from rules.cock_and_bull.state import (
     EMPTY,
     MANTLE_TOP,
@@ -44,7 +45,9 @@ from rules.cock_and_bull.state import (
     Colour,
     Face,
     Phase,
+    RollKind,
     WinKind,
+    roll_kind,
 )
 from rules.core import PlayerId
 
@@ -218,7 +221,7 @@ def _label_along_bend(base: Image.Image, lines: tuple[str, str], along: float) -
     )
 
 
-@functools.cache
+@static_layer
 def _base() -> Image.Image:
     """The board without chips, pegs, dice or words that change: drawn once per process."""
     base = smooth(SIZE, _paint_base, scale=3).convert("RGB")
@@ -336,27 +339,12 @@ def _is_match(state: CockAndBullState) -> bool:
     return state.rules.best_of > 1 or state.rules.point_limit > 0
 
 
-def _roller(state: CockAndBullState, dice: tuple[Face, Face]) -> int:
-    """Who threw `dice`: a losing mix has already passed the turn on."""
-    return 1 - state.current if _loses_turn(dice) else state.current
-
-
-def _loses_turn(dice: tuple[Face, Face]) -> bool:
-    return dice[0] is not dice[1] and Face.MONKEY in dice
-
-
 def _roll_outcome(dice: tuple[Face, Face]) -> str:
-    if dice[0] is dice[1]:
-        return f"pair of {dice[0].name.title()}s"
-    return "turn lost" if _loses_turn(dice) else "Cock & Bull"
-
-
-def _winner(state: CockAndBullState) -> int:
-    """The match winner, as the engine's outcome ranks it (games won, then points)."""
-    outcome = ENGINE.outcome(state)
-    assert outcome is not None  # only asked at Phase.OVER
-    (winner,) = outcome.winners
-    return state.seat_of(winner)
+    return {
+        RollKind.PAIR: f"pair of {dice[0].name.title()}s",
+        RollKind.COCK_AND_BULL: "Cock & Bull",
+        RollKind.TURN_LOST: "turn lost",
+    }[roll_kind(dice)]
 
 
 def _acting(state: CockAndBullState) -> set[int]:
@@ -365,7 +353,7 @@ def _acting(state: CockAndBullState) -> set[int]:
     if state.phase is Phase.START_ROLL:
         return {s for s, face in enumerate(state.start_rolls) if face is None}
     if state.phase is Phase.OVER:
-        return {_winner(state)}
+        return {match_winner(state)}
     return {state.current}
 
 
@@ -383,7 +371,7 @@ def _prompt(state: CockAndBullState, shown: tuple[str, str]) -> list[tuple[str, 
             ]
         return [(waiting[0], HIGHLIGHT), (" to roll for first turn", TEXT)]
     if phase is Phase.OVER:
-        winner = fit_text(shown[_winner(state)], 28, 320, bold=True)
+        winner = fit_text(shown[match_winner(state)], 28, 320, bold=True)
         return [(winner, HIGHLIGHT), (" wins the match!" if _is_match(state) else " wins!", TEXT)]
     if phase is Phase.PLACE_OR_FLIP:
         assert state.pending_group is not None  # the engine sets it with this phase
@@ -496,8 +484,9 @@ def _draw_mantle(
 
 def _draw_dice(image: Image.Image, state: CockAndBullState, shown: tuple[str, str]) -> None:
     left, right = (CENTRE_X - DICE_GAP, DICE_Y), (CENTRE_X + DICE_GAP, DICE_Y)
-    if state.last_roll is not None:
-        roller = fit_text(shown[_roller(state, state.last_roll)], 20, 200)
+    thrower = state.last_roller
+    if state.last_roll is not None and thrower is not None:  # both set, or neither
+        roller = fit_text(shown[thrower], 20, 200)
         draw_text(
             image,
             (CENTRE_X, CAPTION_Y),

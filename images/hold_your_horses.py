@@ -40,8 +40,8 @@ from images.common import (
     text_width,
     to_png,
 )
+from images.layer_cache import static_layer
 from rules.core import PlayerId
-from rules.hold_your_horses import ENGINE
 from rules.hold_your_horses.state import (
     HORSES,
     SCRATCHES,
@@ -50,6 +50,7 @@ from rules.hold_your_horses.state import (
     Race,
     RollResult,
     Track,
+    leaders,
     totals,
 )
 
@@ -182,7 +183,7 @@ def _paint_board(layer: Image.Image, k: int, track: Track, players: int) -> None
         )
 
 
-@functools.cache
+@static_layer
 def _board_base(track: Track, players: int) -> Image.Image:
     """Lanes, finish boxes, panels and fixed words: drawn once per track and table size."""
     base = smooth(
@@ -535,13 +536,7 @@ def _draw_grid_title(
 ) -> None:
     done = len(state.grid)
     if over:
-        outcome = ENGINE.outcome(state)
-        assert outcome is not None  # the game is over
-        winners = [
-            fit_text(shown[state.seat_of(p)], 28, 260, bold=True)
-            for p in state.players
-            if p in outcome.winners
-        ]
+        winners = [fit_text(shown[state.seat_of(p)], 28, 260, bold=True) for p in leaders(state)]
         if len(winners) == 1:
             runs = [(winners[0], HIGHLIGHT), (" wins!", TEXT)]
         else:

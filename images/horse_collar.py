@@ -33,6 +33,7 @@ from images.common import (
     text_width,
     to_png,
 )
+from images.layer_cache import static_layer
 from rules.core import PlayerId
 from rules.horse_collar.geometry import DEUCE_LINE, MIL_PER_INCH, TREY_LINE, Table, Zone
 from rules.horse_collar.scoring import score_turn, zones
@@ -124,7 +125,7 @@ def in_zoom(d: float) -> bool:
 # --- static art -----------------------------------------------------------------------------
 
 
-@functools.cache
+@static_layer
 def table_layer(key: TableKey) -> Image.Image:
     """The board without weights or text: strip, enlarged end, lines and zone labels."""
     table = key.table

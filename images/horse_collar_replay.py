@@ -6,7 +6,6 @@ still board's cached table art: the whole slide in the strip, the arrival enlarg
 
 from __future__ import annotations
 
-import functools
 import io
 
 from PIL import Image
@@ -25,6 +24,7 @@ from images.horse_collar import (
     weight_sprite,
     zoom_xy,
 )
+from images.layer_cache import static_layer
 from rules.horse_collar.geometry import Table
 from rules.horse_collar.shots import LANE_BY_NAME, TARGET_BY_NAME
 from rules.horse_collar.state import (
@@ -45,7 +45,7 @@ FALL_FRAMES = 5  # frames in which a weight going into the alley shrinks away
 MIN_FALL_SCALE = 0.25  # below this it is gone
 
 
-@functools.cache
+@static_layer
 def _background(key: TableKey) -> Image.Image:
     return table_layer(key).crop(CROP)
 

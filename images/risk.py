@@ -1,11 +1,13 @@
 """The Risk map (shared/rules/risk.md): 42 territories in their owners' colours and patterns,
-each with its army badge, continents outlined and named with their bonus, sea lanes dashed, the
-last attack and a pending choice picked out, and a legend of players and continents below.
+each named and with its army badge, continents outlined and named with their bonus, sea lanes
+dashed, the last attack and a pending choice picked out, and a legend of players and continents
+below.
 
 The renderer draws a `MapView` the presenter builds, never the engine's state, so it cannot show
 what a view does not hold (cards and missions are only counted). The territory raster, masks,
-patterns and the border/sea-lane overlay are computed once per process (`images.risk_regions`);
-a render is a palette fill, a few pattern pastes, the overlay, badges and text.
+patterns and the overlay of borders, sea lanes and names are computed once per process
+(`images.risk_regions`); a render is a palette fill, a few pattern pastes, the overlay, badges
+and text.
 """
 
 from __future__ import annotations
@@ -34,7 +36,15 @@ from images.common import (
     smooth,
     to_png,
 )
-from images.risk_layout import CONTINENT_LABELS, MAP_SIZE
+from images.layer_cache import static_layer
+from images.risk_layout import (
+    CONTINENT_LABELS,
+    MAP_SIZE,
+    NAME_BELOW,
+    NAME_POINTS,
+    NAME_SIZE,
+    SHORT_NAMES,
+)
 from images.risk_regions import (
     INDEX,
     ORDER,
@@ -226,7 +236,7 @@ def _badge(owner: int, r: float = BADGE_RADIUS) -> Image.Image:
 # --- the static layers --------------------------------------------------------------------
 
 
-@functools.cache
+@static_layer
 def _fill_indices() -> Image.Image:
     """The territory raster as a palette image, with a band of shallows along the coasts:
     a render only sets the palette."""
@@ -271,10 +281,21 @@ def _crossing(a: str, b: str) -> list[tuple[Point, Point]]:
     return legs if left == pa else [(right, back), (out, left)]
 
 
-@functools.cache
+def territory_name(slug: str) -> str:
+    """How the map names `slug`: its name, or its short form where space is tight."""
+    return SHORT_NAMES.get(slug, TERRITORIES[slug].name)
+
+
+def name_point(slug: str) -> Point:
+    """The centre of `slug`'s name in the map frame: under its badge, or placed by hand."""
+    x, y = label_point(slug)
+    return NAME_POINTS.get(slug, (x, y + NAME_BELOW))
+
+
+@static_layer
 def _overlay() -> Image.Image:
-    """Everything on the map that never changes: borders, continent outlines, sea lanes and
-    continent names, over a transparent map frame."""
+    """Everything on the map that never changes: borders, continent outlines, sea lanes,
+    continent and territory names, over a transparent map frame."""
     raster = index_raster(2)  # drawn at twice the size and shrunk, for smooth lines
     borders = edges(raster, 3).resize(MAP_SIZE, Image.Resampling.BOX)
     continent_of = {
@@ -305,7 +326,16 @@ def _overlay() -> Image.Image:
             bold=True,
             fill=CONTINENT_LINE,
         )
-    return overlay
+    return Image.alpha_composite(overlay, _names())
+
+
+@functools.cache
+def _names() -> Image.Image:
+    """Every territory's name, over a transparent map frame."""
+    names = Image.new("RGBA", MAP_SIZE, (0, 0, 0, 0))
+    for slug in ORDER:
+        draw_text(names, name_point(slug), territory_name(slug), size=NAME_SIZE, bold=True)
+    return names
 
 
 # --- rendering ----------------------------------------------------------------------------
@@ -363,11 +393,17 @@ def _map(view: MapView) -> Image.Image:
     return frame
 
 
-@functools.cache
+@static_layer
 def _rims() -> dict[tuple[str, int], Image.Image]:
     """Every territory's highlight rims, built together (about 0.3 s) by the first picture,
-    which the bot draws at start-up, rather than one by one on players' clicks."""
-    return {(slug, w): rim(slug, w) for slug in ORDER for w in (RIM_WIDTH, RIM_WIDTH + 2)}
+    which the bot draws at start-up, rather than one by one on players' clicks. A rim stops
+    short of the names it crosses, so a highlighted territory's name stays readable."""
+    names = _names().getchannel("A")
+    return {
+        (slug, w): ImageChops.subtract(rim(slug, w), names.crop(region(slug)[0]))
+        for slug in ORDER
+        for w in (RIM_WIDTH, RIM_WIDTH + 2)
+    }
 
 
 def _draw_badges(image: Image.Image, view: MapView) -> None:
@@ -516,7 +552,7 @@ def _palettised(image: Image.Image) -> Image.Image:
     return image.quantize(palette=_palette(), dither=Image.Dither.NONE)
 
 
-@functools.cache
+@static_layer
 def _palette() -> Image.Image:
     """Every flat colour of the picture, pinned so that none drifts or merges with another,
     and the blends between them (edges, text) learnt once from a busy sample map."""

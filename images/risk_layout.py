@@ -1,4 +1,4 @@
-"""Hand-placed world layout for the Risk map: coastlines, territory seed points, label spots.
+"""Hand-placed world layout for the Risk map: coastlines, territory seed points, where names go.
 
 Coordinates are pixels of the map frame (`MAP_SIZE`), drawn after the classic board: the
 Americas on the left, Europe and Africa in the middle, Asia and Australia on the right.
@@ -157,5 +157,39 @@ CONTINENT_LABELS: dict[str, Point] = {
     "europe": (850, 30),
     "africa": (620, 640),
     "asia": (1450, 420),
-    "australia": (1200, 770),
+    "australia": (1170, 776),
+}
+
+# Every territory's name is written on the map, `NAME_BELOW` pixels under its badge unless
+# placed in `NAME_POINTS` (a small island or a crowded coast: beside it, on the sea), and in
+# the short form of `SHORT_NAMES` where the full name has no room.
+NAME_SIZE = 24  # legible when Discord shows the map about 550 px wide
+NAME_BELOW = 42
+SHORT_NAMES: dict[str, str] = {
+    "northwest_territory": "NW Territory",
+    "western_united_states": "Western US",
+    "eastern_united_states": "Eastern US",
+    "central_america": "C. America",
+    "great_britain": "G. Britain",
+    "northern_europe": "N. Europe",
+    "western_europe": "W. Europe",
+    "southern_europe": "S. Europe",
+    "western_australia": "W. Australia",
+    "eastern_australia": "E. Australia",
+}
+NAME_POINTS: dict[str, Point] = {
+    "western_united_states": (232, 342),
+    "eastern_united_states": (390, 352),
+    "central_america": (205, 425),
+    "venezuela": (398, 537),
+    "iceland": (705, 106),
+    "great_britain": (612, 262),
+    "western_europe": (624, 382),
+    "northern_europe": (815, 222),
+    "madagascar": (1094, 735),
+    "japan": (1546, 290),
+    "indonesia": (1262, 672),
+    "western_australia": (1345, 784),
+    "eastern_australia": (1490, 762),
+    "new_guinea": (1460, 540),
 }

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
+from images.layer_cache import static_layer
 from images.risk_layout import LAKES, LANDMASSES, MAP_SIZE, SEEDS, Point, Polygon
 from rules.risk.map import TERRITORIES
 
@@ -82,7 +83,7 @@ def _scaled(points: Sequence[Point], k: int) -> list[Point]:
     return [(x * k, y * k) for x, y in points]
 
 
-@functools.cache
+@static_layer
 def index_raster(scale: int = 1) -> Image.Image:
     """An "L" image of the map frame (times `scale`): each land pixel holds its territory's
     index in `ORDER`, each sea pixel `SEA`."""

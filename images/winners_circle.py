@@ -38,6 +38,7 @@ from images.common import (
     smooth,
     to_png,
 )
+from images.layer_cache import static_layer
 from rules.core import PlayerId
 from rules.winners_circle.cards import HORSES, Symbol, card
 from rules.winners_circle.payout import race_payout
@@ -212,7 +213,7 @@ def _paint_base(layer: Image.Image, k: int) -> None:
         )
 
 
-@functools.cache
+@static_layer
 def _base() -> Image.Image:
     """Track, numbers, finish line and gate columns: drawn once per process."""
     base = smooth(SIZE, _paint_base, scale=2).convert("RGB")

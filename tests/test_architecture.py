@@ -68,3 +68,33 @@ def test_rules_never_use_the_global_random_functions() -> None:
             if isinstance(node, ast.ImportFrom) and node.module == "random":
                 names = {a.name for a in node.names}
                 assert not names & GLOBAL_RANDOM, f"{path}: from random import {names}"
+
+
+def test_no_import_cycles_inside_bot() -> None:
+    """`bot/` is layered: no module may reach itself through imports (even type-only ones),
+    so each part can be read, tested and replaced on its own."""
+    edges: dict[str, set[str]] = {}
+    for path in package_files("bot"):
+        module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("bot."):
+                edges.setdefault(module, set()).add(node.module)
+            elif isinstance(node, ast.Import):
+                edges.setdefault(module, set()).update(
+                    a.name for a in node.names if a.name.startswith("bot.")
+                )
+
+    def reaches(start: str, goal: str, seen: set[str]) -> list[str] | None:
+        for nxt in sorted(edges.get(start, ())):
+            if nxt == goal:
+                return [start, nxt]
+            if nxt not in seen:
+                seen.add(nxt)
+                path = reaches(nxt, goal, seen)
+                if path:
+                    return [start, *path]
+        return None
+
+    for module in edges:
+        cycle = reaches(module, module, set())
+        assert cycle is None, " -> ".join(cycle or [])

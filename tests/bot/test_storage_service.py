@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from random import Random
 
 import aiosqlite
 import pytest
 
-from bot.errors import UserError
+from bot.errors import GameUnreadable, UserError
+from bot.instance_lock import DatabaseInUse
 from bot.service import GameService
 from bot.storage import SeatRow, Storage, _migrations
-from rules.core import Action
+from rules.cock_and_bull.actions import ROLL
 from rules.registry import ENGINES
 
 ANA, LEO, EVE = 101, 102, 103
@@ -55,30 +57,78 @@ async def play_to_the_end(service: GameService, game_id: int) -> int:
         await service.act(game_id, to_act[0], action, table.row.step)
 
 
+LATEST = max(number for number, _ in _migrations())
+
+
+async def old_database(path: str, version: int) -> aiosqlite.Connection:
+    """A database as the release with schema `version` left it."""
+    db = await aiosqlite.connect(path)
+    for number, sql in _migrations():
+        if number <= version:
+            await db.executescript(sql)
+    await db.execute(f"PRAGMA user_version = {version}")
+    return db
+
+
 async def test_migrations_from_empty_set_user_version(tmp_path: Path) -> None:
     storage = await Storage.open(str(tmp_path / "new.sqlite3"))
-    assert await storage.schema_version() == 2
+    assert await storage.schema_version() == LATEST == 3
     await storage.migrate()  # idempotent: a second start applies nothing
-    assert await storage.schema_version() == 2
+    assert await storage.schema_version() == LATEST
+    await storage.close()
+
+
+async def test_a_second_process_on_the_same_database_is_refused(tmp_path: Path) -> None:
+    path = str(tmp_path / "parlour.sqlite3")
+    first = await Storage.open(path)
+    with pytest.raises(DatabaseInUse, match=f"pid {os.getpid()}.*parlour.sqlite3"):
+        await Storage.open(path)
+    await first.close()
+    second = await Storage.open(path)  # the lock went with the first one
+    await second.close()
+
+
+async def test_games_of_an_earlier_version_are_marked_for_one_refresh(tmp_path: Path) -> None:
+    """Schema 2 had no shown step: an active game's board is refreshed once (-1); a game
+    that ended was shown to its end."""
+    path = str(tmp_path / "old.sqlite3")
+    db = await old_database(path, 2)
+    for gid, status, state in (
+        (1, "active", "'{}'"),
+        (2, "finished", "'{}'"),
+        (3, "lobby", "NULL"),
+    ):
+        await db.execute(
+            "INSERT INTO games (id, game, guild_id, channel_id, host_id, status, options, seed,"
+            f" step, state, created_at, updated_at) VALUES ({gid}, 'cock_and_bull', 1, 2, 11,"
+            f" '{status}', '{{}}', 's', 7, {state}, 0, 0)"
+        )
+    await db.commit()
+    await db.close()
+    storage = await Storage.open(path)
+    rows_now = [await storage.get_game(g) for g in (1, 2, 3)]
+    shown = {row.id: row.shown_step for row in rows_now if row is not None}
+    assert shown == {1: -1, 2: 7, 3: None}
+    assert await storage.to_resume() == [1]
     await storage.close()
 
 
 async def test_a_database_from_before_sides_gets_the_side_column(tmp_path: Path) -> None:
     """A game saved by the first release keeps its seats (side 0) after the upgrade."""
     path = str(tmp_path / "old.sqlite3")
-    async with aiosqlite.connect(path) as db:
-        await db.executescript(_migrations()[0][1] + "\nPRAGMA user_version = 1;")
-        await db.execute(
-            "INSERT INTO games (id, game, guild_id, channel_id, host_id, status, options, seed,"
-            " step, created_at, updated_at) VALUES (1, 'cock_and_bull', 1, 2, 11, 'lobby', '{}',"
-            " 's', 0, 0, 0)"
-        )
-        await db.execute(
-            "INSERT INTO seats (game_id, seat, player_id, name, is_bot) VALUES (1, 0, 11, 'Ana', 0)"
-        )
-        await db.commit()
+    db = await old_database(path, 1)
+    await db.execute(
+        "INSERT INTO games (id, game, guild_id, channel_id, host_id, status, options, seed,"
+        " step, created_at, updated_at) VALUES (1, 'cock_and_bull', 1, 2, 11, 'lobby', '{}',"
+        " 's', 0, 0, 0)"
+    )
+    await db.execute(
+        "INSERT INTO seats (game_id, seat, player_id, name, is_bot) VALUES (1, 0, 11, 'Ana', 0)"
+    )
+    await db.commit()
+    await db.close()
     storage = await Storage.open(path)
-    assert await storage.schema_version() == 2
+    assert await storage.schema_version() == LATEST
     assert await storage.seats(1) == [SeatRow(0, 11, "Ana", False, 0)]
     await storage.close()
 
@@ -110,7 +160,7 @@ async def test_lobby_rules(service: GameService) -> None:
 
 
 async def test_bad_options_are_refused_at_the_lobby(service: GameService) -> None:
-    with pytest.raises(UserError, match="best of 1, 3 or 5"):
+    with pytest.raises(UserError, match=r"^Match: 1, 3 or 5\.$"):
         await service.create_lobby(
             "cock_and_bull",
             guild_id=1,
@@ -145,10 +195,10 @@ async def test_stale_step_is_refused_and_nothing_is_written(service: GameService
     table = await service.table(gid)
     engine = ENGINES["cock_and_bull"]
     player = sorted(engine.to_act(table.state))[0]
-    await service.act(gid, player, Action("roll"), 0)
+    await service.act(gid, player, ROLL, 0)
     before = await service.table(gid)
     with pytest.raises(UserError, match="out of date"):
-        await service.act(gid, player, Action("roll"), 0)  # the same click again
+        await service.act(gid, player, ROLL, 0)  # the same click again
     after = await service.table(gid)
     assert after.row.step == before.row.step == 1
     assert after.row.state == before.row.state
@@ -167,9 +217,9 @@ async def test_wrong_player_and_outsider_change_nothing(service: GameService) ->
     (to_act,) = engine.to_act(table.state)
     other = LEO if to_act == ANA else ANA
     with pytest.raises(UserError, match="not your turn"):
-        await service.act(gid, other, Action("roll"), table.row.step)
+        await service.act(gid, other, ROLL, table.row.step)
     with pytest.raises(UserError, match="not playing"):
-        await service.act(gid, EVE, Action("roll"), table.row.step)
+        await service.act(gid, EVE, ROLL, table.row.step)
     assert (await service.table(gid)).row.step == table.row.step
 
 
@@ -193,12 +243,66 @@ async def test_bot_seat_plays_through_the_service(service: GameService) -> None:
     await service.add_bot(table.row.id, ANA)
     await service.start(table.row.id, ANA)
     played = await service.play_bot(table.row.id)
-    assert played is not None and played.player == -1 and played.action == Action("roll")
+    assert played is not None and played.player == -1 and played.action == ROLL
 
 
 async def test_a_click_on_a_finished_game_is_refused(service: GameService) -> None:
     gid = await started_game(service)
     steps = await play_to_the_end(service, gid)
     with pytest.raises(UserError, match="over"):
-        await service.act(gid, ANA, Action("roll"), steps)
+        await service.act(gid, ANA, ROLL, steps)
     assert len(await service.storage.actions(gid)) == steps
+
+
+async def test_a_board_behind_its_game_is_found_until_marked_shown(service: GameService) -> None:
+    gid = await started_game(service)
+    storage = service.storage
+    assert (await service.table(gid)).row.shown_step is None  # no board yet
+    assert await storage.behind(untouched_since=2000.0) == [gid]
+    await service.mark_shown(gid, 0, 0, board_message_id=555)
+    assert await storage.behind(untouched_since=2000.0) == []
+    table = await service.table(gid)
+    player = sorted(ENGINES["cock_and_bull"].to_act(table.state))[0]
+    played = await service.act(gid, player, ROLL, 0)
+    assert played.table.row.behind and played.from_step == 0
+    assert played.table.row == (await service.table(gid)).row  # as saved, not read back
+    assert await storage.behind(untouched_since=2000.0) == [gid]
+    assert await storage.behind(untouched_since=999.0) == []  # touched at 1000: in flight
+
+
+async def test_replay_since_narrates_the_moves_a_board_missed(service: GameService) -> None:
+    gid = await started_game(service)
+    events, states = [], []
+    for _ in range(4):
+        table = await service.table(gid)
+        states.append(table.state)
+        player = sorted(ENGINES["cock_and_bull"].to_act(table.state))[0]
+        action = ENGINES["cock_and_bull"].choose(table.state, player, Random(0))
+        events.append((await service.act(gid, player, action, table.row.step)).events)
+    table = await service.table(gid)
+    replayed = await service.replay_since(table, 2)
+    assert replayed.events == events[2] + events[3]
+    assert replayed.after == table.state
+    assert replayed.before == states[2]
+    assert (await service.replay_since(table, 4)).events == ()
+
+
+async def test_a_game_of_an_unknown_state_version_is_unreadable(service: GameService) -> None:
+    gid = await started_game(service)
+    db = service.storage._db
+    await db.execute("UPDATE games SET state = '{\"v\": 99}' WHERE id = ?", (gid,))
+    with pytest.raises(GameUnreadable) as caught:
+        await service.table(gid)
+    assert not caught.value.marked and "version" in caught.value.reason
+    assert "can't be continued" in str(caught.value)
+    await service.mark_broken(gid, caught.value.reason)
+    with pytest.raises(GameUnreadable) as again:
+        await service.act(gid, ANA, ROLL, 0)
+    assert again.value.marked
+    assert await service.storage.to_resume() == []
+
+
+async def test_an_absurd_game_id_is_no_game(service: GameService) -> None:
+    for game_id in (10**40, 2**63, 0, -5):
+        with pytest.raises(UserError, match="no longer exists"):
+            await service.table(game_id)

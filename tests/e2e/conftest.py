@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -16,8 +17,10 @@ import yarl
 from bot.client import ParlourBot
 from bot.settings import Settings
 from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.process import BotProcess
 
 ParlourFactory = Callable[..., Awaitable[ParlourBot]]
+Launcher = Callable[[Path, Mapping[str, str]], Awaitable[BotProcess]]
 WATCHED_LOGGERS = ("discord", "bot", "cogs")
 
 
@@ -31,15 +34,27 @@ class _Collect(logging.Handler):
 
 
 @pytest.fixture(autouse=True)
-def no_logged_errors() -> Iterator[None]:
-    """Fail the test if the client or the bot logged an error (e.g. a failing callback)."""
+def no_logged_errors(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Fail the test if the client or the bot logged an error (e.g. a failing callback),
+    but for those a test expects: `@pytest.mark.expected_errors("text in the message")`,
+    each of which must then be logged."""
+    marker = request.node.get_closest_marker("expected_errors")
+    expected = list(marker.args) if marker else []
     collector = _Collect()
     for name in WATCHED_LOGGERS:
         logging.getLogger(name).addHandler(collector)
     yield
     for name in WATCHED_LOGGERS:
         logging.getLogger(name).removeHandler(collector)
-    assert not collector.records, "\n".join(map(logging.Formatter().format, collector.records))
+    messages = [r.getMessage() for r in collector.records]
+    for text in expected:
+        assert any(text in m for m in messages), f"expected an error saying {text!r}"
+    unexpected = [
+        r
+        for r, m in zip(collector.records, messages, strict=True)
+        if not any(t in m for t in expected)
+    ]
+    assert not unexpected, "\n".join(map(logging.Formatter().format, unexpected))
 
 
 @pytest.fixture
@@ -82,3 +97,31 @@ async def start_parlour(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Parl
         if not bot.is_closed():
             await bot.close()
         await task
+
+
+@pytest.fixture
+async def launch(fake: FakeDiscord) -> AsyncIterator[Launcher]:
+    """Start `python -m bot` processes; every one is killed at teardown (before the fake
+    Discord closes)."""
+    started: list[BotProcess] = []
+
+    async def start(cwd: Path, env: Mapping[str, str]) -> BotProcess:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            cwd=cwd,
+            env=dict(env),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        started.append(BotProcess(proc))
+        return started[-1]
+
+    try:
+        yield start
+    finally:
+        for bot in started:
+            await bot.kill()
+            print(f"--- stderr of bot process {bot.proc.pid} ---\n{bot.log}")

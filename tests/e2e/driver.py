@@ -56,8 +56,16 @@ async def start_game(
         await click_ok(fake, user, lobby, "Join")
     for _ in range(bots):
         await click_ok(fake, host, lobby, "Add bot")
+    before = {int(t["id"]) for t in fake.threads}
     await fake.click(host, lobby, label="Start")
-    return await fake.wait_for(lambda: board_message(fake))
+
+    def new_board() -> FakeMessage | None:
+        for thread in fake.threads:
+            if int(thread["id"]) not in before:
+                return fake.latest_message(int(thread["id"]), is_board)
+        return None
+
+    return await fake.wait_for(new_board)
 
 
 def is_board(message: FakeMessage) -> bool:

@@ -18,6 +18,35 @@ Tests then play the part of Discord users::
 Every REST call is kept in ``fake.calls``. Routes the fake does not know answer 400 and
 land in ``fake.faults``, as do errors inside the fake itself. Errors are always 4xx because
 discord.py retries 5xx answers for a long time.
+
+Discord's rules the fake keeps, and what tests can make go wrong:
+
+- The 3-second window. ``Interaction.sent_at`` and ``Callback.at`` are ``time.monotonic()``
+  stamps; a callback later than ``fake.interaction_window`` (3.0) is refused 404 10062
+  and the interaction lands in ``fake.late_answers``; ``fake.unanswered()`` lists those
+  users saw fail. Follow-ups and ``@original`` edits work for ``fake.token_lifetime``
+  (15 minutes) after the interaction was sent, then answer 401 50027.
+- Faults on REST routes: ``fake.inject(method, path_regex, status=, code=, delay=,
+  hang=, retry_after=, times=)`` answers matching requests with an error, a proper 429
+  that discord.py waits out by itself, or holds them until ``injection.release()``.
+  Injected answers are in ``calls`` (``call.injected``), never in ``faults``.
+- Gateway drops: ``await fake.drop_gateway()`` makes the bot reconnect and RESUME (what
+  it missed meanwhile is replayed); ``drop_gateway(resume=False)`` makes it IDENTIFY
+  anew (a fresh READY: ``fake.readies``). discord.py sleeps 5 s before every IDENTIFY
+  but its first unless the bot overrides ``before_identify_hook``.
+- Moderators: ``delete_message``, ``delete_channel`` (later calls: 404 10008 / 10003)
+  and ``archive_thread`` (edits there: 400 50083 until a post or PATCH unarchives it).
+- Users and guilds: ``make_user(name, locale=)``, ``fake.guild_locale``,
+  ``create_guild(name, shard=(id, count))``, ``create_text_channel(name, guild_id)``.
+  A session that IDENTIFYs with ``"shard": [id, count]`` gets only the events of the
+  guilds its shard owns, ``(guild_id >> 22) % count`` (one without gets everything);
+  ``fake.recommended_shards`` is what ``GET /gateway/bot`` recommends.
+- Rate limits: ``fake.channel_post_limit = (5, 5.0)`` limits the bot's message posts per
+  channel (bucket headers on every answer, 429 beyond); interaction answers are exempt.
+  ``fake.requests_per_route()`` counts calls per route.
+
+The model (constants, messages, calls, interactions) is in ``fake_model`` and Discord's
+error answers, injections and rate limits in ``fake_faults``; import them from here.
 """
 
 from __future__ import annotations
@@ -30,123 +59,146 @@ import mimetypes
 import re
 import secrets
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections import Counter, deque
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import discord
 from aiohttp import BodyPartReader, WSMsgType, web
 
-JSON = dict[str, Any]
+from tests.e2e.fake_faults import (
+    ApiError,
+    FixedWindow,
+    Injection,
+    bucket_hash,
+    rate_limit_headers,
+    too_many_requests,
+)
+from tests.e2e.fake_model import (
+    ALL_PERMISSIONS,
+    ANSWER_REQUIRED,
+    API_PREFIX,
+    APPLICATION_COMMAND,
+    ATTACH_FILES,
+    AUTOCOMPLETE,
+    BUTTON,
+    CB_AUTOCOMPLETE,
+    CB_DEFERRED_MESSAGE,
+    CB_DEFERRED_UPDATE,
+    CB_MESSAGE,
+    CB_MODAL,
+    CB_PONG,
+    CB_UPDATE_MESSAGE,
+    COMPONENTS_V2,
+    CREATE_PRIVATE_THREADS,
+    CREATE_PUBLIC_THREADS,
+    DEFAULT_BOT_PERMISSIONS,
+    DEFAULT_MEMBER_PERMISSIONS,
+    DISCORD_EPOCH_MS,
+    EPHEMERAL,
+    HAS_THREAD,
+    INTENT_GUILD_MESSAGES,
+    INTENT_GUILDS,
+    JSON,
+    LOADING,
+    MANAGE_CHANNELS,
+    MANAGE_THREADS,
+    MESSAGE_COMPONENT,
+    MODAL_SUBMIT,
+    OP_DISPATCH,
+    OP_HEARTBEAT,
+    OP_HEARTBEAT_ACK,
+    OP_HELLO,
+    OP_IDENTIFY,
+    OP_INVALID_SESSION,
+    OP_PRESENCE_UPDATE,
+    OP_REQUEST_GUILD_MEMBERS,
+    OP_RESUME,
+    OP_VOICE_STATE_UPDATE,
+    OPTION_BOOLEAN,
+    OPTION_CHANNEL,
+    OPTION_INTEGER,
+    OPTION_MENTIONABLE,
+    OPTION_NUMBER,
+    OPTION_ROLE,
+    OPTION_STRING,
+    OPTION_USER,
+    PING,
+    PRIVATE_THREAD,
+    PUBLIC_THREAD,
+    READ_MESSAGE_HISTORY,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+    SETTABLE_FLAGS,
+    STRING_SELECT,
+    SUBCOMMAND_TYPES,
+    SUPPRESS_EMBEDS,
+    SUPPRESS_NOTIFICATIONS,
+    TEXT_CHANNEL,
+    TEXT_INPUT,
+    THREAD_TYPES,
+    VIEW_CHANNEL,
+    Attachment,
+    Callback,
+    DriverError,
+    FakeMessage,
+    Interaction,
+    RestCall,
+    Upload,
+    now_iso,
+    number_components,
+    user_id_of,
+    walk_components,
+)
+
+#: Tests import the fake's model and faults from here too.
+__all__ = [
+    "APPLICATION_COMMAND",
+    "BUTTON",
+    "CB_AUTOCOMPLETE",
+    "CB_DEFERRED_MESSAGE",
+    "CB_DEFERRED_UPDATE",
+    "CB_MESSAGE",
+    "CB_MODAL",
+    "CB_PONG",
+    "CB_UPDATE_MESSAGE",
+    "COMPONENTS_V2",
+    "DEFAULT_BOT_PERMISSIONS",
+    "DEFAULT_MEMBER_PERMISSIONS",
+    "EPHEMERAL",
+    "JSON",
+    "MESSAGE_COMPONENT",
+    "MODAL_SUBMIT",
+    "STRING_SELECT",
+    "SUPPRESS_EMBEDS",
+    "SUPPRESS_NOTIFICATIONS",
+    "TEXT_INPUT",
+    "ApiError",
+    "Attachment",
+    "Callback",
+    "DriverError",
+    "FakeDiscord",
+    "FakeMessage",
+    "Injection",
+    "Interaction",
+    "RestCall",
+    "Upload",
+    "walk_components",
+]
+
 T = TypeVar("T")
 
 _log = logging.getLogger(__name__)
 
-API_PREFIX = "/api/v10"
-DISCORD_EPOCH_MS = 1_420_070_400_000
-
-# Message flags.
-SUPPRESS_EMBEDS = 1 << 2
-HAS_THREAD = 1 << 5
-EPHEMERAL = 1 << 6
-LOADING = 1 << 7
-SUPPRESS_NOTIFICATIONS = 1 << 12
-COMPONENTS_V2 = 1 << 15
-SETTABLE_FLAGS = SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | COMPONENTS_V2
-
-# Channel types.
-TEXT_CHANNEL = 0
-PUBLIC_THREAD = 11
-PRIVATE_THREAD = 12
-THREAD_TYPES = (PUBLIC_THREAD, PRIVATE_THREAD)
-
-# Gateway opcodes and intents.
-OP_DISPATCH = 0
-OP_HEARTBEAT = 1
-OP_IDENTIFY = 2
-OP_PRESENCE_UPDATE = 3
-OP_VOICE_STATE_UPDATE = 4
-OP_RESUME = 6
-OP_REQUEST_GUILD_MEMBERS = 8
-OP_INVALID_SESSION = 9
-OP_HELLO = 10
-OP_HEARTBEAT_ACK = 11
-INTENT_GUILDS = 1 << 0
-INTENT_GUILD_MESSAGES = 1 << 9
-
-# Interaction types and callback types.
-PING = 1
-APPLICATION_COMMAND = 2
-MESSAGE_COMPONENT = 3
-AUTOCOMPLETE = 4
-MODAL_SUBMIT = 5
-CB_PONG = 1
-CB_MESSAGE = 4
-CB_DEFERRED_MESSAGE = 5
-CB_DEFERRED_UPDATE = 6
-CB_UPDATE_MESSAGE = 7
-CB_AUTOCOMPLETE = 8
-CB_MODAL = 9
-
-# Component types.
-BUTTON = 2
-STRING_SELECT = 3
-TEXT_INPUT = 4
-
-_P = discord.Permissions
-ALL_PERMISSIONS = _P.all().value
-VIEW_CHANNEL = _P(view_channel=True).value
-SEND_MESSAGES = _P(send_messages=True).value
-SEND_MESSAGES_IN_THREADS = _P(send_messages_in_threads=True).value
-ATTACH_FILES = _P(attach_files=True).value
-READ_MESSAGE_HISTORY = _P(read_message_history=True).value
-CREATE_PUBLIC_THREADS = _P(create_public_threads=True).value
-CREATE_PRIVATE_THREADS = _P(create_private_threads=True).value
-MANAGE_THREADS = _P(manage_threads=True).value
-MANAGE_CHANNELS = _P(manage_channels=True).value
-#: Guild-wide permissions of @everyone (and so of every user made with make_user).
-DEFAULT_MEMBER_PERMISSIONS = _P(
-    view_channel=True,
-    send_messages=True,
-    send_messages_in_threads=True,
-    create_public_threads=True,
-    create_private_threads=True,
-    embed_links=True,
-    attach_files=True,
-    read_message_history=True,
-    add_reactions=True,
-    use_external_emojis=True,
-    use_application_commands=True,
-).value
-#: Guild-wide permissions of the bot (@everyone plus its managed role).
-DEFAULT_BOT_PERMISSIONS = (
-    DEFAULT_MEMBER_PERMISSIONS
-    | _P(manage_threads=True, manage_messages=True, mention_everyone=True).value
-)
-
-SUBCOMMAND_TYPES = (1, 2)  # SUB_COMMAND, SUB_COMMAND_GROUP
-OPTION_STRING, OPTION_INTEGER, OPTION_BOOLEAN, OPTION_USER = 3, 4, 5, 6
-OPTION_CHANNEL, OPTION_ROLE, OPTION_MENTIONABLE, OPTION_NUMBER = 7, 8, 9, 10
-
-
-class DriverError(AssertionError):
-    """A test asked the fake to do something a Discord user could not do."""
-
-
-class ApiError(Exception):
-    """A Discord error answer: HTTP status plus Discord's JSON error body."""
-
-    def __init__(self, status: int, code: int, message: str, errors: JSON | None = None) -> None:
-        super().__init__(f"{status} {message} (code {code})")
-        self.status = status
-        self.body: JSON = {"message": message, "code": code}
-        if errors is not None:
-            self.body["errors"] = errors
-
 
 def _unknown(what: str, code: int) -> ApiError:
     return ApiError(404, code, f"Unknown {what}")
+
+
+def _thread_archived() -> ApiError:
+    return ApiError(400, 50083, "Thread is archived")
 
 
 def _invalid_form(field_name: str, code: str, message: str) -> ApiError:
@@ -154,218 +206,48 @@ def _invalid_form(field_name: str, code: str, message: str) -> ApiError:
     return ApiError(400, 50035, "Invalid Form Body", errors)
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat()
-
-
-def _user_id(user: JSON | int) -> int:
-    return int(user["id"]) if isinstance(user, dict) else int(user)
-
-
-def walk_components(components: Sequence[JSON]) -> Iterator[JSON]:
-    """Yield every component depth-first: action rows, containers, sections, labels."""
-    for component in components:
-        yield component
-        yield from walk_components(component.get("components", []))
-        for key in ("accessory", "component"):
-            if isinstance(component.get(key), dict):
-                yield from walk_components([component[key]])
-
-
-def _number_components(components: Sequence[JSON]) -> None:
-    """Give every component without one a numeric ``id``, as Discord does."""
-    used = {c["id"] for c in walk_components(components) if c.get("id") is not None}
-    free = (n for n in itertools.count(1) if n not in used)
-    for component in walk_components(components):
-        if component.get("id") is None:
-            component["id"] = next(free)
-
-
 @dataclass
-class Upload:
-    """A file received in a multipart request as ``files[index]``."""
-
-    index: int
-    filename: str
-    data: bytes
-    content_type: str
-
-
-@dataclass
-class Attachment:
-    """A file attached to a message; ``data`` holds the uploaded bytes."""
+class _Guild:
+    """A guild the bot is in; every user made with ``make_user`` is a member of each."""
 
     id: int
-    filename: str
-    data: bytes
-    content_type: str
-    url: str
-    description: str | None = None
-
-    def payload(self) -> JSON:
-        """Discord's attachment object."""
-        payload: JSON = {
-            "id": str(self.id),
-            "filename": self.filename,
-            "size": len(self.data),
-            "url": self.url,
-            "proxy_url": self.url,
-            "content_type": self.content_type,
-        }
-        if self.description is not None:
-            payload["description"] = self.description
-        return payload
+    name: str
+    owner_id: int  # not the bot: discord.py grants a guild's owner every permission
+    bot_role_id: int  # the bot's managed role
+    system_channel_id: int = 0  # its "general" text channel
+    locale: str | None = None  # None: FakeDiscord.guild_locale
 
 
-@dataclass
-class FakeMessage:
-    """A message as Discord stores it; edits are applied in place."""
-
-    data: JSON
-    attachments: list[Attachment] = field(default_factory=list)
-    visible_to: int | None = None
-    deleted: bool = False
-
-    @property
-    def payload(self) -> JSON:
-        """The Discord message object, as REST returns it."""
-        return {**self.data, "attachments": [a.payload() for a in self.attachments]}
-
-    @property
-    def id(self) -> int:
-        return int(self.data["id"])
-
-    @property
-    def channel_id(self) -> int:
-        return int(self.data["channel_id"])
-
-    @property
-    def content(self) -> str:
-        return str(self.data["content"])
-
-    @property
-    def embeds(self) -> list[JSON]:
-        return list(self.data["embeds"])
-
-    @property
-    def components(self) -> list[JSON]:
-        return list(self.data["components"])
-
-    @property
-    def flags(self) -> int:
-        return int(self.data["flags"])
-
-    @property
-    def ephemeral(self) -> bool:
-        return self.visible_to is not None
-
-    @property
-    def loading(self) -> bool:
-        """True while a deferred response has not been filled in."""
-        return bool(self.flags & LOADING)
-
-    @property
-    def edited(self) -> bool:
-        return self.data["edited_timestamp"] is not None
-
-    @property
-    def buttons(self) -> list[JSON]:
-        """All buttons, wherever they are nested."""
-        return [c for c in walk_components(self.components) if c["type"] == BUTTON]
-
-    def find_component(
-        self,
-        component_type: int,
-        *,
-        label: str | None = None,
-        custom_id: str | None = None,
-        placeholder: str | None = None,
-    ) -> JSON:
-        """The first component of that type matching every given criterion."""
-        candidates = [c for c in walk_components(self.components) if c["type"] == component_type]
-        wanted = {"label": label, "custom_id": custom_id, "placeholder": placeholder}
-        for component in candidates:
-            if all(v is None or component.get(k) == v for k, v in wanted.items()):
-                return component
-        seen = [(c.get("label") or c.get("placeholder"), c.get("custom_id")) for c in candidates]
-        criteria = {k: v for k, v in wanted.items() if v is not None}
-        raise DriverError(
-            f"message {self.id} has no component of type {component_type} matching {criteria}; "
-            f"it has (label/placeholder, custom_id): {seen}"
-        )
+def _frame(op: int, data: str, seq: int | None = None, event: str | None = None) -> str:
+    """A gateway frame around ``data``, already JSON."""
+    return f'{{"op": {op}, "d": {data}, "s": {json.dumps(seq)}, "t": {json.dumps(event)}}}'
 
 
-@dataclass
-class RestCall:
-    """One REST request the bot made and the fake's answer."""
-
-    method: str
-    path: str
-    query: dict[str, str]
-    json: Any = None
-    files: list[Upload] = field(default_factory=list)
-    status: int = 0
-    response: Any = None
-    at: float = field(default_factory=time.monotonic)  # when the bot made the request
-
-
-@dataclass
-class Callback:
-    """The bot's answer to an interaction (POST /interactions/{id}/{token}/callback)."""
-
-    type: int
-    data: JSON
-    message: FakeMessage | None
-
-
-@dataclass
-class Interaction:
-    """An interaction the fake sent, and what the bot did with it."""
-
-    fake: FakeDiscord = field(repr=False)
-    id: int
-    token: str
-    type: int
-    user: JSON
-    channel_id: int
-    message: FakeMessage | None
-    payload: JSON = field(default_factory=dict, repr=False)
-    callback: Callback | None = None
-    #: The message ``@original`` refers to: the reply, or the clicked message after type 6/7.
-    original: FakeMessage | None = None
-    followups: list[FakeMessage] = field(default_factory=list)
-
-    async def response(self, timeout: float = 5.0) -> Callback:
-        """Wait for the bot's callback to this interaction."""
-        return await self.fake.wait_for(lambda: self.callback, timeout)
-
-
-class _Session:
+class _Connection:
     """One gateway websocket; frames go through a queue so their order is kept."""
 
     def __init__(self, ws: web.WebSocketResponse) -> None:
         self.ws = ws
-        self.queue: asyncio.Queue[tuple[int, str | None, str]] = asyncio.Queue()
-        self.seq = 0
-        self.intents = 0
-        self.session_id = secrets.token_hex(16)
+        self.queue: asyncio.Queue[str] = asyncio.Queue()
         self.writer = asyncio.create_task(self._write())
+        #: Set when the fake closes it: the code the bot answers with is its own then.
+        self.closed_by_fake = False
 
-    def send(self, op: int, data: Any, event: str | None = None) -> None:
-        """Queue a frame; ``data`` is serialized now so later state changes do not leak in."""
-        self.queue.put_nowait((op, event, json.dumps(data)))
+    async def close(self, code: int) -> None:
+        self.closed_by_fake = True
+        await self.ws.close(code=code)
+
+    def send(self, frame: str) -> None:
+        self.queue.put_nowait(frame)
+
+    def send_op(self, op: int, data: Any) -> None:
+        """Queue a frame that is not a dispatch (HELLO, HEARTBEAT_ACK, INVALID_SESSION)."""
+        self.send(_frame(op, json.dumps(data)))
 
     async def _write(self) -> None:
         while True:
-            op, event, data = await self.queue.get()
+            frame = await self.queue.get()
             try:
-                seq = None
-                if op == OP_DISPATCH:
-                    self.seq += 1
-                    seq = self.seq
-                frame = (
-                    f'{{"op": {op}, "d": {data}, "s": {json.dumps(seq)}, "t": {json.dumps(event)}}}'
-                )
                 if not self.ws.closed:
                     await self.ws.send_str(frame)
             except ConnectionError:
@@ -381,6 +263,56 @@ class _Session:
             self.queue.task_done()
 
 
+class _Session:
+    """A gateway session, from IDENTIFY until it ends; it outlives a dropped websocket.
+
+    Every dispatch takes the next sequence number and is kept, whether a websocket is
+    attached or not, so that a RESUME replays what the bot missed, as Discord does.
+    """
+
+    HISTORY = 2000  # dispatches kept for replay
+
+    def __init__(self, intents: int, shard: tuple[int, int] | None) -> None:
+        self.session_id = secrets.token_hex(16)
+        self.intents = intents
+        self.shard = shard
+        self.seq = 0
+        self.history: deque[tuple[int, str]] = deque(maxlen=self.HISTORY)
+        #: The websocket the session is on; None while the bot is away (it may RESUME).
+        self.conn: _Connection | None = None
+        #: Dropped by ``drop_gateway``: the bot is expected back.
+        self.dropped = False
+
+    def dispatch(self, event: str, data: Any) -> None:
+        """Send (or, while away, keep) a dispatch; ``data`` is serialized now, so that later
+        state changes do not leak into it."""
+        self.seq += 1
+        frame = _frame(OP_DISPATCH, json.dumps(data), self.seq, event)
+        self.history.append((self.seq, frame))
+        if self.conn is not None:
+            self.conn.send(frame)
+
+    def can_replay(self, after: int) -> bool:
+        return not self.history or self.history[0][0] <= after + 1
+
+    def replay(self, after: int) -> list[str]:
+        """Send again every dispatch numbered after ``after``; returns their event names."""
+        assert self.conn is not None
+        events = []
+        for seq, frame in self.history:
+            if seq > after:
+                self.conn.send(frame)
+                events.append(json.loads(frame)["t"])
+        return events
+
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether this session's shard receives the guild's events (Discord's formula)."""
+        if self.shard is None or guild_id is None:
+            return True
+        shard_id, shard_count = self.shard
+        return (guild_id >> 22) % shard_count == shard_id
+
+
 Handler = Callable[..., Any]
 
 
@@ -392,8 +324,6 @@ class FakeDiscord:
         self._last_id = 0
         self._started = datetime.now(UTC).isoformat()
         self.application_id = self.bot_user_id = self._snowflake()
-        self.guild_id = self._snowflake()
-        self._bot_role_id = self._snowflake()
         self.bot_user: JSON = {
             "id": str(self.bot_user_id),
             "username": "FakeBot",
@@ -407,6 +337,8 @@ class FakeDiscord:
             "mfa_enabled": False,
         }
         self._users: dict[int, JSON] = {self.bot_user_id: self.bot_user}
+        self._locales: dict[int, str] = {}
+        self._guilds: dict[int, _Guild] = {}
         self._channels: dict[int, JSON] = {}
         self._deleted_channels: set[int] = set()
         self._bot_overwrites: dict[int, int] = {}
@@ -414,9 +346,10 @@ class FakeDiscord:
         self._messages: dict[int, FakeMessage] = {}
         self._commands: dict[int | None, list[JSON]] = {}
         self._interactions_by_token: dict[str, Interaction] = {}
+        #: Identified sessions not ended (their bot may be away, to RESUME).
         self._sessions: list[_Session] = []
         self._sessions_by_id: dict[str, _Session] = {}
-        self._sockets: set[web.WebSocketResponse] = set()
+        self._connections: set[_Connection] = set()
         self._changed = asyncio.Condition()
         self._routes = self._build_routes()
         self._runner: web.AppRunner | None = None
@@ -429,9 +362,30 @@ class FakeDiscord:
         self.interactions: list[Interaction] = []
         #: The IDENTIFY payloads received, one per bot (re)connection.
         self.identifies: list[JSON] = []
-        self.channel_id = self.create_text_channel("general")
-        # Not the bot: discord.py grants a guild's owner every permission.
-        self._owner = self.make_user("guild-owner")
+        #: READY dispatches sent (one per IDENTIFY accepted) and RESUMEs accepted.
+        self.readies = 0
+        self.resumes = 0
+        #: The events replayed on RESUMEs (sent while the bot was away), in order.
+        self.replayed: list[str] = []
+        #: Seconds Discord waits for an interaction's callback before refusing it (10062).
+        self.interaction_window = 3.0
+        #: Seconds an interaction token stays valid for follow-ups and @original edits.
+        self.token_lifetime = 15 * 60.0
+        #: Interactions whose callback came after ``interaction_window`` and was refused.
+        self.late_answers: list[Interaction] = []
+        self._injections: list[Injection] = []
+        #: Locale of the guilds made without one: their ``preferred_locale`` and interactions'
+        #: ``guild_locale``.
+        self.guild_locale = "en-US"
+        #: The shard count ``GET /gateway/bot`` recommends (``AutoShardedClient`` uses it).
+        self.recommended_shards = 1
+        #: Opt-in limit on the bot's message posts per channel: (posts, seconds), e.g.
+        #: ``(5, 5.0)``. Answers carry the bucket headers; one post too many is answered 429.
+        self.channel_post_limit: tuple[int, float] | None = None
+        self._post_windows = FixedWindow()
+        #: The first guild and its general channel.
+        self.guild_id = self.create_guild("Fake Guild")
+        self.channel_id = self._guilds[self.guild_id].system_channel_id
 
     # -- lifecycle -----------------------------------------------------------------------
 
@@ -441,6 +395,8 @@ class FakeDiscord:
         app.router.add_get("/gateway", self._gateway)
         app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self._cdn)
         app.router.add_route("*", "/{tail:.*}", self._rest)
+        # Not handler_cancellation: a request the bot gives up on (a cancelled task) must
+        # still be handled to the end, waking wait_for, as Discord would handle it.
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -449,8 +405,10 @@ class FakeDiscord:
 
     async def close(self) -> None:
         """Close every gateway connection and stop the server."""
-        for ws in list(self._sockets):
-            await ws.close(code=1001)
+        for injection in list(self._injections):
+            injection.remove()  # a held request would keep the server's shutdown waiting
+        for conn in list(self._connections):
+            await conn.close(1001)
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -477,9 +435,13 @@ class FakeDiscord:
 
     # -- world setup ---------------------------------------------------------------------
 
-    def make_user(self, name: str) -> JSON:
-        """Create a user (also a member of the guild) and return its user payload."""
+    def make_user(self, name: str, locale: str = "en-US") -> JSON:
+        """Create a user (a member of every guild) and return its user payload.
+
+        ``locale`` is the language of their client: their interactions carry it.
+        """
         uid = self._snowflake()
+        self._locales[uid] = locale
         user = {
             "id": str(uid),
             "username": name,
@@ -492,15 +454,57 @@ class FakeDiscord:
         self._users[uid] = user
         return user
 
-    def create_text_channel(self, name: str) -> int:
-        """Create a text channel in the guild (CHANNEL_CREATE if a bot is connected)."""
+    def create_guild(
+        self, name: str, *, shard: tuple[int, int] | None = None, locale: str | None = None
+    ) -> int:
+        """Add the bot to a new guild, with a general text channel, roles and an owner.
+
+        ``shard=(shard_id, shard_count)`` picks an id that shard owns by Discord's formula
+        ``(guild_id >> 22) % shard_count``. ``locale`` defaults to ``guild_locale``. Bots
+        connected on the owning shard receive GUILD_CREATE (discord.py: ``on_guild_join``).
+        """
+        if shard is not None and not 0 <= shard[0] < shard[1]:
+            raise DriverError(f"no shard {shard[0]} among {shard[1]}")
+        gid = self._snowflake(shard)
+        owner = self.make_user(f"{name} owner")
+        guild = _Guild(gid, name, int(owner["id"]), self._snowflake(), locale=locale)
+        self._guilds[gid] = guild
+        guild.system_channel_id = self._add_text_channel("general", gid)
+        # Without "unavailable", as for a guild joined (not one coming back after READY).
+        joined = {k: v for k, v in self._guild_payload(gid).items() if k != "unavailable"}
+        self._dispatch("GUILD_CREATE", joined, INTENT_GUILDS)
+        return gid
+
+    @property
+    def guild_ids(self) -> list[int]:
+        """Every guild, the first (``guild_id``) first."""
+        return list(self._guilds)
+
+    def general_channel_id(self, guild_id: int) -> int:
+        """The text channel a guild was made with (``channel_id`` for the first guild)."""
+        return self._guilds[guild_id].system_channel_id
+
+    def shard_of(self, guild_id: int, shard_count: int) -> int:
+        """The shard that owns a guild among ``shard_count`` (Discord's formula)."""
+        return (guild_id >> 22) % shard_count
+
+    def create_text_channel(self, name: str, guild_id: int | None = None) -> int:
+        """Create a text channel in a guild (default: the first; CHANNEL_CREATE to its bot)."""
+        gid = self.guild_id if guild_id is None else guild_id
+        if gid not in self._guilds:
+            raise DriverError(f"no guild {gid}")
+        cid = self._add_text_channel(name, gid)
+        self._dispatch("CHANNEL_CREATE", self.channel(cid), INTENT_GUILDS)
+        return cid
+
+    def _add_text_channel(self, name: str, guild_id: int) -> int:
         cid = self._snowflake()
         self._channels[cid] = {
             "id": str(cid),
             "type": TEXT_CHANNEL,
-            "guild_id": str(self.guild_id),
+            "guild_id": str(guild_id),
             "name": name,
-            "position": len(self._channels),
+            "position": sum(c["guild_id"] == str(guild_id) for c in self._channels.values()),
             "parent_id": None,
             "topic": None,
             "nsfw": False,
@@ -509,7 +513,6 @@ class FakeDiscord:
             "default_auto_archive_duration": 1440,
             "flags": 0,
         }
-        self._dispatch("CHANNEL_CREATE", self.channel(cid), INTENT_GUILDS)
         return cid
 
     def set_bot_permissions(self, channel_id: int, permissions: int | discord.Permissions) -> None:
@@ -532,11 +535,153 @@ class FakeDiscord:
         return self._bot_overwrites.get(parent, DEFAULT_BOT_PERMISSIONS)
 
     async def delete_channel(self, channel_id: int) -> None:
-        """Delete a channel or thread as a moderator would (CHANNEL_DELETE / THREAD_DELETE)."""
+        """Delete a channel or thread as a moderator would (CHANNEL_DELETE / THREAD_DELETE).
+
+        The bot's later calls on it, or on its messages, are answered 404 10003.
+        """
         self._live_channel(channel_id)
         self._remove_channel(channel_id)
         await self._flush()
         await self._notify()
+
+    async def delete_message(self, message: FakeMessage | int) -> None:
+        """Delete a public message as a moderator would (MESSAGE_DELETE).
+
+        The bot's later calls on it are answered 404 10008 Unknown Message.
+        """
+        mid = message.id if isinstance(message, FakeMessage) else message
+        msg = self._messages.get(mid)
+        if msg is None or msg.deleted or msg.ephemeral:
+            raise DriverError(f"no public message {mid} to delete (deleted, or ephemeral)")
+        self._remove_message(msg)
+        await self._flush()
+        await self._notify()
+
+    async def post_as_bot(
+        self, channel_id: int, *, content: str = "", components: Sequence[JSON] = ()
+    ) -> FakeMessage:
+        """A message the bot posted long ago, e.g. by an older version whose buttons this
+        one no longer knows (MESSAGE_CREATE is dispatched as for any post)."""
+        message = self._new_message(
+            channel_id, {"content": content, "components": list(components)}, []
+        )
+        await self._flush()
+        await self._notify()
+        return message
+
+    def create_thread(self, channel_id: int, name: str) -> int:
+        """A public thread in a text channel, made outside the bot (e.g. by an earlier
+        version's start of a game); THREAD_CREATE is dispatched as usual."""
+        parent = self._live_channel(channel_id)
+        thread = self._create_thread(parent, self._snowflake(), PUBLIC_THREAD, {"name": name})
+        return int(thread["id"])
+
+    def leftover_command(self, name: str, guild_id: int | None = None) -> JSON:
+        """A slash command an older version synced and this one no longer has: Discord
+        still shows it to members until the bot's next sync replaces the list."""
+        scope = self._commands.setdefault(guild_id, [])
+        command = self._stored_command(
+            {"name": name, "description": "An old command", "type": 1}, None, scope
+        )
+        scope.append(command)
+        return command
+
+    async def archive_thread(self, thread_id: int, *, locked: bool = False) -> None:
+        """Archive a thread (and lock it) as Discord or a moderator does (THREAD_UPDATE).
+
+        While archived, the bot's edits and deletions of its messages are answered 400 50083
+        "Thread is archived"; a message posted in it unarchives it, unless it is locked;
+        PATCH ``{"archived": false}`` unarchives it. Interactions on its messages still work.
+        """
+        thread = self._live_channel(thread_id)
+        if thread["type"] not in THREAD_TYPES:
+            raise DriverError(f"channel {thread_id} is not a thread")
+        metadata = thread["thread_metadata"]
+        metadata.update(archived=True, locked=locked, archive_timestamp=now_iso())
+        self._dispatch("THREAD_UPDATE", self.channel(thread_id), INTENT_GUILDS)
+        await self._flush()
+        await self._notify()
+
+    # -- faults --------------------------------------------------------------------------
+
+    def inject(
+        self,
+        method: str,
+        path: str | re.Pattern[str],
+        *,
+        status: int = 400,
+        code: int = 0,
+        message: str = "",
+        times: int | None = 1,
+        delay: float = 0.0,
+        hang: bool = False,
+        retry_after: float | None = None,
+    ) -> Injection:
+        """Answer matching REST requests with an error instead of handling them.
+
+        A request matches by ``method`` and ``re.fullmatch`` of its path after ``/api/v10``
+        (e.g. ``r"/channels/\\d+/messages/\\d+"``). It is answered ``status`` with Discord's
+        error body (``code``, ``message``: Discord's own text for known codes) after
+        ``delay`` seconds. ``retry_after`` makes it a 429 with Discord's rate-limit body and
+        headers, which discord.py waits out and retries by itself. ``hang=True`` holds the
+        request open until ``injection.release()`` and then handles it normally (or drops it
+        if the bot hangs up first). ``times`` requests are matched, or all until
+        ``injection.remove()`` when None. Earlier injections win; injected answers are
+        recorded in ``calls`` (``call.injected``) and are never faults.
+        """
+        if times is not None and times < 1:
+            raise DriverError("times must be at least 1 (or None: until removed)")
+        injection = Injection(
+            method=method.upper(),
+            pattern=re.compile(path) if isinstance(path, str) else path,
+            status=429 if retry_after is not None else status,
+            code=code,
+            message=message,
+            times=times,
+            delay=delay,
+            hang=hang,
+            retry_after=retry_after,
+            _on_remove=self._drop_injection,
+        )
+        self._injections.append(injection)
+        return injection
+
+    def _drop_injection(self, injection: Injection) -> None:
+        if injection in self._injections:
+            self._injections.remove(injection)
+
+    def _take_injection(self, call: RestCall) -> Injection | None:
+        """The first injection matching the call, counted; a used-up one stops matching (it
+        stays listed so that ``close`` releases requests it still holds)."""
+        for injection in self._injections:
+            if injection.matches(call.method, call.path):
+                injection.hits += 1
+                if injection.times is not None and injection.hits >= injection.times:
+                    injection.removed = True
+                return injection
+        return None
+
+    async def _inject(self, request: web.Request, call: RestCall, injection: Injection) -> bool:
+        """Play an injection on a call: raise its error, or hold it. True once a hang is
+        released (the call is then handled normally); False if the bot hung up first (the
+        call is dropped, its status left 0)."""
+        call.injected = injection
+        if injection.delay:
+            await asyncio.sleep(injection.delay)
+        if not injection.hang:
+            raise injection.error(call.route)
+        released = injection.hold()
+        await self._notify()  # tests may wait until the request is held
+        while not released.done():
+            # aiohttp tells a handler of a closed connection only by its transport.
+            transport = request.transport
+            if transport is None or transport.is_closing():
+                released.cancel()
+                await self._notify()
+                return False
+            await asyncio.wait([released], timeout=0.01)
+        call.injected = None
+        return True
 
     # -- state views ---------------------------------------------------------------------
 
@@ -584,7 +729,7 @@ class FakeDiscord:
 
     def ephemeral_for(self, user: JSON | int) -> list[FakeMessage]:
         """Non-deleted ephemeral messages shown to that user, oldest first."""
-        uid = _user_id(user)
+        uid = user_id_of(user)
         return [m for m in self._messages.values() if not m.deleted and m.visible_to == uid]
 
     async def wait_for(self, predicate: Callable[[], T | None], timeout: float = 5.0) -> T:
@@ -598,6 +743,29 @@ class FakeDiscord:
                 ) from None
         assert result is not None
         return result
+
+    def unanswered(self, now: float | None = None) -> list[Interaction]:
+        """Commands, clicks and modal submits older than the window and still without a callback.
+
+        These are the ones a user saw fail; ``now`` is a ``time.monotonic()`` value.
+        """
+        at = time.monotonic() if now is None else now
+        return [
+            rec
+            for rec in self.interactions
+            if rec.type in ANSWER_REQUIRED
+            and rec.callback is None
+            and at - rec.sent_at > self.interaction_window
+        ]
+
+    def requests_per_route(self, since: float | None = None) -> Counter[str]:
+        """How many REST calls were made per route, keyed ``"PATCH /channels/{channel_id}"``.
+
+        ``since`` (a ``time.monotonic()`` value) counts only calls made from then on.
+        """
+        return Counter(
+            f"{c.method} {c.route}" for c in self.calls if since is None or c.at >= since
+        )
 
     def dump(self) -> str:
         """A short summary of recent activity, for failure messages."""
@@ -630,7 +798,8 @@ class FakeDiscord:
         """
         path = command.split() + (subcommand.split() if subcommand else [])
         cid = self.channel_id if channel_id is None else channel_id
-        definition, guild_id = self._find_command(path[0])
+        guild = self._guild_of(self._live_channel(cid))
+        definition, guild_id = self._find_command(path[0], guild.id)
         definitions: list[JSON] = definition.get("options", [])
         chain: list[JSON] = []
         for name in path[1:]:
@@ -642,7 +811,7 @@ class FakeDiscord:
         if any(o["type"] in SUBCOMMAND_TYPES for o in definitions):
             raise DriverError(f"/{' '.join(path)} needs a subcommand")
         resolved: JSON = {}
-        built = self._build_options(definitions, options or {}, resolved)
+        built = self._build_options(definitions, options or {}, resolved, guild)
         for sub in reversed(chain):
             built = [{"name": sub["name"], "type": sub["type"], "options": built}]
         data: JSON = {
@@ -761,10 +930,22 @@ class FakeDiscord:
 
     # -- internals: ids, permissions, payloads -------------------------------------------
 
-    def _snowflake(self) -> int:
+    def _snowflake(self, shard: tuple[int, int] | None = None) -> int:
+        """A new id, greater than every earlier one; owned by ``shard`` if given."""
         stamp = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
         self._last_id = max(stamp, self._last_id + 1)
+        if shard is not None:
+            # Step on to later milliseconds until the id lands on that shard.
+            shard_id, shard_count = shard
+            while (self._last_id >> 22) % shard_count != shard_id:
+                self._last_id = ((self._last_id >> 22) + 1) << 22
         return self._last_id
+
+    def _guild_of(self, channel: JSON) -> _Guild:
+        return self._guilds[int(channel["guild_id"])]
+
+    def _locale_of(self, guild: _Guild) -> str:
+        return guild.locale or self.guild_locale
 
     def _overwrites(self, channel_id: int) -> list[JSON]:
         if channel_id not in self._bot_overwrites:
@@ -791,11 +972,11 @@ class FakeDiscord:
             raise DriverError(f"no channel {channel_id} (or it was deleted)")
         return self._channels[channel_id]
 
-    def _member(self, user: JSON) -> JSON:
+    def _member(self, user: JSON, guild: _Guild) -> JSON:
         is_bot = int(user["id"]) == self.bot_user_id
         return {
             "user": user,
-            "roles": [str(self._bot_role_id)] if is_bot else [],
+            "roles": [str(guild.bot_role_id)] if is_bot else [],
             "joined_at": self._started,
             "premium_since": None,
             "deaf": False,
@@ -807,7 +988,9 @@ class FakeDiscord:
             "communication_disabled_until": None,
         }
 
-    def _role(self, role_id: int, name: str, permissions: int, position: int) -> JSON:
+    def _role(
+        self, guild: _Guild, role_id: int, name: str, permissions: int, position: int
+    ) -> JSON:
         role: JSON = {
             "id": str(role_id),
             "name": name,
@@ -818,7 +1001,7 @@ class FakeDiscord:
             "unicode_emoji": None,
             "position": position,
             "permissions": str(permissions),
-            "managed": role_id != self.guild_id,
+            "managed": role_id != guild.id,
             "mentionable": False,
             "flags": 0,
         }
@@ -826,17 +1009,22 @@ class FakeDiscord:
             role["tags"] = {"bot_id": str(self.bot_user_id)}
         return role
 
-    def _guild_payload(self) -> JSON:
-        live = [cid for cid in self._channels if cid not in self._deleted_channels]
+    def _guild_payload(self, guild_id: int) -> JSON:
+        guild = self._guilds[guild_id]
+        live = [
+            cid
+            for cid, channel in self._channels.items()
+            if cid not in self._deleted_channels and channel["guild_id"] == str(guild_id)
+        ]
         return {
-            "id": str(self.guild_id),
-            "name": "Fake Guild",
+            "id": str(guild_id),
+            "name": guild.name,
             "icon": None,
             "splash": None,
             "discovery_splash": None,
             "banner": None,
             "description": None,
-            "owner_id": self._owner["id"],
+            "owner_id": str(guild.owner_id),
             "features": [],
             "verification_level": 0,
             "default_message_notifications": 0,
@@ -846,10 +1034,10 @@ class FakeDiscord:
             "premium_tier": 0,
             "premium_subscription_count": 0,
             "premium_progress_bar_enabled": False,
-            "preferred_locale": "en-US",
+            "preferred_locale": self._locale_of(guild),
             "afk_timeout": 300,
             "afk_channel_id": None,
-            "system_channel_id": str(self.channel_id),
+            "system_channel_id": str(guild.system_channel_id),
             "system_channel_flags": 0,
             "rules_channel_id": None,
             "public_updates_channel_id": None,
@@ -861,8 +1049,8 @@ class FakeDiscord:
             "unavailable": False,
             "member_count": len(self._users),
             "roles": [
-                self._role(self.guild_id, "@everyone", DEFAULT_MEMBER_PERMISSIONS, 0),
-                self._role(self._bot_role_id, "FakeBot", DEFAULT_BOT_PERMISSIONS, 1),
+                self._role(guild, guild.id, "@everyone", DEFAULT_MEMBER_PERMISSIONS, 0),
+                self._role(guild, guild.bot_role_id, "FakeBot", DEFAULT_BOT_PERMISSIONS, 1),
             ],
             "emojis": [],
             "stickers": [],
@@ -870,7 +1058,7 @@ class FakeDiscord:
                 self.channel(c) for c in live if self._channels[c]["type"] not in THREAD_TYPES
             ],
             "threads": [self.channel(c) for c in live if self._channels[c]["type"] in THREAD_TYPES],
-            "members": [self._member(self.bot_user)],
+            "members": [self._member(self.bot_user, guild)],
             "voice_states": [],
             "presences": [],
             "stage_instances": [],
@@ -878,8 +1066,8 @@ class FakeDiscord:
             "soundboard_sounds": [],
         }
 
-    def _find_command(self, name: str) -> tuple[JSON, int | None]:
-        for scope in (self.guild_id, None):
+    def _find_command(self, name: str, guild_id: int) -> tuple[JSON, int | None]:
+        for scope in (guild_id, None):
             for command in self._commands.get(scope, []):
                 if command["name"] == name and command.get("type", 1) == 1:
                     return command, scope
@@ -887,7 +1075,7 @@ class FakeDiscord:
         raise DriverError(f"no synced slash command {name!r}; synced: {synced}")
 
     def _build_options(
-        self, definitions: list[JSON], values: Mapping[str, Any], resolved: JSON
+        self, definitions: list[JSON], values: Mapping[str, Any], resolved: JSON, guild: _Guild
     ) -> list[JSON]:
         by_name = {d["name"]: d for d in definitions}
         if unknown := set(values) - set(by_name):
@@ -899,11 +1087,11 @@ class FakeDiscord:
                 if definition.get("required"):
                     raise DriverError(f"option {name!r} is required")
                 continue
-            value = self._option_value(definition, values[name], resolved)
+            value = self._option_value(definition, values[name], resolved, guild)
             built.append({"name": name, "type": definition["type"], "value": value})
         return built
 
-    def _option_value(self, definition: JSON, value: Any, resolved: JSON) -> Any:
+    def _option_value(self, definition: JSON, value: Any, resolved: JSON, guild: _Guild) -> Any:
         """Check one option value and return it as Discord sends it, filling ``resolved``."""
         kind, name = definition["type"], definition["name"]
         python_types: dict[int, tuple[type, ...]] = {
@@ -922,11 +1110,11 @@ class FakeDiscord:
             if choices and value not in choices:
                 raise DriverError(f"option {name!r} must be one of {choices}")
             return value
-        if kind == OPTION_USER or (kind == OPTION_MENTIONABLE and _user_id(value) in self._users):
-            user = self._users.get(_user_id(value))
+        if kind == OPTION_USER or (kind == OPTION_MENTIONABLE and user_id_of(value) in self._users):
+            user = self._users.get(user_id_of(value))
             if user is None:
                 raise DriverError(f"option {name!r}: unknown user {value!r}")
-            member = {k: v for k, v in self._member(user).items() if k != "user"}
+            member = {k: v for k, v in self._member(user, guild).items() if k != "user"}
             member["permissions"] = str(DEFAULT_MEMBER_PERMISSIONS)
             resolved.setdefault("users", {})[user["id"]] = user
             resolved.setdefault("members", {})[user["id"]] = member
@@ -938,7 +1126,7 @@ class FakeDiscord:
             resolved.setdefault("channels", {})[channel["id"]] = channel
             return channel["id"]
         if kind in (OPTION_ROLE, OPTION_MENTIONABLE):
-            roles = {int(r["id"]): r for r in self._guild_payload()["roles"]}
+            roles = {int(r["id"]): r for r in self._guild_payload(guild.id)["roles"]}
             if int(value) not in roles:
                 raise DriverError(f"option {name!r}: unknown role {value!r}")
             resolved.setdefault("roles", {})[str(value)] = roles[int(value)]
@@ -950,18 +1138,18 @@ class FakeDiscord:
         msg = self._messages.get(mid)
         if msg is None or msg.deleted:
             raise DriverError(f"message {mid} does not exist (or was deleted)")
-        if msg.visible_to is not None and msg.visible_to != _user_id(user):
+        if msg.visible_to is not None and msg.visible_to != user_id_of(user):
             raise DriverError(f"message {mid} is ephemeral and not shown to {user['username']}")
         return msg
 
     async def _send_interaction(
         self, kind: int, user: JSON, channel_id: int, data: JSON, message: FakeMessage | None = None
     ) -> Interaction:
-        if not self._sessions:
-            raise DriverError("no bot is connected to the fake gateway")
-        if _user_id(user) not in self._users:
+        guild = self._guild_of(self._live_channel(channel_id))
+        if not self._reachable(guild.id):
+            raise DriverError(f"no bot is connected to the fake gateway (for guild {guild.id})")
+        if user_id_of(user) not in self._users:
             raise DriverError("unknown user: create users with make_user()")
-        self._live_channel(channel_id)
         channel = self.channel(channel_id)
         channel["permissions"] = str(DEFAULT_MEMBER_PERMISSIONS)
         rec = Interaction(
@@ -972,6 +1160,7 @@ class FakeDiscord:
             user=user,
             channel_id=channel_id,
             message=message,
+            guild_id=guild.id,
         )
         rec.payload = {
             "id": str(rec.id),
@@ -980,16 +1169,19 @@ class FakeDiscord:
             "data": data,
             "token": rec.token,
             "version": 1,
-            "guild_id": str(self.guild_id),
-            "guild": {"id": str(self.guild_id), "locale": "en-US", "features": []},
+            "guild_id": str(guild.id),
+            "guild": {"id": str(guild.id), "locale": self._locale_of(guild), "features": []},
             "channel_id": str(channel_id),
             "channel": channel,
-            "member": {**self._member(user), "permissions": str(DEFAULT_MEMBER_PERMISSIONS)},
+            "member": {
+                **self._member(user, guild),
+                "permissions": str(DEFAULT_MEMBER_PERMISSIONS),
+            },
             "app_permissions": str(self.bot_permissions(channel_id)),
-            "locale": "en-US",
-            "guild_locale": "en-US",
+            "locale": self._locales.get(user_id_of(user), "en-US"),
+            "guild_locale": self._locale_of(guild),
             "entitlements": [],
-            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "authorizing_integration_owners": {"0": str(guild.id)},
             "context": 0,
             "attachment_size_limit": 10 * 1024 * 1024,
         }
@@ -997,6 +1189,7 @@ class FakeDiscord:
             rec.payload["message"] = message.payload
         self._interactions_by_token[rec.token] = rec
         self.interactions.append(rec)
+        rec.sent_at = time.monotonic()
         self._dispatch("INTERACTION_CREATE", rec.payload)
         await self._flush()
         await self._notify()
@@ -1005,69 +1198,139 @@ class FakeDiscord:
     # -- internals: gateway --------------------------------------------------------------
 
     def _dispatch(self, event: str, data: JSON, intent: int | None = None) -> None:
-        """Queue a dispatch to every identified session subscribed to ``intent``."""
+        """Queue a dispatch to every session subscribed to ``intent`` whose shard owns the
+        event's guild (read from the payload)."""
+        guild_id = data.get("id") if event == "GUILD_CREATE" else data.get("guild_id")
         for session in self._sessions:
-            if intent is None or session.intents & intent:
-                session.send(OP_DISPATCH, data, event)
+            if (intent is None or session.intents & intent) and session.owns(
+                None if guild_id is None else int(guild_id)
+            ):
+                session.dispatch(event, data)
 
     async def _flush(self) -> None:
         """Wait until every queued gateway frame has been written."""
-        await asyncio.gather(*(s.queue.join() for s in self._sessions))
+        await asyncio.gather(*(c.queue.join() for c in list(self._connections)))
 
     async def _notify(self) -> None:
         async with self._changed:
             self._changed.notify_all()
 
+    @property
+    def bot_connected(self) -> bool:
+        """Whether some bot session is on a websocket now (not away, not ended)."""
+        return any(s.conn is not None for s in self._sessions)
+
+    def _reachable(self, guild_id: int) -> bool:
+        """Whether a bot will get the guild's events: connected, or dropped by
+        ``drop_gateway`` and expected back (it is sent what it missed on RESUME)."""
+        return any((s.conn is not None or s.dropped) and s.owns(guild_id) for s in self._sessions)
+
+    async def drop_gateway(self, *, resume: bool = True) -> None:
+        """Close every bot websocket as Discord does when it wants the bot to reconnect.
+
+        ``resume=True``: close code 4000 ("Unknown error"); discord.py reconnects at once and
+        RESUMEs, and is sent what it missed, then RESUMED (``resumes`` counts them).
+        ``resume=False``: close code 4009 ("Session timed out") and the session is ended;
+        discord.py tries to RESUME anyway, is answered INVALID_SESSION(false) and IDENTIFYs
+        again: a fresh READY and GUILD_CREATE (``readies`` counts them), so ``on_ready`` fires
+        again. discord.py sleeps 5 s before every IDENTIFY but its first
+        (``Client.before_identify_hook``): a test bot should override that hook.
+
+        Returns once the websockets are closed; wait for the new session with e.g.
+        ``await fake.wait_for(lambda: fake.resumes == 1)``.
+        """
+        attached = [s for s in self._sessions if s.conn is not None]
+        if not attached:
+            raise DriverError("no bot is connected to the fake gateway")
+        for session in attached:
+            assert session.conn is not None
+            conn, session.conn = session.conn, None  # away from now on
+            if resume:
+                session.dropped = True
+            else:
+                self._end_session(session)
+            await conn.close(4000 if resume else 4009)
+
+    def _end_session(self, session: _Session) -> None:
+        if session in self._sessions:
+            self._sessions.remove(session)
+        self._sessions_by_id.pop(session.session_id, None)
+
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(max_msg_size=0)
         await ws.prepare(request)
-        self._sockets.add(ws)
-        session = _Session(ws)
-        session.send(OP_HELLO, {"heartbeat_interval": 41250})
+        conn = _Connection(ws)
+        self._connections.add(conn)
+        conn.send_op(OP_HELLO, {"heartbeat_interval": 41250})
+        session: _Session | None = None
         try:
             async for msg in ws:
                 if msg.type is not WSMsgType.TEXT:
                     self.faults.append(f"unexpected gateway frame type {msg.type}")
                     continue
                 try:
-                    await self._on_gateway_frame(session, json.loads(msg.data))
+                    session = await self._on_gateway_frame(conn, session, json.loads(msg.data))
                 except Exception as error:
                     _log.exception("fake discord failed on gateway frame %s", msg.data[:200])
                     self.faults.append(f"error handling gateway frame: {error!r}")
         finally:
-            if session in self._sessions:
-                self._sessions.remove(session)
-            self._sockets.discard(ws)
-            await session.stop()
+            self._connections.discard(conn)
+            if session is not None and session.conn is conn:
+                session.conn = None
+                # A bot closing with 1000/1001 ends its session; after any other close, or
+                # none, it may come back and RESUME. (discord.py's close() usually sends 4000:
+                # its reading task closes the socket first.)
+                if not conn.closed_by_fake and ws.close_code in (1000, 1001):
+                    self._end_session(session)
+            await conn.stop()
+            await self._notify()
         return ws
 
-    async def _on_gateway_frame(self, session: _Session, frame: JSON) -> None:
+    async def _on_gateway_frame(
+        self, conn: _Connection, session: _Session | None, frame: JSON
+    ) -> _Session | None:
+        """Handle one frame from the bot; returns the connection's session from then on."""
         op, data = frame["op"], frame["d"]
         if op == OP_HEARTBEAT:
-            session.send(OP_HEARTBEAT_ACK, None)
-        elif op == OP_IDENTIFY:
-            await self._identify(session, data)
-        elif op == OP_RESUME:
-            self._resume(session, data)
+            conn.send_op(OP_HEARTBEAT_ACK, None)
+        elif op in (OP_IDENTIFY, OP_RESUME):
+            if session is not None:
+                self.faults.append(f"gateway op {op} on a connection with a session")
+                return session
+            session = (
+                await self._identify(conn, data) if op == OP_IDENTIFY else self._resume(conn, data)
+            )
+            await self._flush()
+            await self._notify()
         elif op == OP_REQUEST_GUILD_MEMBERS:
-            session.send(OP_DISPATCH, self._members_chunk(data), "GUILD_MEMBERS_CHUNK")
+            if session is not None:
+                session.dispatch("GUILD_MEMBERS_CHUNK", self._members_chunk(data))
         elif op not in (OP_PRESENCE_UPDATE, OP_VOICE_STATE_UPDATE):
             self.faults.append(f"unhandled gateway op {op}: {frame}")
+        return session
 
-    def _resume(self, session: _Session, data: JSON) -> None:
-        """Continue a known session (events sent while disconnected are not replayed).
+    def _resume(self, conn: _Connection, data: JSON) -> _Session | None:
+        """Continue a session: replay the dispatches after the bot's ``seq``, then RESUMED.
 
-        Answering INVALID_SESSION instead would work too, but discord.py then waits 5 s
-        before it identifies again.
+        An unknown or ended session is answered INVALID_SESSION(false): discord.py then
+        IDENTIFYs again, after the 5 s of its default ``before_identify_hook``.
         """
-        old = self._sessions_by_id.get(data.get("session_id", ""))
-        if old is None or data.get("token") != self.token:
-            session.send(OP_INVALID_SESSION, False)
-            return
-        session.session_id, session.intents, session.seq = old.session_id, old.intents, old.seq
-        self._sessions_by_id[session.session_id] = session
-        session.send(OP_DISPATCH, {}, "RESUMED")
-        self._sessions.append(session)
+        session = self._sessions_by_id.get(data.get("session_id", ""))
+        after = int(data.get("seq") or 0)
+        if session is None or data.get("token") != self.token or not session.can_replay(after):
+            if session is not None:
+                self._end_session(session)
+            conn.send_op(OP_INVALID_SESSION, False)
+            return None
+        if session.conn is not None:
+            # The bot came back before its old websocket was seen closing: Discord drops it.
+            old = session.conn
+            asyncio.get_running_loop().create_task(old.close(4000))
+        session.conn, session.dropped = conn, False
+        self.replayed += session.replay(after)
+        session.dispatch("RESUMED", {})
+        self.resumes += 1
+        return session
 
     def _members_chunk(self, request: JSON) -> JSON:
         wanted = {int(u) for u in request.get("user_ids") or []}
@@ -1076,26 +1339,38 @@ class FakeDiscord:
         def matches(uid: int, user: JSON) -> bool:
             return uid in wanted if wanted else str(user["username"]).startswith(query)
 
+        guild = self._guilds[int(request["guild_id"])]
         return {
-            "guild_id": str(self.guild_id),
-            "members": [self._member(u) for uid, u in self._users.items() if matches(uid, u)],
+            "guild_id": str(guild.id),
+            "members": [
+                self._member(u, guild) for uid, u in self._users.items() if matches(uid, u)
+            ],
             "chunk_index": 0,
             "chunk_count": 1,
             "not_found": [],
             "nonce": request.get("nonce"),
         }
 
-    async def _identify(self, session: _Session, data: JSON) -> None:
+    async def _identify(self, conn: _Connection, data: JSON) -> _Session | None:
         if data.get("token") != self.token:
-            await session.ws.close(code=4004, message=b"Authentication failed.")
-            return
+            await conn.ws.close(code=4004, message=b"Authentication failed.")
+            return None
+        shard = data.get("shard")
+        if shard is not None and not (
+            isinstance(shard, list) and len(shard) == 2 and 0 <= shard[0] < shard[1]
+        ):
+            await conn.close(4010)  # Discord's "Invalid shard"
+            return None
         self.identifies.append(data)
-        session.intents = int(data.get("intents", 0))
+        session = _Session(int(data.get("intents", 0)), None if shard is None else tuple(shard))
+        owned = [gid for gid in self._guilds if session.owns(gid)]
+        session.conn = conn
+        self._sessions.append(session)
         self._sessions_by_id[session.session_id] = session
         ready = {
             "v": 10,
             "user": self.bot_user,
-            "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+            "guilds": [{"id": str(gid), "unavailable": True} for gid in owned],
             "session_id": session.session_id,
             "resume_gateway_url": self.gateway_url,
             "application": {"id": str(self.application_id), "flags": 0},
@@ -1104,13 +1379,17 @@ class FakeDiscord:
             "presences": [],
             "_trace": ["fake-discord"],
         }
-        session.send(OP_DISPATCH, ready, "READY")
-        session.send(OP_DISPATCH, self._guild_payload(), "GUILD_CREATE")
-        self._sessions.append(session)
+        if shard is not None:
+            ready["shard"] = shard
+        session.dispatch("READY", ready)
+        self.readies += 1
+        for gid in owned:
+            session.dispatch("GUILD_CREATE", self._guild_payload(gid))
+        return session
 
     # -- internals: REST plumbing --------------------------------------------------------
 
-    def _build_routes(self) -> list[tuple[str, re.Pattern[str], Handler]]:
+    def _build_routes(self) -> list[tuple[str, str, re.Pattern[str], Handler]]:
         cmds = "/applications/{app_id}/commands"
         guild_cmds = "/applications/{app_id}/guilds/{guild_id}/commands"
         webhook_msg = "/webhooks/{app_id}/{token}/messages/{message_id}"
@@ -1157,21 +1436,38 @@ class FakeDiscord:
             ("DELETE", webhook_msg, self._delete_webhook_message),
         ]
         return [
-            (method, re.compile(re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", path)), handler)
+            (method, path, re.compile(re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", path)), handler)
             for method, path, handler in table
         ]
+
+    def _route(self, request: web.Request, call: RestCall) -> tuple[Handler, JSON] | None:
+        """The handler and path parameters of a call (setting ``call.route``), if known."""
+        call.route = call.path
+        if not request.path.startswith(API_PREFIX):
+            return None
+        for method, template, pattern, handler in self._routes:
+            match = pattern.fullmatch(call.path)
+            if match is not None and method == call.method:
+                call.route = template
+                return handler, match.groupdict()
+        return None
 
     async def _rest(self, request: web.Request) -> web.Response:
         path = request.path.removeprefix(API_PREFIX)
         call = RestCall(request.method, path, dict(request.query))
         self.calls.append(call)
+        route = self._route(request, call)
         body: Any
         try:
             call.json, call.files = await self._read_body(request)
-            body = self._handle(request, call)
+            injection = self._take_injection(call)
+            if injection is not None and not await self._inject(request, call, injection):
+                return web.Response(status=400)  # nobody is listening any more
+            body = self._handle(request, call, route)
             call.status = 204 if body is None else 200
         except ApiError as error:
             call.status, body = error.status, error.body
+            call.response_headers.update(error.headers)
         except Exception as error:
             _log.exception("fake discord failed on %s %s", call.method, path)
             self.faults.append(f"error handling {call.method} {path}: {error!r}")
@@ -1179,26 +1475,28 @@ class FakeDiscord:
         await self._flush()
         await self._notify()
         if body is None:
-            return web.Response(status=204)
+            return web.Response(status=204, headers=call.response_headers)
         encoded = json.dumps(body)
         call.response = json.loads(encoded)  # a snapshot: stored state keeps changing
         # Exactly "application/json" (no charset): discord.py only parses JSON then.
         return web.Response(
-            status=call.status, body=encoded.encode(), content_type="application/json"
+            status=call.status,
+            body=encoded.encode(),
+            content_type="application/json",
+            headers=call.response_headers,
         )
 
-    def _handle(self, request: web.Request, call: RestCall) -> Any:
-        routes = self._routes if request.path.startswith(API_PREFIX) else []
-        for method, pattern, handler in routes:
-            match = pattern.fullmatch(call.path)
-            if match is None or method != call.method:
-                continue
-            webhook = call.path.startswith(("/webhooks/", "/interactions/"))
-            if not webhook and request.headers.get("Authorization") != f"Bot {self.token}":
-                raise ApiError(401, 0, "401: Unauthorized")
-            return handler(call, **match.groupdict())
-        self.faults.append(f"unhandled {call.method} {request.path}")
-        raise ApiError(400, 0, f"fake discord: unhandled {call.method} {request.path}")
+    def _handle(
+        self, request: web.Request, call: RestCall, route: tuple[Handler, JSON] | None
+    ) -> Any:
+        if route is None:
+            self.faults.append(f"unhandled {call.method} {request.path}")
+            raise ApiError(400, 0, f"fake discord: unhandled {call.method} {request.path}")
+        handler, params = route
+        webhook = call.path.startswith(("/webhooks/", "/interactions/"))
+        if not webhook and request.headers.get("Authorization") != f"Bot {self.token}":
+            raise ApiError(401, 0, "401: Unauthorized")
+        return handler(call, **params)
 
     @staticmethod
     async def _read_body(request: web.Request) -> tuple[Any, list[Upload]]:
@@ -1252,19 +1550,24 @@ class FakeDiscord:
 
     def _get_gateway_bot(self, call: RestCall) -> JSON:
         limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
-        return {"url": self.gateway_url, "shards": 1, "session_start_limit": limit}
+        return {
+            "url": self.gateway_url,
+            "shards": self.recommended_shards,
+            "session_start_limit": limit,
+        }
 
     def _get_member(self, call: RestCall, guild_id: str, user_id: str) -> JSON:
-        if int(guild_id) != self.guild_id:
+        guild = self._guilds.get(int(guild_id)) if guild_id.isdigit() else None
+        if guild is None:
             raise _unknown("Guild", 10004)
-        if int(user_id) not in self._users:
+        if not user_id.isdigit() or int(user_id) not in self._users:
             raise _unknown("Member", 10007)
-        return self._member(self._users[int(user_id)])
+        return self._member(self._users[int(user_id)], guild)
 
     def _command_scope(self, app_id: str, guild_id: str | None) -> list[JSON]:
         if int(app_id) != self.application_id:
             raise _unknown("Application", 10002)
-        if guild_id is not None and int(guild_id) != self.guild_id:
+        if guild_id is not None and int(guild_id) not in self._guilds:
             raise _unknown("Guild", 10004)
         return self._commands.setdefault(None if guild_id is None else int(guild_id), [])
 
@@ -1339,9 +1642,15 @@ class FakeDiscord:
         cid, body = int(channel_id), call.json or {}
         is_thread = channel["type"] in THREAD_TYPES
         if is_thread:
-            # The thread's owner may rename/archive it; locking needs MANAGE_THREADS.
+            # The thread's owner may rename/archive it; locking, or unarchiving a locked
+            # thread, needs MANAGE_THREADS.
             owned = int(channel["owner_id"]) == self.bot_user_id
-            self._require(cid, MANAGE_THREADS if "locked" in body or not owned else 0)
+            metadata = channel["thread_metadata"]
+            locked = metadata["locked"] and metadata["archived"]
+            self._require(cid, MANAGE_THREADS if "locked" in body or locked or not owned else 0)
+            # An archived thread only takes edits that unarchive it.
+            if metadata["archived"] and body.get("archived", True):
+                raise _thread_archived()
         else:
             self._require(cid, MANAGE_CHANNELS)
         for key in ("name", "topic", "rate_limit_per_user", "nsfw", "flags"):
@@ -1353,7 +1662,7 @@ class FakeDiscord:
                 if key in body:
                     metadata[key] = body[key]
             if "archived" in body:
-                metadata["archive_timestamp"] = _now()
+                metadata["archive_timestamp"] = now_iso()
         self._dispatch(
             "THREAD_UPDATE" if is_thread else "CHANNEL_UPDATE", self.channel(cid), INTENT_GUILDS
         )
@@ -1387,16 +1696,16 @@ class FakeDiscord:
         metadata: JSON = {
             "archived": False,
             "auto_archive_duration": body.get("auto_archive_duration") or 4320,
-            "archive_timestamp": _now(),
+            "archive_timestamp": now_iso(),
             "locked": False,
-            "create_timestamp": _now(),
+            "create_timestamp": now_iso(),
         }
         if kind == PRIVATE_THREAD:
             metadata["invitable"] = body.get("invitable", True)
         return {
             "id": str(thread_id),
             "type": kind,
-            "guild_id": str(self.guild_id),
+            "guild_id": parent["guild_id"],
             "parent_id": parent["id"],
             "owner_id": str(self.bot_user_id),
             "name": body["name"],
@@ -1418,7 +1727,7 @@ class FakeDiscord:
             CREATE_PUBLIC_THREADS if kind == PUBLIC_THREAD else CREATE_PRIVATE_THREADS,
         )
         self._channels[thread_id] = self._thread_payload(parent, thread_id, kind, body)
-        self._thread_members[thread_id] = {self.bot_user_id: _now()}
+        self._thread_members[thread_id] = {self.bot_user_id: now_iso()}
         thread = self.channel(thread_id)
         event = {
             **thread,
@@ -1469,12 +1778,12 @@ class FakeDiscord:
             raise _unknown("Member", 10007)
         member = self._thread_member(tid, uid)
         if call.query.get("with_member") in ("true", "1"):
-            member["member"] = self._member(self._users[uid])
+            member["member"] = self._member(self._users[uid], self._guild_of(self._channels[tid]))
         return member
 
     def _put_thread_member(self, call: RestCall, channel_id: str, user_id: str) -> None:
         tid, uid = self._thread_and_user(channel_id, user_id)
-        self._thread_members[tid].setdefault(uid, _now())
+        self._thread_members[tid].setdefault(uid, now_iso())
 
     def _delete_thread_member(self, call: RestCall, channel_id: str, user_id: str) -> None:
         tid, uid = self._thread_and_user(channel_id, user_id)
@@ -1504,24 +1813,59 @@ class FakeDiscord:
     def _post_message(self, call: RestCall, channel_id: str) -> JSON:
         channel = self._channel_or_404(channel_id)
         cid = int(channel_id)
+        self._limit_post(call, cid)
         self._require(
             cid, SEND_MESSAGES_IN_THREADS if channel["type"] in THREAD_TYPES else SEND_MESSAGES
         )
         if call.files:
             self._require(cid, ATTACH_FILES)
+        metadata = channel.get("thread_metadata") or {}
+        if metadata.get("archived") and metadata.get("locked"):
+            raise _thread_archived()
         return self._new_message(cid, call.json or {}, call.files).payload
 
     def _get_message(self, call: RestCall, channel_id: str, message_id: str) -> JSON:
         return self._channel_message(channel_id, message_id).payload
 
     def _patch_message(self, call: RestCall, channel_id: str, message_id: str) -> JSON:
-        msg = self._channel_message(channel_id, message_id)
+        msg = self._changeable_message(self._channel_message(channel_id, message_id))
         if call.files:
             self._require(msg.channel_id, ATTACH_FILES)
         return self._edit_message(msg, call.json or {}, call.files).payload
 
     def _delete_message(self, call: RestCall, channel_id: str, message_id: str) -> None:
-        self._remove_message(self._channel_message(channel_id, message_id))
+        self._remove_message(
+            self._changeable_message(self._channel_message(channel_id, message_id))
+        )
+
+    def _limit_post(self, call: RestCall, channel_id: int) -> None:
+        """Count a post against ``channel_post_limit``, as Discord's per-channel bucket does.
+
+        Only POST /channels/{id}/messages goes through here: interaction callbacks and
+        their webhook follow-ups are not limited by it on Discord either.
+        """
+        if self.channel_post_limit is None:
+            return
+        limit, period = self.channel_post_limit
+        allowed, remaining, reset_after = self._post_windows.take(channel_id, limit, period)
+        bucket = bucket_hash(call.method, call.route)
+        if not allowed:
+            raise too_many_requests(reset_after, bucket, scope="shared", limit=limit)
+        call.response_headers.update(rate_limit_headers(limit, remaining, reset_after, bucket))
+
+    def _changeable_message(self, msg: FakeMessage) -> FakeMessage:
+        """The message, if it may be edited or deleted: not a public one of an archived thread."""
+        metadata = self._channels[msg.channel_id].get("thread_metadata") or {}
+        if metadata.get("archived") and not msg.ephemeral:
+            raise _thread_archived()
+        return msg
+
+    def _unarchive(self, thread_id: int) -> None:
+        """A new message in an archived thread brings it back, as on Discord."""
+        metadata = self._channels[thread_id].get("thread_metadata") or {}
+        if metadata.get("archived") and not metadata.get("locked"):
+            metadata.update(archived=False, archive_timestamp=now_iso())
+            self._dispatch("THREAD_UPDATE", self.channel(thread_id), INTENT_GUILDS)
 
     def _attachments(
         self,
@@ -1569,7 +1913,7 @@ class FakeDiscord:
         for key in ("embeds", "components"):
             if key in body:
                 data[key] = body[key] or []
-        _number_components(data["components"])
+        number_components(data["components"])
         if body.get("flags") is not None:
             data["flags"] = (data["flags"] & ~SETTABLE_FLAGS) | (body["flags"] & SETTABLE_FLAGS)
         if body.get("poll") is not None:
@@ -1602,7 +1946,7 @@ class FakeDiscord:
             "channel_id": str(channel_id),
             "author": self.bot_user,
             "content": "",
-            "timestamp": _now(),
+            "timestamp": now_iso(),
             "edited_timestamp": None,
             "tts": bool(body.get("tts")),
             "mention_everyone": False,
@@ -1622,7 +1966,7 @@ class FakeDiscord:
             data["message_reference"] = {
                 **reference,
                 "channel_id": str(channel_id),
-                "guild_id": str(self.guild_id),
+                "guild_id": self._channels[channel_id]["guild_id"],
             }
             referenced = self._messages.get(int(reference["message_id"]))
             data["referenced_message"] = referenced.payload if referenced else None
@@ -1642,12 +1986,13 @@ class FakeDiscord:
         msg = FakeMessage(data, attachments, visible_to)
         self._messages[msg.id] = msg
         if not msg.ephemeral:
+            self._unarchive(channel_id)
             self._channels[channel_id]["last_message_id"] = data["id"]
             self._dispatch("MESSAGE_CREATE", self._gateway_message(msg), INTENT_GUILD_MESSAGES)
         return msg
 
     def _edit_message(self, msg: FakeMessage, body: JSON, uploads: list[Upload]) -> FakeMessage:
-        data = {**msg.data, "edited_timestamp": _now()}
+        data = {**msg.data, "edited_timestamp": now_iso()}
         self._apply_fields(data, body)
         data["flags"] &= ~LOADING
         attachments = self._attachments(
@@ -1665,20 +2010,21 @@ class FakeDiscord:
             event = {
                 "id": str(msg.id),
                 "channel_id": str(msg.channel_id),
-                "guild_id": str(self.guild_id),
+                "guild_id": self._channels[msg.channel_id]["guild_id"],
             }
             self._dispatch("MESSAGE_DELETE", event, INTENT_GUILD_MESSAGES)
 
     def _gateway_message(self, msg: FakeMessage) -> JSON:
-        member = {k: v for k, v in self._member(self.bot_user).items() if k != "user"}
-        return {**msg.payload, "guild_id": str(self.guild_id), "member": member}
+        guild = self._guild_of(self._channels[msg.channel_id])
+        member = {k: v for k, v in self._member(self.bot_user, guild).items() if k != "user"}
+        return {**msg.payload, "guild_id": str(guild.id), "member": member}
 
     def _interaction_metadata(self, rec: Interaction) -> JSON:
         metadata: JSON = {
             "id": str(rec.id),
             "type": rec.type,
             "user": rec.user,
-            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "authorizing_integration_owners": {"0": str(rec.guild_id)},
         }
         if rec.message is not None:
             metadata["interacted_message_id"] = str(rec.message.id)
@@ -1694,6 +2040,13 @@ class FakeDiscord:
             raise _unknown("interaction", 10062)
         if rec.callback is not None:
             raise ApiError(400, 40060, "Interaction has already been acknowledged.")
+        # Measured when the fake handles the callback, not when it arrived: a callback held
+        # back by an injected delay or hang lands late, as one delayed on the way would.
+        at = time.monotonic()
+        if at - rec.sent_at > self.interaction_window:
+            if rec not in self.late_answers:
+                self.late_answers.append(rec)
+            raise _unknown("interaction", 10062)
         body = call.json or {}
         kind: int = body.get("type", 0)
         data: JSON = body.get("data") or {}
@@ -1723,10 +2076,10 @@ class FakeDiscord:
             if kind == CB_UPDATE_MESSAGE:
                 self._edit_message(message, data, call.files)
         elif kind == CB_MODAL:
-            _number_components(data.get("components", []))
+            number_components(data.get("components", []))
         if message is not None:
             rec.original = message
-        rec.callback = Callback(kind, data, message)
+        rec.callback = Callback(kind, data, message, at)
         if call.query.get("with_response") not in ("1", "true", "True"):
             return None
         summary: JSON = {"id": str(rec.id), "type": rec.type}
@@ -1748,6 +2101,8 @@ class FakeDiscord:
             or rec.callback is None
         ):
             raise _unknown("Webhook", 10015)
+        if time.monotonic() - rec.sent_at > self.token_lifetime:
+            raise ApiError(401, 50027, "Invalid Webhook Token")
         return rec
 
     def _webhook_message(self, app_id: str, token: str, message_id: str) -> FakeMessage:
@@ -1783,9 +2138,12 @@ class FakeDiscord:
     ) -> JSON:
         msg = self._webhook_message(app_id, token, message_id)
         self._channel_or_404(msg.channel_id)
+        self._changeable_message(msg)
         return self._edit_message(msg, call.json or {}, call.files).payload
 
     def _delete_webhook_message(
         self, call: RestCall, app_id: str, token: str, message_id: str
     ) -> None:
-        self._remove_message(self._webhook_message(app_id, token, message_id))
+        self._remove_message(
+            self._changeable_message(self._webhook_message(app_id, token, message_id))
+        )

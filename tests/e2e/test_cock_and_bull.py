@@ -187,7 +187,7 @@ async def test_missing_thread_permission_is_explained(
     rec = await fake.slash(ana, GAME, "new")
     reply = (await rec.response()).message
     assert reply.ephemeral
-    assert "Create Public Threads, Attach Files" in reply.content
+    assert "missing the **Create Public Threads and Attach Files** permissions" in reply.content
     assert not fake.public_messages()
 
 
@@ -259,7 +259,7 @@ async def test_a_bot_rolls_for_first_turn_at_once_while_a_human_also_must(
     fake: FakeDiscord, start_parlour: ParlourFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     parlour = await start_parlour()
-    monkeypatch.setattr(parlour.tables, "_bot_move_delay", 30.0)  # a long readability pause
+    monkeypatch.setattr(parlour.autopilot, "bot_move_delay", 30.0)  # a long readability pause
     ana = fake.make_user("Ana")
     board = await start_game(fake, ana, GAME, bots=1)
     # The start roll is simultaneous: the bot does not make Ana wait 30 s nor race her click.

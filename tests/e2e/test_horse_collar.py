@@ -14,8 +14,8 @@ from PIL import Image
 
 from bot.client import ParlourBot
 from cogs.horse_collar import ANGLE_MENU, CURRENT, RELEASE_MENU, SHOOT_MENU, HorseCollarPresenter
-from rules.core import Action
 from rules.horse_collar import ENGINE
+from rules.horse_collar.actions import line_up_action, shoot_action
 from rules.horse_collar.shots import Noise
 from rules.horse_collar.state import (
     GameWon,
@@ -344,7 +344,8 @@ async def test_rules_and_lobby_options(fake: FakeDiscord, start_parlour: Parlour
     for text in (
         "Sides: 4",
         "Target: 21",
-        "Table: 12 ft · foul line: long",
+        "Table: 12 ft",
+        "Foul line: long",
         "Board speed: slow",
         "Corner hanger: 13",
         "Short weight voids the turn: off",
@@ -364,8 +365,8 @@ def test_a_shot_is_narrated_with_its_value_knocks_and_falls() -> None:
     # R1 in the 3 zone off to the right, R2 up the table; R3 lines up with R1 and knocks it.
     board = (Weight(0, 2_000, 8_000), Weight(1, 30_000, 0))
     state = replace(state, weights=board, shot=2)
-    state = ENGINE.apply(state, 1, Action("line_up", "r1"), Random(0)).state
-    step = ENGINE.apply(state, 1, Action("shoot", "off"), Random(0))
+    state = ENGINE.apply(state, 1, line_up_action(0), Random(0)).state
+    step = ENGINE.apply(state, 1, shoot_action("off"), Random(0))
     (shot,) = [e for e in step.events if isinstance(e, WeightShot)]
     (line,) = HorseCollarPresenter().narrate([shot], NAMES)
     assert line.startswith("**Ana** shot R3 (In line with R1, straight, knock it off):")

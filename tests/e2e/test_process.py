@@ -7,17 +7,15 @@ environment or `.env`), against the in-process fake Discord of the test.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import os
-import re
+import signal
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from pathlib import Path
 
 import pytest
 
 from bot.storage import Storage
+from tests.e2e.conftest import Launcher
 from tests.e2e.driver import (
     board_message,
     move_number,
@@ -27,108 +25,9 @@ from tests.e2e.driver import (
     start_game,
 )
 from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.process import REPO, START_TIMEOUT, clean_env, connected, process_env
 
-REPO = Path(__file__).resolve().parents[2]
 GAME = "cock-and-bull"
-START_TIMEOUT = 15.0
-ANSI = re.compile(r"\x1b\[[0-9;]*m")
-# discord.utils.setup_logging: "[date time] [LEVEL   ] name: ..." or, in colour (a tty or
-# Docker), "date time LEVEL    name ...".
-ERROR_LINE = re.compile(r"^\[?\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\]? \[?(ERROR|CRITICAL)\b|Traceback")
-
-
-def clean_env(**settings: str) -> dict[str, str]:
-    """Only what an interpreter needs to import the project, plus the given settings."""
-    return {"PATH": os.environ.get("PATH", os.defpath), "PYTHONPATH": str(REPO), **settings}
-
-
-class BotProcess:
-    """One `python -m bot` process; its stderr is collected as it comes."""
-
-    def __init__(self, proc: asyncio.subprocess.Process) -> None:
-        self.proc = proc
-        self.stderr: list[str] = []
-        self._reader = asyncio.create_task(self._read())
-
-    async def _read(self) -> None:
-        assert self.proc.stderr is not None
-        async for line in self.proc.stderr:
-            self.stderr.append(ANSI.sub("", line.decode(errors="replace")).rstrip("\n"))
-
-    @property
-    def log(self) -> str:
-        return "\n".join(self.stderr)
-
-    def errors(self) -> list[str]:
-        return [line for line in self.stderr if ERROR_LINE.search(line)]
-
-    def assert_clean(self) -> None:
-        assert not self.errors(), f"the bot process logged errors:\n{self.log}"
-
-    async def kill(self) -> None:
-        """SIGKILL: no shutdown code of the bot runs."""
-        if self.proc.returncode is None:
-            self.proc.kill()
-        await self.proc.wait()
-        with contextlib.suppress(asyncio.CancelledError):
-            await asyncio.wait_for(self._reader, 5)
-
-
-Launcher = Callable[[Path, Mapping[str, str]], Awaitable[BotProcess]]
-
-
-@pytest.fixture
-async def launch(fake: FakeDiscord) -> AsyncIterator[Launcher]:
-    """Start `python -m bot` processes; every one is killed at teardown (before the fake
-    Discord closes)."""
-    started: list[BotProcess] = []
-
-    async def start(cwd: Path, env: Mapping[str, str]) -> BotProcess:
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "bot",
-            cwd=cwd,
-            env=dict(env),
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.PIPE,
-        )
-        started.append(BotProcess(proc))
-        return started[-1]
-
-    try:
-        yield start
-    finally:
-        for bot in started:
-            await bot.kill()
-            print(f"--- stderr of bot process {bot.proc.pid} ---\n{bot.log}")
-
-
-def _syncs(fake: FakeDiscord) -> int:
-    return sum(
-        1
-        for c in fake.calls
-        if c.method == "PUT" and c.path.endswith("/commands") and c.status == 200
-    )
-
-
-async def connected(fake: FakeDiscord, bot: BotProcess, count: int) -> None:
-    """Wait until the `count`-th bot process has synced its commands and identified."""
-    deadline = asyncio.get_running_loop().time() + START_TIMEOUT
-    while len(fake.identifies) < count or _syncs(fake) < count:
-        if bot.proc.returncode is not None:
-            await bot.kill()
-            raise AssertionError(f"the bot exited ({bot.proc.returncode}):\n{bot.log}")
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"the bot did not connect in time:\n{bot.log}")
-        await asyncio.sleep(0.05)
-
-
-# -- playing by clicks ------------------------------------------------------------------------
-
-
-# -- the tests --------------------------------------------------------------------------------
 
 
 def test_without_a_token_it_stops_with_one_line(tmp_path: Path) -> None:
@@ -227,4 +126,63 @@ async def test_sigkill_mid_game_then_restart_loses_nothing(
         lambda: fake.latest_message(thread_id, lambda m: m.content.startswith("🏁"))
     )
     assert "wins" in result.content
+    second.assert_clean()
+
+
+async def test_a_second_process_on_the_same_database_refuses_to_start(
+    fake: FakeDiscord, launch: Launcher, tmp_path: Path
+) -> None:
+    env = process_env(fake, tmp_path / "parlour.sqlite3")
+    first = await launch(tmp_path, env)
+    await connected(fake, first, 1)
+    second = await launch(tmp_path, env)
+    assert await asyncio.wait_for(second.proc.wait(), START_TIMEOUT) == 2
+    await second.kill()  # collects the rest of its output
+    (line,) = second.stderr
+    assert f"(pid {first.proc.pid}) is already running on" in line, second.log
+    assert first.proc.returncode is None  # the first one is untouched
+    first.assert_clean()
+
+
+def test_a_bad_setting_stops_with_one_line(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env=clean_env(DISCORD_TOKEN="x", BOT_MOVE_DELAY="abc"),
+        capture_output=True,
+        text=True,
+        timeout=10,
+    )
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        "BOT_MOVE_DELAY='abc' is not valid: seconds, 0 or more (e.g. 1)."
+    ]
+    assert list(tmp_path.iterdir()) == []
+
+
+async def test_sigterm_mid_game_stops_cleanly_and_a_restart_goes_on(
+    fake: FakeDiscord, launch: Launcher, tmp_path: Path
+) -> None:
+    """`docker stop` or a service manager: SIGTERM, and the bot closes what it has open
+    (exit 0, nothing logged as an error); the next start finds the game as it was."""
+    env = process_env(fake, tmp_path / "parlour.sqlite3")
+    first = await launch(tmp_path, env)
+    await connected(fake, first, 1)
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    board = await start_game(fake, ana, GAME, joiners=[leo])
+    for _ in range(4):
+        board = await play_one_move(fake, [ana, leo], board)
+    shown = move_number(board)
+    first.proc.send_signal(signal.SIGTERM)
+    assert await asyncio.wait_for(first.proc.wait(), 10) == 0
+    await first.kill()
+    first.assert_clean()
+    assert "shutting down" in first.log
+    assert "event loop lag over" in first.log  # the last thing it does before exiting
+
+    second = await launch(tmp_path, env)
+    await connected(fake, second, 2)
+    board = await play_one_move(fake, [ana, leo], board)
+    assert move_number(board) == shown + 1
+    assert await play_to_the_end(fake, [ana, leo], board) > 0
     second.assert_clean()

@@ -2,22 +2,31 @@
 
 from __future__ import annotations
 
+import json
+import sqlite3
+from dataclasses import replace
+
 from bot.client import ParlourBot
+from rules.risk import ENGINE
+from rules.risk.actions import Verb
 from rules.risk.missions import mission_text
-from rules.risk.queries import attack_sources, attack_targets
+from rules.risk.queries import attack_sources, attack_targets, trade_options
 from rules.risk.state import Phase, RiskState
 from tests.e2e.conftest import ParlourFactory
 from tests.e2e.driver import (
     boards_in,
+    choose_ok,
     click_ok,
     eventually,
     is_result,
     move_number,
     newest_board,
+    open_panel,
     picture,
     start_game,
 )
 from tests.e2e.fake_discord import JSON, FakeDiscord, FakeMessage
+from tests.rules.risk.scenario import position
 
 GAME = "risk"
 PANEL = "My cards & mission"
@@ -65,12 +74,28 @@ async def until_moved(fake: FakeDiscord, bot: ParlourBot, board: FakeMessage, st
     await eventually(moved)
 
 
+async def two_members_to_the_first_attack(
+    fake: FakeDiscord, bot: ParlourBot
+) -> tuple[FakeMessage, RiskState, dict[int, JSON]]:
+    """A game of Ana and Leo, set up with Auto until the first player may attack: its
+    board, its state, and the members by id."""
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    board = await start_game(fake, ana, GAME, joiners=[leo])
+    players = {int(ana["id"]): ana, int(leo["id"]): leo}
+    while (state := await state_of(bot, board)).phase is not Phase.ATTACK:
+        step = (await bot.service.table(game_id(board))).row.step
+        board = await board_at(fake, board, step)
+        await click_ok(fake, players[state.player], board, "Auto")
+        await until_moved(fake, bot, board, step)
+    return board, state, players
+
+
 async def play_human_turn(
     fake: FakeDiscord, bot: ParlourBot, board: FakeMessage, user: JSON, attack: bool
 ) -> bool:
-    """Play `user`'s turn by clicks: Auto for placing (trading from the private panel when
-    forced), one blitz through the menus when `attack`, then end the turn. True if an attack
-    was made."""
+    """Play `user`'s turn by clicks: a set traded from the private panel's menu as soon as
+    there is one, Auto for placing, one blitz through the menus when `attack`, then end the
+    turn. True if an attack was made."""
     uid = int(user["id"])
     attacked = False
     while True:
@@ -80,11 +105,10 @@ async def play_human_turn(
             return attacked
         step = table.row.step
         board = await board_at(fake, board, step)
-        if state.phase is Phase.REINFORCE and len(state.hand(uid)) >= 5:
-            await (await fake.click(user, board, label=PANEL)).response()
-            panel = fake.ephemeral_for(user)[-1]
-            trade = next(b["label"] for b in panel.buttons if b["label"].startswith("Trade"))
-            await click_ok(fake, user, panel, trade)
+        if state.phase is Phase.REINFORCE and not state.source and trade_options(state, uid):
+            # Trade the first set as soon as there is one, from the private panel's menu.
+            panel = await open_panel(fake, user, board, PANEL)
+            await choose_ok(fake, user, panel, menu(panel, "Trade a set")["options"][0]["label"])
         elif state.phase in (Phase.SETUP_PLACE, Phase.SETUP_CLAIM, Phase.REINFORCE):
             await click_ok(fake, user, board, "Auto")
         elif state.phase is Phase.ATTACK and attack and not attacked and not state.source:
@@ -118,7 +142,7 @@ async def test_a_human_among_two_ai_generals_plays_to_the_end(
     while fake.latest_message(board.channel_id, is_result) is None:
         state = await state_of(bot, board)
         if state.phase is not Phase.OVER and state.player == int(ana["id"]):
-            attacks += await play_human_turn(fake, bot, board, ana, attack=attacks < 2)
+            attacks += await play_human_turn(fake, bot, board, ana, attack=True)
 
         async def progressed() -> bool:
             s = await state_of(bot, board)
@@ -135,6 +159,7 @@ async def test_a_human_among_two_ai_generals_plays_to_the_end(
     text = " ".join(m.embeds[0]["description"] for m in boards)
     assert "⚔️" in text and " vs " in text  # battle lines
     assert attacks >= 1
+    assert final.trades[final.seat_of(int(ana["id"]))] >= 1  # from the panel's menu of sets
     rec = await fake.slash(ana, "scoreboard", options={"game": "risk"})
     assert "Captures" in (await rec.response()).message.embeds[0]["description"]
 
@@ -194,14 +219,7 @@ async def test_the_attack_command_picks_source_and_target(
     fake: FakeDiscord, start_parlour: ParlourFactory
 ) -> None:
     bot = await start_parlour()
-    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
-    board = await start_game(fake, ana, GAME, joiners=[leo])
-    players = {int(ana["id"]): ana, int(leo["id"]): leo}
-    while (state := await state_of(bot, board)).phase is not Phase.ATTACK:
-        step = (await bot.service.table(game_id(board))).row.step
-        board = await board_at(fake, board, step)
-        await click_ok(fake, players[state.player], board, "Auto")
-        await until_moved(fake, bot, board, step)
+    board, state, players = await two_members_to_the_first_attack(fake, bot)
     source = attack_sources(state, state.player)[0]
     target = attack_targets(state, source)[0]
     other = next(u for p, u in players.items() if p != state.player)
@@ -250,7 +268,120 @@ async def test_an_absent_general_is_reminded_then_the_ai_plays_their_whole_turn(
     anas = [a for a in logged if a.player_id == int(ana["id"])]
     assert anas and all(a.by_ai for a in anas)
     # A whole turn: reinforcements placed, attacks made and ended, a fortification.
-    assert {"auto", "attack_from", "end_attacks", "fortify"} <= {a.action.verb for a in anas}
+    assert {Verb.AUTO, Verb.ATTACK_FROM, Verb.END_ATTACKS, Verb.FORTIFY} <= {
+        a.action.verb for a in anas
+    }
     # One timeout plays the rest of the turn: far fewer reminders than Ana's actions.
     reminders = [m for m in fake.messages(board.channel_id) if "still your turn" in m.content]
     assert len(reminders) < len(anas) / 2
+
+
+async def test_any_number_moves_in_from_the_menu_and_a_bad_number_is_refused(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    """After a capture the board offers every number that may move in: the least, half and
+    all as buttons, the others in a menu. A number outside the rules (sent by a tampered or
+    outdated client; later, typed) is refused privately with the range, and nothing moves."""
+    bot = await start_parlour()
+    board, state, players = await two_members_to_the_first_attack(fake, bot)
+    user = players[state.player]
+    # The strongest attack there is, blitzed: with the game's fixed seed it takes the target.
+    source = max(attack_sources(state, state.player), key=state.armies_on)
+    target = min(attack_targets(state, source), key=state.armies_on)
+    path = {"from": source, "to": target}
+    await (
+        await fake.slash(user, "risk", "attack", options=path, channel_id=board.channel_id)
+    ).response()
+    await eventually(lambda: _picked(bot, board, target))
+    step = (await bot.service.table(game_id(board))).row.step
+    await click_ok(fake, user, await board_at(fake, board, step), "Blitz")
+    await until_moved(fake, bot, board, step)
+    captured = await state_of(bot, board)
+    assert captured.phase is Phase.MOVE_IN, "the blitz did not take the territory"
+    step = (await bot.service.table(game_id(board))).row.step
+    board = await board_at(fake, board, step)
+    lo = captured.move_min
+    hi = lo + captured.armies_on(source) - 1
+    numbers = menu(board, "Move in another number")
+    assert hi - lo + 1 > 5 and numbers["options"]
+
+    # A number the rules do not allow, sent as if the menu had offered it (the recorded
+    # message is edited so the fake lets the client send it).
+    too_many = f"{Verb.MOVE_IN}:{hi + 1}"
+    numbers["options"].append({**numbers["options"][0], "value": too_many})
+    rec = await fake.select(user, board, [too_many], placeholder=numbers["placeholder"])
+    refusal = (await rec.response()).message
+    assert refusal is not None and refusal.ephemeral
+    assert refusal.content.endswith(f"Move in between {lo} and {hi} armies.")
+    assert await state_of(bot, board) == captured
+    assert (await bot.service.table(game_id(board))).row.step == step
+
+    # One of the numbers in between, from the menu.
+    option = next(o for o in numbers["options"] if o["value"] == f"{Verb.MOVE_IN}:{lo + 1}")
+    rec = await fake.select(user, board, [option["value"]], placeholder=numbers["placeholder"])
+    await rec.response()
+    await until_moved(fake, bot, board, step)
+    moved = await state_of(bot, board)
+    assert moved.armies_on(target) == lo + 1
+    assert moved.armies_on(source) == captured.armies_on(source) - 1
+
+
+async def _picked(bot: ParlourBot, board: FakeMessage, target: str) -> bool:
+    return (await state_of(bot, board)).target == target
+
+
+async def test_a_number_beyond_the_menus_is_typed_in_a_box(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    """With more numbers than one menu holds (fortifying 59 of 60 armies), the board keeps
+    the quick choices and a "Type a number…" button: it opens a box, and the number typed is
+    played as a click on it would be. Words and numbers out of range are refused privately
+    with the reason, and nothing moves."""
+    bot = await start_parlour()
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    board = await start_game(fake, ana, GAME, joiners=[leo])
+    gid = game_id(board)
+    table = await bot.service.table(gid)
+    first = table.state.players[0]
+    user = ana if int(ana["id"]) == first else leo
+    # A position of this game's players, saved as if the game had got there: Ukraine with 60
+    # armies, fortifying to Ural.
+    state = replace(
+        position(
+            {"ukraine": (first, 60), "ural": (first, 1)},
+            players=table.state.players,
+            rest=table.state.players[1],
+            phase=Phase.FORTIFY,
+            source="ukraine",
+            target="ural",
+        ),
+        rules=table.state.rules,
+    )
+    with sqlite3.connect(bot.settings.database_path) as db:  # the database, as if saved so
+        saved = json.dumps(ENGINE.dump(state))
+        db.execute("UPDATE games SET state = ?, shown_step = -1 WHERE id = ?", (saved, gid))
+    await bot.publisher.publish(gid, repair=True)
+    board = await fake.wait_for(lambda: (b := newest_board(fake, board)) and _typed(b) and b)
+    assert {"Move 1", "Move 29 (half)", "Move 59 (all but one)"} <= {
+        b["label"] for b in board.buttons
+    }
+    step = move_number(board)
+
+    async def typed(text: str) -> str | None:
+        opened = await fake.click(user, board, label="Type a number…")
+        box = await opened.response()
+        assert box.data["title"] == "How many armies move to Ural?"
+        rec = await fake.submit_modal(user, opened, {"n": text})
+        answer = (await rec.response()).message
+        return answer.content if answer is not None and answer.ephemeral else None
+
+    assert await typed("lots") == "“lots” is not a number: type digits only, e.g. 12."
+    assert (await typed("60") or "").endswith("Move between 1 and 59 armies.")
+    assert (await bot.service.table(gid)).row.step == step  # nothing moved
+    assert await typed("42") is None  # no private refusal: the board moved on
+    moved = await state_of(bot, board)
+    assert (moved.armies_on("ukraine"), moved.armies_on("ural")) == (18, 43)
+
+
+def _typed(board: FakeMessage) -> bool:
+    return "Type a number…" in [b.get("label") for b in board.buttons]

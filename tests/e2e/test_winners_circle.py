@@ -17,6 +17,7 @@ import pytest
 from bot.client import ParlourBot
 from cogs.winners_circle import BET_MENU, HORSE_EMOJI, WinnersCirclePresenter
 from rules.core import Event
+from rules.winners_circle.engine import parse_rules
 from rules.winners_circle.payout import race_payout, settle
 from rules.winners_circle.state import (
     Bet,
@@ -24,7 +25,6 @@ from rules.winners_circle.state import (
     PayoutMade,
     Phase,
     RaceEnded,
-    Rules,
     WinnersCircleState,
 )
 from rules.winners_circle.track import destination
@@ -132,6 +132,7 @@ async def test_full_three_player_game_with_a_bot_then_scoreboard(
     assert lines and all(payout_text(line, names) in text for line in lines)
     assert "doubled" in text
     assert picture(boards[3]).size == (960, 820)
+    assert not boards[3].components  # the game is over: no live button (not even My chips)
 
     result = fake.latest_message(board.channel_id, is_result)
     assert result is not None
@@ -288,7 +289,7 @@ def test_the_payout_is_itemised_chip_by_chip_doubled_in_race_3_and_short_when_br
     a, b, c, d = 1, 2, 3, 4
     bets = [Bet(a, 1, 2), Bet(b, 2, 2), Bet(a, 2, 1), Bet(c, 2, 1)]
     bets += [Bet(c, 3, 1), Bet(c, 7, 2), Bet(d, 7, 1)]
-    lines, money = settle([a, b, c, d], [0, 0, 0, 50], bets, (1, 2, 3), 2, (7,), Rules(), 3)
+    lines, money = settle([a, b, c, d], [0, 0, 0, 50], bets, (1, 2, 3), 2, (7,), parse_rules({}), 3)
     events: list[Event] = [RaceEnded(3, (1, 2, 3), (7,), 2)]
     events += [PayoutMade(3, True, line) for line in lines]
     names = {a: "A", b: "B", c: "C", d: "D"}

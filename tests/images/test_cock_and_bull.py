@@ -20,8 +20,9 @@ from images.cock_and_bull import (
 )
 from images.common import HIGHLIGHT, drawable
 from rules.cock_and_bull import ENGINE
-from rules.cock_and_bull.state import EMPTY, CockAndBullState, Face, Phase
-from rules.core import Action, setup_rng, step_rng
+from rules.cock_and_bull.actions import FLIP, POINT, choose_colour
+from rules.cock_and_bull.state import EMPTY, CockAndBullState, Colour, Face, Phase
+from rules.core import setup_rng, step_rng
 
 ANA, BOB = 101, 202
 NAMES = {ANA: "Ana", BOB: "Bob"}
@@ -38,7 +39,7 @@ def ana_red() -> CockAndBullState:
     """Ana wins the first-turn roll (Monkey beats Cock) and takes red."""
     state = ENGINE.resolve_start_die(initial(), 0, M).state
     state = ENGINE.resolve_start_die(state, 1, C).state
-    return ENGINE.apply(state, ANA, Action("colour", "red"), step_rng("board", 2)).state
+    return ENGINE.apply(state, ANA, choose_colour(Colour.RED), step_rng("board", 2)).state
 
 
 def mid_game() -> CockAndBullState:
@@ -49,7 +50,7 @@ def mid_game() -> CockAndBullState:
         state = ENGINE.resolve_roll(state, dice).state
     state = ENGINE.resolve_roll(state, (C, C)).state  # Bob: place or flip on the Bend
     assert state.phase is Phase.PLACE_OR_FLIP
-    state = ENGINE.apply(state, BOB, Action("flip"), step_rng("board", 9)).state
+    state = ENGINE.apply(state, BOB, FLIP, step_rng("board", 9)).state
     for dice in ((M, M), (B, M), (C, B)):  # Bob takes the Crown, passes; Ana: C + B
         state = ENGINE.resolve_roll(state, dice).state
     assert state.phase is Phase.REMOVE_OR_POINT
@@ -138,7 +139,7 @@ def test_the_player_to_act_is_highlighted() -> None:
 
     state = mid_game()  # Ana to choose
     assert lit(state, 0) and not lit(state, 1)
-    state = ENGINE.apply(state, ANA, Action("point"), step_rng("board", 20)).state
+    state = ENGINE.apply(state, ANA, POINT, step_rng("board", 20)).state
     state = ENGINE.resolve_roll(state, (B, M)).state  # Ana loses the turn
     assert lit(state, 1) and not lit(state, 0)
     assert lit(initial(), 0) and lit(initial(), 1)  # both roll for the first turn

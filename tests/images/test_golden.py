@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from images.cock_and_bull import render_png
+from rules.cock_and_bull.actions import POINT, choose_colour
 from rules.cock_and_bull.engine import CockAndBull
 from rules.cock_and_bull.state import CockAndBullState, Colour, Face
-from rules.core import Action, setup_rng, step_rng
+from rules.core import setup_rng, step_rng
 from tests.images.golden import check
 
 NAMES = {11: "Ana", 22: "Leo"}
@@ -18,7 +19,7 @@ def mid_game() -> CockAndBullState:
     s = engine.initial_state([11, 22], {}, setup_rng("golden"))
     s = engine.resolve_start_die(s, 0, Face.BULL).state
     s = engine.resolve_start_die(s, 1, Face.COCK).state
-    s = engine.apply(s, 11, Action("colour", Colour.RED.value), step_rng("g", 0)).state
+    s = engine.apply(s, 11, choose_colour(Colour.RED), step_rng("g", 0)).state
     for dice in [
         (Face.COCK, Face.COCK),
         (Face.COCK, Face.COCK),
@@ -31,7 +32,7 @@ def mid_game() -> CockAndBullState:
     ]:
         s = engine.resolve_roll(s, dice).state
         if s.phase.value == "remove_or_point":
-            s = engine.apply(s, 22, Action("point"), step_rng("g", 1)).state
+            s = engine.apply(s, 22, POINT, step_rng("g", 1)).state
     return s
 
 

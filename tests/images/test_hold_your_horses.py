@@ -33,7 +33,7 @@ from images.hold_your_horses import (
     strip_cell,
 )
 from rules.core import setup_rng, step_rng
-from rules.hold_your_horses.engine import ROLL
+from rules.hold_your_horses.actions import ROLL
 from rules.hold_your_horses.state import HoldYourHorsesState, Phase, Track
 from tests.images.golden import check
 from tests.rules.hold_your_horses.helpers import DICE, ENGINE, deck_giving, rolls

@@ -8,9 +8,10 @@ from dataclasses import replace
 
 from PIL import Image
 
-from images.common import HIGHLIGHT, MUTED
+from images.common import HIGHLIGHT, MUTED, TEXT, font
 from images.risk import (
     BADGE_FILL,
+    BADGE_RADIUS,
     NAME_X,
     NEUTRAL,
     OWNER_COLOURS,
@@ -23,12 +24,14 @@ from images.risk import (
     MapView,
     badge_centre,
     legend_row_y,
+    name_point,
     owner_fill,
     owner_ink,
     render,
     render_png,
+    territory_name,
 )
-from images.risk_layout import MAP_SIZE
+from images.risk_layout import CONTINENT_LABELS, MAP_SIZE, NAME_SIZE
 from images.risk_regions import INDEX, ORDER, SEA, index_raster, label_point, region
 from rules.risk.map import BORDERS, CONTINENTS, SEA_LANES, TERRITORIES
 from tests.images.golden import check
@@ -301,6 +304,64 @@ def test_sea_lanes_are_drawn_over_water() -> None:
     on_water = [p for p in points if index_raster().getpixel((round(p[0]), round(p[1]))) == SEA]
     drawn = [pixel(image, (x, y + TOP)) for x, y in on_water]
     assert SEA_LANE in drawn and SEA_FILL in drawn  # dashes, with gaps
+
+
+# --- territory names ---------------------------------------------------------------------------
+
+
+def name_box(slug: str) -> tuple[float, float, float, float]:
+    """The ink of `slug`'s name, outline included, in the map frame."""
+    x, y = name_point(slug)
+    x0, y0, x1, y1 = font(NAME_SIZE).getbbox(territory_name(slug), anchor="mm")
+    ring = 3  # the outline, and the bold face's extra pixel
+    return x + x0 - ring, y + y0 - ring, x + x1 + ring, y + y1 + ring
+
+
+def badge_box(slug: str) -> tuple[float, float, float, float]:
+    x, y = label_point(slug)
+    reach = BADGE_RADIUS * 1.3  # the diamond's corners reach furthest
+    return x - reach, y - reach, x + reach, y + reach
+
+
+def overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_every_territory_is_named_on_the_map() -> None:
+    image = render(early_view())
+    for slug in ORDER:
+        x0, y0, x1, y1 = name_box(slug)
+        assert x0 >= 0 and x1 <= MAP_SIZE[0] and y0 >= 0 and y1 <= MAP_SIZE[1], slug
+        letters = count_near(image, (name_point(slug)[0], name_point(slug)[1] + TOP), TEXT, 8)
+        assert letters > 20, f"{slug}: no name drawn"
+        name = territory_name(slug)
+        assert name == TERRITORIES[slug].name or len(name) < len(TERRITORIES[slug].name)
+
+
+def continent_box(slug: str) -> tuple[float, float, float, float]:
+    x, y = CONTINENT_LABELS[slug]
+    continent = CONTINENTS[slug]
+    x0, y0, x1, y1 = font(24).getbbox(f"{continent.name.upper()} +{continent.bonus}", anchor="mm")
+    return x + x0, y + y0, x + x1, y + y1
+
+
+def test_names_clear_each_other_every_badge_and_the_continent_names() -> None:
+    for slug in ORDER:
+        for other in ORDER:
+            if other != slug:
+                assert not overlap(name_box(slug), name_box(other)), (slug, other)
+            assert not overlap(name_box(slug), badge_box(other)), (slug, other)
+        for continent in CONTINENTS:
+            assert not overlap(name_box(slug), continent_box(continent)), (slug, continent)
+
+
+def test_a_highlighted_territorys_name_stays_readable() -> None:
+    """The rim stops short of the name: its letters are all there."""
+    view = replace(late_view(), attack=None)
+    x0, y0, x1, y1 = name_box("ukraine")
+    centre, reach = ((x0 + x1) / 2, (y0 + y1) / 2 + TOP), round((x1 - x0) / 2)
+    letters = count_near(render(view), centre, TEXT, reach)
+    assert count_near(render(replace(view, selected="ukraine")), centre, TEXT, reach) == letters
 
 
 def test_legend_marks_whose_turn_it_is_and_strikes_the_eliminated() -> None:

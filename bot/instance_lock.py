@@ -1,0 +1,48 @@
+"""One bot process per SQLite database: a second one would act on the same games.
+
+The lock is an exclusive `flock` on `<database>.lock`, held for the life of the process; the
+kernel drops it when the process ends however it ends (even `kill -9`), so a crash never
+leaves a stale lock behind.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from pathlib import Path
+
+
+class DatabaseInUse(Exception):
+    """Another live process holds the database's lock."""
+
+    def __init__(self, database: str, pid: str) -> None:
+        holder = f" (pid {pid})" if pid else ""
+        super().__init__(
+            f"Another Parlour process{holder} is already running on {database}: stop it "
+            "first, or give this one its own DATABASE_PATH."
+        )
+
+
+class InstanceLock:
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+
+    @classmethod
+    def acquire(cls, database: str) -> InstanceLock:
+        """Lock `database` for this process, or raise DatabaseInUse."""
+        path = Path(f"{database}.lock")
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            pid = os.pread(fd, 32, 0).decode(errors="replace").strip()
+            os.close(fd)
+            raise DatabaseInUse(database, pid) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)  # for the message a second process prints
+        return cls(fd)
+
+    def release(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)  # closing the descriptor drops the flock
+            self._fd = -1

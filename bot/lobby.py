@@ -1,0 +1,139 @@
+"""A game's lobby: `/<game> new` posts it; Join, Leave, Add bot, Cancel and Start are
+clicked on it. Start gives the game its thread and its first board."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+import discord
+
+from bot.autopilot import Autopilot
+from bot.custom_ids import ButtonId
+from bot.errors import UserError
+from bot.lobby_card import lobby_embed, lobby_view
+from bot.presenters import Presenters
+from bot.publisher import BoardPublisher
+from bot.replies import Reply
+from bot.service import GameService, Table
+from bot.wording import agree, listing
+
+# What the bot needs in the lobby's channel to run a game there, with Discord's wording.
+REQUIRED_PERMISSIONS = {
+    "create_public_threads": "Create Public Threads",
+    "send_messages_in_threads": "Send Messages in Threads",
+    "attach_files": "Attach Files",
+    "embed_links": "Embed Links",
+}
+# A week, Discord's longest: a slow game's thread stays open between moves (and if it is
+# archived all the same, the board publisher opens it again).
+THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
+
+
+class Lobby:
+    def __init__(
+        self,
+        service: GameService,
+        presenters: Presenters,
+        publisher: BoardPublisher,
+        autopilot: Autopilot,
+    ) -> None:
+        self._service = service
+        self._presenters = presenters
+        self._publisher = publisher
+        self._autopilot = autopilot
+        self._starting: set[int] = set()
+
+    def starting(self, game_id: int) -> bool:
+        """True while a Start click is creating the game's thread and first board."""
+        return game_id in self._starting
+
+    async def open(self, reply: Reply, game: str, options: Mapping[str, Any]) -> None:
+        """`/<game> new`: post a lobby in this channel."""
+        interaction = reply.interaction
+        if interaction.guild is None or interaction.channel is None:
+            raise UserError("Games are played in a server's text channel, not in DMs.")
+        if isinstance(interaction.channel, discord.Thread):
+            raise UserError("Start games from a text channel: each game gets its own thread.")
+        _check_permissions(interaction)
+        table = await self._service.create_lobby(
+            game,
+            guild_id=interaction.guild.id,
+            channel_id=interaction.channel.id,
+            host_id=interaction.user.id,
+            host_name=interaction.user.display_name,
+            options=options,
+        )
+        message_id = await reply.send(embed=self._embed(table), view=self._view(table))
+        await self._service.set_ids(table.row.id, lobby_message_id=message_id)
+
+    def _embed(self, table: Table, note: str = "") -> discord.Embed:
+        game = table.row.game
+        return lobby_embed(table, self._service.engine(game), self._presenters.get(game), note)
+
+    def _view(self, table: Table) -> discord.ui.View:
+        game = table.row.game
+        return lobby_view(table, self._service.engine(game), self._presenters.get(game))
+
+    async def click(self, reply: Reply, bid: ButtonId) -> None:
+        user = reply.interaction.user
+        if bid.verb == "start":
+            await self._start(reply, bid.game_id)
+            return
+        if bid.verb == "join":
+            side = int(bid.arg) if bid.arg.isdigit() else 0
+            table = await self._service.join(bid.game_id, user.id, user.display_name, side)
+        elif bid.verb == "leave":
+            table = await self._service.leave(bid.game_id, user.id)
+        elif bid.verb == "add_bot":
+            table = await self._service.add_bot(bid.game_id, user.id)
+        else:
+            table = await self._service.cancel(bid.game_id, user.id)
+            await reply.update(embed=self._embed(table), view=None)
+            return
+        await reply.update(embed=self._embed(table), view=self._view(table))
+
+    async def _start(self, reply: Reply, game_id: int) -> None:
+        table = await self._service.table(game_id)
+        self._service.check_can_start(table, reply.user_id)
+        _check_permissions(reply.interaction)
+        if game_id in self._starting:
+            raise UserError("The game is starting already.")
+        self._starting.add(game_id)
+        try:
+            await reply.defer()  # creating a thread can take a moment
+            if table.row.thread_id is None:
+                await self._create_thread(reply, table)
+            table = await self._service.start(game_id, reply.user_id)
+            await reply.update(embed=self._embed(table), view=None)
+            await self._publisher.publish(game_id)
+        finally:
+            self._starting.discard(game_id)
+        self._autopilot.after(table)
+
+    async def _create_thread(self, reply: Reply, table: Table) -> None:
+        message = reply.interaction.message
+        if message is None:
+            raise UserError("Click Start on the lobby message.")
+        title = self._presenters.get(table.row.game).title
+        try:
+            thread = await message.create_thread(
+                name=f"{title} #{table.row.id}", auto_archive_duration=THREAD_ARCHIVE_MINUTES
+            )
+        except discord.Forbidden as e:
+            raise UserError(
+                "Discord did not let me create the game's thread here. Ask a server "
+                "admin for the Create Public Threads permission, then click Start again."
+            ) from e
+        await self._service.set_ids(table.row.id, thread_id=thread.id)
+
+
+def _check_permissions(interaction: discord.Interaction[Any]) -> None:
+    perms = interaction.app_permissions
+    missing = [label for attr, label in REQUIRED_PERMISSIONS.items() if not getattr(perms, attr)]
+    if missing:
+        raise UserError(
+            "I can't run a game in this channel: I am missing the "
+            f"**{listing(missing)}** {agree(len(missing), 'permission', 'permissions')} here. "
+            "Ask a server admin to grant them, then try again."
+        )

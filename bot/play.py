@@ -1,0 +1,114 @@
+"""Playing a started game: a click on its board or in a private panel, and commands that
+stand for several clicks (`/risk attack from: to:`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.autopilot import Autopilot
+from bot.board import private_panel
+from bot.custom_ids import ButtonId
+from bot.errors import UserError
+from bot.presenters import Presenters
+from bot.publisher import BoardPublisher
+from bot.replies import Reply
+from bot.service import GameService, Played
+from rules.core import Action
+
+NUMBER_FIELD = "n"  # the custom id of a number box's text input
+BOX_OPEN = 600.0  # seconds discord.py keeps an open box in memory (its submit is ours anyway)
+
+
+class Play:
+    def __init__(
+        self,
+        service: GameService,
+        presenters: Presenters,
+        publisher: BoardPublisher,
+        autopilot: Autopilot,
+    ) -> None:
+        self._service = service
+        self._presenters = presenters
+        self._publisher = publisher
+        self._autopilot = autopilot
+
+    async def click(self, reply: Reply, game: str, game_id: int, step: int, action: Action) -> None:
+        """A move clicked on a board (or in a private panel) made at `step`."""
+        presenter = self._presenters.get(game)
+        if presenter.slow_action(action):
+            await reply.defer()  # a replay to draw: answer at once, show it when ready
+        on_board = None if reply.in_private_panel else reply.message_id
+        played = await self._service.act(game_id, reply.user_id, action, step, on_board=on_board)
+        news = presenter.narrate_private(played.events, reply.user_id, played.table.names)
+        if reply.in_private_panel:
+            await self._refresh_panel(reply, played, news)  # the board is edited directly
+            await self._show(played)
+            return
+        await self._show(played, reply)
+        if news:
+            await reply.private("\n".join(news))
+
+    async def _show(self, played: Played, reply: Reply | None = None) -> None:
+        await self._publisher.publish(played.table.row.id, played=played, reply=reply)
+        self._autopilot.after(played.table)
+
+    async def _refresh_panel(self, reply: Reply, played: Played, news: Sequence[str]) -> None:
+        """Answer a click made in a private panel with the panel as it is now."""
+        table = played.table
+        engine = self._service.engine(table.row.game)
+        presenter = self._presenters.get(table.row.game)
+        text, view = private_panel(table, engine, presenter, reply.user_id, news)
+        await reply.update(content=text, view=view)
+
+    async def ask(self, reply: Reply, bid: ButtonId) -> None:
+        """ "Type a number…": open the box for the number the player is asked for now."""
+        table = await self._service.table(bid.game_id)
+        if table.state is None or bid.step != table.row.step:
+            raise UserError("That button is out of date: the game has moved on.")
+        box = self._presenters.get(table.row.game).number_box(table.state, reply.user_id)
+        if box is None or box.verb != bid.arg:
+            raise UserError("There is no number for you to type right now.")
+        text = discord.ui.TextInput[discord.ui.Modal](
+            label=f"A number from {box.low} to {box.high}"[:45],
+            custom_id=NUMBER_FIELD,
+            placeholder=str(box.low),
+            min_length=1,
+            max_length=len(str(box.high)),
+        )
+        modal = discord.ui.Modal(title=box.title[:45], custom_id=bid.encode(), timeout=BOX_OPEN)
+        modal.add_item(text)
+        await reply.modal(modal)
+
+    async def typed(self, reply: Reply, bid: ButtonId, value: str) -> None:
+        """The number typed in a box: played as the click on that number would be."""
+        number = value.strip()
+        if not number.isdigit():
+            raise UserError(f"“{value[:20]}” is not a number: type digits only, e.g. 12.")
+        if bid.step is None:
+            raise UserError("That box is not available.")
+        await self.click(reply, bid.game, bid.game_id, bid.step, Action(bid.arg, str(int(number))))
+
+    async def peek(self, reply: Reply, game_id: int) -> None:
+        """Open the clicker's private panel: their hand, mission or secret choices."""
+        table = await self._service.table(game_id)
+        if reply.user_id not in table.names:
+            raise UserError("You are not playing in this game.")
+        if table.state is None:
+            raise UserError("The game has not started yet.")
+        engine = self._service.engine(table.row.game)
+        if engine.outcome(table.state) is not None:
+            raise UserError("This game is over.")
+        presenter = self._presenters.get(table.row.game)
+        text, view = private_panel(table, engine, presenter, reply.user_id)
+        await reply.private(text, view=view)
+
+    async def command(self, reply: Reply, game_id: int, actions: Sequence[Action]) -> None:
+        """A slash command that stands for several clicks: apply `actions` in order, each
+        shown on the board as a click's would be."""
+        await reply.defer()
+        for action in actions:
+            table = await self._service.table(game_id)
+            played = await self._service.act(game_id, reply.user_id, action, table.row.step)
+            await self._show(played)

@@ -1,0 +1,424 @@
+"""The board publisher: after any state change, the game's board shows the latest saved step.
+
+The database remembers which step (and chapter) each board shows. `publish` brings a board
+up to date from whatever it shows now: with the events of the moves it has been handed, or,
+when it fell further behind (a crash between "saved" and "shown", a failed edit), with the
+events rebuilt from the action log. So whoever calls it — a click, a bot, a timer, start-up,
+the reconciler — the result is the same, and nothing a player saw saved is ever left unshown.
+
+Work for one game is queued, never contended: one worker per game publishes, and requests
+that arrive meanwhile are folded into its next round. No lock is held across a Discord call.
+
+A chapter (a race, a Risk turn) ends by closing its board (the final picture, no buttons)
+and posting a new one. A board deleted by a moderator is posted again; a deleted thread ends
+the game. Any other failure leaves the board behind for a retry, with growing pauses.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import enum
+import itertools
+import logging
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.board import Board, build_board, prompt_of
+from bot.errors import GameUnreadable
+from bot.lobby_card import lobby_embed
+from bot.presenters import Presenters
+from bot.replies import Reply
+from bot.scheduler import Scheduler
+from bot.service import GameService, Played, Table
+from bot.storage import ACTIVE, FINISHED
+from bot.wording import without_mentions
+from rules.core import Event, PlayerId
+
+log = logging.getLogger(__name__)
+
+UNKNOWN_MESSAGE, UNKNOWN_CHANNEL = 10008, 10003  # Discord's codes for a deleted message/thread
+THREAD_ARCHIVED = 50083  # an edit in an archived thread
+OLD_MESSAGE_EDITS = 30046  # too many edits of a message older than an hour
+EDIT_AGE_LIMIT = 3600.0  # seconds: a board older than this is replaced, not edited
+RETRY_AFTER = (2.0, 5.0, 15.0, 60.0, 300.0)  # seconds before the n-th retry of a failed board
+GIVE_UP_AFTER = 3  # failures that are not Discord's (a picture that can't be drawn)
+
+
+@dataclass
+class _Request:
+    played: Played | None
+    reply: Reply | None
+    repair: bool
+    done: asyncio.Future[None]
+
+
+class Catch(enum.Enum):
+    """How the board catches up with the saved game."""
+
+    FIRST = "first"  # the game's first board
+    MOVES = "moves"  # the moves just made, handed in: narrated, their new player pinged
+    REPLAYED = "replayed"  # it fell behind (a crash, a failed edit): narrated from the log
+    REFRESH = "refresh"  # saved by an earlier version: redrawn as it is now
+
+
+@dataclass(frozen=True)
+class _Span:
+    """What happened between the shown step and the saved one."""
+
+    catch: Catch
+    events: tuple[Event, ...] = ()
+    before: Any | None = None  # the state the board shows; None when not known
+    was_to_act: frozenset[PlayerId] = frozenset()
+
+
+class ThreadGone(Exception):
+    """The game's thread was deleted: the game cannot go on."""
+
+
+class BoardPublisher:
+    def __init__(
+        self,
+        client: discord.Client,
+        service: GameService,
+        presenters: Presenters,
+        scheduler: Scheduler,
+    ) -> None:
+        self._client = client
+        self._service = service
+        self._presenters = presenters
+        self._scheduler = scheduler
+        self._pending: dict[int, list[_Request]] = {}
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._failures: dict[int, int] = {}  # games whose last publish failed: how often
+
+    async def publish(
+        self,
+        game_id: int,
+        *,
+        played: Played | None = None,
+        reply: Reply | None = None,
+        repair: bool = False,
+    ) -> None:
+        """Bring `game_id`'s board up to date; answer `reply`'s click with it if it can.
+
+        `played` is a move just saved (its events narrate the board); `repair` says the
+        board may have missed moves, so the player to act is pinged again. Returns once the
+        board is shown, or once showing it failed (a retry is then scheduled)."""
+        done = asyncio.get_running_loop().create_future()
+        self._pending.setdefault(game_id, []).append(_Request(played, reply, repair, done))
+        if game_id not in self._workers:
+            self._workers[game_id] = asyncio.create_task(self._work(game_id))
+        await asyncio.shield(done)
+
+    @property
+    def busy(self) -> bool:
+        """True while some board is being published."""
+        return bool(self._workers)
+
+    async def close(self, grace: float) -> None:
+        """Let boards being published finish for up to `grace` seconds, then stop: a board
+        left behind is brought up to date at the next start."""
+        workers = set(self._workers.values())
+        if workers:
+            await asyncio.wait(workers, timeout=grace)
+        for worker in workers:
+            worker.cancel()
+        await asyncio.gather(*workers, return_exceptions=True)
+
+    async def _work(self, game_id: int) -> None:
+        try:
+            while requests := self._pending.pop(game_id, None):
+                try:
+                    await self._sync(game_id, requests)
+                except Exception as error:
+                    await self._failed(game_id, error)
+                for request in requests:
+                    if request.reply is not None:
+                        await request.reply.defer()  # every click gets an answer
+                    if not request.done.done():
+                        request.done.set_result(None)
+        finally:
+            self._workers.pop(game_id, None)
+
+    async def _failed(self, game_id: int, error: Exception) -> None:
+        count = self._failures.get(game_id, 0) + 1
+        self._failures[game_id] = count
+        if not isinstance(error, discord.HTTPException) and count >= GIVE_UP_AFTER:
+            log.error("game %s: board can't be shown", game_id, exc_info=error)
+            self._failures.pop(game_id, None)
+            await self.set_aside(game_id, f"board can't be shown: {error!r}")
+            return
+        delay = RETRY_AFTER[min(count, len(RETRY_AFTER)) - 1]
+        log.warning("game %s: board not shown (%r); retry in %.0f s", game_id, error, delay)
+        self._scheduler.at((game_id, "publish"), delay, lambda: self.publish(game_id, repair=True))
+
+    # --- one round ---------------------------------------------------------------------------
+
+    async def _sync(self, game_id: int, requests: Sequence[_Request]) -> None:
+        try:
+            table = await self._service.table(game_id)
+        except GameUnreadable as e:
+            if not e.marked:
+                await self.set_aside(game_id, e.reason)
+            return
+        row = table.row
+        if row.state is None or row.thread_id is None or row.status not in (ACTIVE, FINISHED):
+            return
+        if not row.behind and row.board_message_id is not None:
+            self._failures.pop(game_id, None)
+            return  # shown already (another round, or another caller, got there first)
+        span = await self._span(table, [r.played for r in requests if r.played is not None])
+        clicked = next(
+            (r.reply for r in requests if r.reply is not None and not r.reply.answered), None
+        )
+        try:
+            board_id = await self._show(table, span, clicked)
+        except ThreadGone:
+            await self._thread_gone(table)
+            return
+        presenter = self._presenters.get(row.game)
+        await self._service.mark_shown(game_id, row.step, presenter.chapter(table.state), board_id)
+        self._failures.pop(game_id, None)
+        if self._service.engine(row.game).outcome(table.state) is not None:
+            await self._finish(table)
+        else:
+            await self._ping_players(table, span, repair=any(r.repair for r in requests))
+
+    async def _span(self, table: Table, hints: Sequence[Played]) -> _Span:
+        """The events since the shown step: from the moves handed in when they reach back
+        that far, else rebuilt from the log."""
+        shown = table.row.shown_step
+        if shown is None:
+            return _Span(Catch.FIRST)
+        if shown < 0:
+            return _Span(Catch.REFRESH)
+        chain = sorted(hints, key=lambda p: p.from_step)
+        while chain and chain[0].from_step < shown:
+            chain.pop(0)  # shown already
+        if chain and chain[0].from_step == shown and _contiguous(chain, table.row.step):
+            events = tuple(e for p in chain for e in p.events)
+            return _Span(Catch.MOVES, events, chain[0].before, chain[0].was_to_act)
+        replayed = await self._service.replay_since(table, shown)
+        return _Span(Catch.REPLAYED, replayed.events, replayed.before)
+
+    async def _show(self, table: Table, span: _Span, clicked: Reply | None) -> int:
+        """Edit (or close and replace) the board; returns the id of the board now up."""
+        row = table.row
+        presenter = self._presenters.get(row.game)
+        shown_chapter = (
+            presenter.chapter(span.before) if span.before is not None else row.shown_chapter
+        )
+        old = row.board_message_id
+        if old is None:
+            return await self._post(table, await self._board(table, span.events))
+        if shown_chapter is not None and shown_chapter != presenter.chapter(table.state):
+            closing = await self._board(table, span.events, closing=True)
+            if not await self._edit_if_possible(table, old, closing, clicked):
+                await self._strip(table, old)
+            return await self._post(table, await self._board(table, ()))
+        board = await self._board(table, span.events)
+        if _older_than(old, EDIT_AGE_LIMIT) or not await self._edit_if_possible(
+            table, old, board, clicked
+        ):
+            # Gone, or too old to edit (Discord limits edits of messages over an hour old):
+            # a fresh board, and the old one loses its buttons if Discord still lets us.
+            await self._strip(table, old)
+            board.file.reset()
+            return await self._post(table, board)
+        return old
+
+    async def _edit_if_possible(
+        self,
+        table: Table,
+        message_id: int,
+        board: Board,
+        clicked: Reply | None,
+        *,
+        unarchive: bool = True,
+    ) -> bool:
+        """Edit the board; False if Discord will not (the message is gone, or old and edited
+        too often). An archived thread is unarchived and the edit tried once more."""
+        try:
+            await self._edit(table, message_id, board, clicked)
+        except discord.HTTPException as e:
+            if e.code == THREAD_ARCHIVED and unarchive:
+                await self._unarchive(table)
+                board.file.reset()
+                return await self._edit_if_possible(table, message_id, board, None, unarchive=False)
+            if e.code in (UNKNOWN_MESSAGE, OLD_MESSAGE_EDITS):
+                log.info("game %s: board %s can't be edited (%s)", table.row.id, message_id, e.code)
+                return False
+            raise
+        return True
+
+    async def _strip(self, table: Table, message_id: int) -> None:
+        """Take the buttons off a board that is being replaced (best effort: a click on it
+        is refused anyway, since only the current board takes moves)."""
+        with contextlib.suppress(discord.HTTPException):
+            await self._thread(table).get_partial_message(message_id).edit(view=None)
+
+    async def _unarchive(self, table: Table) -> None:
+        """A thread archived for lack of activity (a slow game) is opened again."""
+        log.info("game %s: thread archived; unarchiving it", table.row.id)
+        thread = await self._client.fetch_channel(table.row.thread_id or 0)
+        if isinstance(thread, discord.Thread):
+            await thread.edit(archived=False)
+
+    async def _board(
+        self, table: Table, events: Sequence[Event], *, closing: bool = False
+    ) -> Board:
+        engine = self._service.engine(table.row.game)
+        presenter = self._presenters.get(table.row.game)
+        prompt = None if closing else prompt_of(table, engine, presenter)
+        return await build_board(table, engine, presenter, prompt, events)
+
+    async def _edit(
+        self, table: Table, message_id: int, board: Board, clicked: Reply | None
+    ) -> None:
+        """Edit the board message: as the answer to the click made on it when there is one."""
+        parts: dict[str, Any] = {
+            "embed": board.embed,
+            "attachments": [board.file],
+            "view": board.view,
+        }
+        if (
+            clicked is not None
+            and clicked.message_id == message_id
+            and not clicked.in_private_panel
+            and await clicked.update(**parts)
+        ):
+            return
+        board.file.reset()  # a failed answer may have read the picture already
+        message = self._thread(table).get_partial_message(message_id)
+        try:
+            await message.edit(**parts)
+        except discord.NotFound as e:
+            if e.code == UNKNOWN_CHANNEL:
+                raise ThreadGone from e
+            raise
+
+    async def _post(self, table: Table, board: Board) -> int:
+        try:
+            message = await self._thread(table).send(
+                embed=board.embed, file=board.file, view=board.view
+            )
+        except discord.NotFound as e:
+            raise ThreadGone from e
+        # At once: a crash before the round ends must not lead to a second new board.
+        await self._service.set_ids(table.row.id, board_message_id=message.id)
+        return message.id
+
+    def _thread(self, table: Table) -> discord.PartialMessageable:
+        return self._client.get_partial_messageable(table.row.thread_id or 0)
+
+    async def board_deleted(self, game_id: int) -> None:
+        """A moderator deleted the board: post it again (a cleanup must not end a game)."""
+        log.info("game %s: board message deleted; posting it again", game_id)
+        await self._service.set_ids(game_id, board_message_id=None)
+        await self.publish(game_id, repair=True)
+
+    async def thread_deleted(self, game_id: int) -> None:
+        """A moderator deleted the game's thread: the game ends there."""
+        await self._thread_gone(await self._service.table(game_id))
+
+    # --- pings, the end --------------------------------------------------------------------
+
+    async def _ping_players(self, table: Table, span: _Span, *, repair: bool) -> None:
+        """Ping the humans whose turn began with these moves (not those who were to act
+        already: a turn of many steps pings once); after a repair, whoever is to act (they
+        may never have been told); at the first board, everyone to act."""
+        engine = self._service.engine(table.row.game)
+        humans = engine.to_act(table.state) - table.autoplayed
+        presenter = self._presenters.get(table.row.game)
+        prompt = without_mentions(presenter.prompt(table.state, table.names), table.names)
+        if span.catch is Catch.FIRST:
+            await self.ping(table, humans, f"the game is on! {prompt}")
+        elif span.catch is Catch.REPLAYED or (span.catch is Catch.MOVES and repair):
+            await self.ping(table, humans, f"your turn: {prompt}")
+        elif span.catch is Catch.MOVES:
+            await self.ping(table, humans - span.was_to_act, f"your turn: {prompt}")
+
+    async def ping(self, table: Table, players: Iterable[PlayerId], text: str) -> None:
+        """One short message that mentions only `players` (humans); the previous one goes."""
+        targets = sorted(p for p in players if p > 0)
+        if not targets or table.row.thread_id is None:
+            return
+        await self._delete_ping(table)
+        try:
+            message = await self._thread(table).send(
+                " ".join(f"<@{p}>" for p in targets) + f" {text}",
+                allowed_mentions=discord.AllowedMentions(
+                    everyone=False, roles=False, users=[discord.Object(p) for p in targets]
+                ),
+            )
+        except discord.NotFound:
+            return  # the thread is gone; the next board edit ends the game
+        await self._service.set_ids(table.row.id, ping_message_id=message.id)
+
+    async def _delete_ping(self, table: Table) -> None:
+        if table.row.ping_message_id is None:
+            return
+        # Already deleted by a moderator, or the thread is gone: nothing to tidy.
+        with contextlib.suppress(discord.HTTPException):
+            await self._thread(table).get_partial_message(table.row.ping_message_id).delete()
+        await self._service.set_ids(table.row.id, ping_message_id=None)
+
+    async def _finish(self, table: Table) -> None:
+        """The result in the thread and on the lobby message."""
+        self._scheduler.cancel_game(table.row.id)
+        await self._delete_ping(table)
+        engine = self._service.engine(table.row.game)
+        presenter = self._presenters.get(table.row.game)
+        result = prompt_of(table, engine, presenter)
+        try:
+            await self._thread(table).send(
+                f"🏁 {result}\nSee `/scoreboard` for the standings.",
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.NotFound:
+            log.warning("game %s finished after its thread was deleted", table.row.id)
+        await self.edit_lobby(table, result)
+
+    async def edit_lobby(self, table: Table, note: str) -> None:
+        """Redraw the lobby message (in the channel the game was started from)."""
+        if table.row.lobby_message_id is None:
+            return
+        engine = self._service.engine(table.row.game)
+        presenter = self._presenters.get(table.row.game)
+        channel = self._client.get_partial_messageable(table.row.channel_id)
+        lobby = channel.get_partial_message(table.row.lobby_message_id)
+        try:
+            await lobby.edit(embed=lobby_embed(table, engine, presenter, note=note), view=None)
+        except discord.HTTPException:
+            log.info("game %s: lobby message gone, not updated", table.row.id)
+
+    async def _thread_gone(self, table: Table) -> None:
+        log.warning("game %s: its thread was deleted; the game ends", table.row.id)
+        self._scheduler.cancel_game(table.row.id)
+        await self._service.abandon(table.row.id)
+        fresh = await self._service.table(table.row.id)
+        await self.edit_lobby(fresh, "The game's thread was deleted, so the game ended.")
+
+    async def set_aside(self, game_id: int, reason: str) -> None:
+        """A game this version can't load or show: marked, so every other game plays on
+        and `/games` tells its players."""
+        log.error("game %s can't be loaded and is set aside: %s", game_id, reason)
+        self._scheduler.cancel_game(game_id)
+        await self._service.mark_broken(game_id, reason)
+
+
+def _older_than(message_id: int, seconds: float) -> bool:
+    """True if the message (its id says when it was posted) is older than `seconds`."""
+    age = discord.utils.utcnow() - discord.utils.snowflake_time(message_id)
+    return age.total_seconds() > seconds
+
+
+def _contiguous(chain: Sequence[Played], to_step: int) -> bool:
+    """True if the moves follow each other without a gap and end at `to_step`."""
+    return all(a.table.row.step == b.from_step for a, b in itertools.pairwise(chain)) and (
+        chain[-1].table.row.step == to_step
+    )

@@ -1,0 +1,136 @@
+"""The answer to one interaction, whoever gives it.
+
+Discord takes exactly one first response to an interaction, within 3 seconds; everything
+after it is a follow-up or an edit of that response. Two parties may want to give it: the
+handler (with the real answer) and the router (with a deferral when the handler is slow).
+`Reply` is the one place that knows whether the first response went out, so the two never
+both send one (Discord would refuse the second: "already acknowledged").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+log = logging.getLogger(__name__)
+
+_KEY = "parlour.reply"
+
+
+class Reply:
+    def __init__(self, interaction: discord.Interaction[Any], *, public: bool = False) -> None:
+        self.interaction = interaction
+        self.public = public
+        self._first: asyncio.Future[bool] | None = None
+
+    @classmethod
+    def of(cls, interaction: discord.Interaction[Any]) -> Reply:
+        """The interaction's Reply (one per interaction, kept in its `extras`)."""
+        reply = interaction.extras.get(_KEY)
+        if not isinstance(reply, Reply):
+            reply = interaction.extras[_KEY] = cls(interaction)
+        return reply
+
+    def _is_public(self) -> bool:
+        """A command marked `extras={"public": True}` (a lobby, a scoreboard) is deferred
+        in public, so that its answer can be public too."""
+        command = self.interaction.command
+        return self.public or bool(command is not None and command.extras.get("public"))
+
+    @property
+    def answered(self) -> bool:
+        return self._first is not None
+
+    @property
+    def user_id(self) -> int:
+        return self.interaction.user.id
+
+    @property
+    def message_id(self) -> int | None:
+        """The message whose component was used, if any."""
+        message = self.interaction.message
+        return None if message is None else message.id
+
+    @property
+    def in_private_panel(self) -> bool:
+        """True for a click in an ephemeral message (a player's private panel)."""
+        message = self.interaction.message
+        return message is not None and message.flags.ephemeral
+
+    async def _answer(self, send: Callable[[], Awaitable[Any]]) -> bool:
+        """Give the first response with `send` if nobody has; True if this call gave it.
+        Otherwise wait until the first response has landed (a follow-up sent before it
+        would be refused) and return False."""
+        if self._first is None:
+            self._first = asyncio.get_running_loop().create_future()
+            try:
+                await send()
+            except BaseException:
+                self._first.set_result(False)
+                raise
+            self._first.set_result(True)
+            return True
+        await asyncio.shield(self._first)
+        return False
+
+    async def defer(self) -> None:
+        """Acknowledge now and answer later (a click: nothing visible changes)."""
+        if self.answered:
+            return
+        response = self.interaction.response
+        is_click = self.interaction.type is discord.InteractionType.component
+        try:
+            await self._answer(
+                response.defer
+                if is_click
+                else lambda: response.defer(ephemeral=not self._is_public(), thinking=True)
+            )
+        except discord.HTTPException:
+            log.warning("could not defer interaction %s", self.interaction.id, exc_info=True)
+
+    async def private(self, text: str | None = None, **parts: Any) -> None:
+        """A message only the user sees (a refusal, their hand, a panel)."""
+        try:
+            first = await self._answer(
+                lambda: self.interaction.response.send_message(text, ephemeral=True, **parts)
+            )
+            if not first:
+                await self.interaction.followup.send(text or "", ephemeral=True, **parts)
+        except discord.HTTPException:
+            log.warning("could not answer %s privately", self.interaction.user.id, exc_info=True)
+
+    async def send(self, **parts: Any) -> int | None:
+        """A public answer to a command (a lobby); the id of the message, if Discord says."""
+        sent: list[int | None] = []
+
+        async def first() -> None:
+            callback = await self.interaction.response.send_message(**parts)
+            sent.append(callback.message_id)
+
+        if not await self._answer(first):
+            message = await self.interaction.followup.send(**parts, wait=True)
+            sent.append(message.id)
+        return sent[0]
+
+    async def modal(self, modal: discord.ui.Modal) -> None:
+        """Open a box (a modal): only as the first answer, so a click that was deferred (a
+        slow moment) asks the player to click again."""
+        if self.answered:
+            await self.private("Sorry, that took too long: click the button again.")
+            return
+        await self._answer(lambda: self.interaction.response.send_modal(modal))
+
+    async def update(self, **parts: Any) -> bool:
+        """Edit the message whose component was used, as this interaction's answer. False if
+        Discord refused (the interaction expired): the caller edits the message directly."""
+        try:
+            if not await self._answer(lambda: self.interaction.response.edit_message(**parts)):
+                await self.interaction.edit_original_response(**parts)
+        except discord.HTTPException:
+            log.warning("answering interaction %s by an edit failed", self.interaction.id)
+            return False
+        return True

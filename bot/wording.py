@@ -1,0 +1,66 @@
+"""Words every table uses, whatever the game: mentions, lists of players, counts that agree
+with their nouns, result subjects, durations.
+
+Lists and plural forms follow the language's rules through Babel (CLDR data), so another
+language needs its words, not new code.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from babel import Locale
+from babel.lists import format_list
+
+from rules.core import PlayerId
+
+# British English lists have no serial comma: "Ana, Leo and Mia".
+LOCALE = "en_GB"
+
+_MENTION = re.compile(r"<@(-?\d+)>")
+
+
+def mention(player: PlayerId, names: Mapping[PlayerId, str]) -> str:
+    """A human as a mention (shown as their name, pinging no one inside embeds); a bot by name."""
+    return f"<@{player}>" if player > 0 else f"🤖 {names.get(player, 'Bot')}"
+
+
+def without_mentions(text: str, names: Mapping[PlayerId, str]) -> str:
+    """`text` with every mention written as the bold name, for a message whose own mentions
+    are its first words: nobody is mentioned twice."""
+    return _MENTION.sub(lambda m: f"**{names.get(int(m[1]), 'someone')}**", text)
+
+
+def listing(items: Sequence[str]) -> str:
+    """Items as a sentence lists them: "Ana", "Ana and Leo", "Ana, Leo and Mia"."""
+    return format_list(list(items), locale=LOCALE) if items else ""
+
+
+def agree(n: int, one: str, other: str) -> str:
+    """The form of a word that agrees with a count of `n`: `agree(2, "holds", "hold")`."""
+    return one if Locale.parse(LOCALE).plural_form(n) == "one" else other
+
+
+def count(n: int, one: str, other: str) -> str:
+    """A count and its noun, agreeing: "1 reinforcement", "3 reinforcements"."""
+    return f"{n} {agree(n, one, other)}"
+
+
+def who(players: Sequence[PlayerId], names: Mapping[PlayerId, str]) -> str:
+    """Players as a sentence lists them, each mentioned once: "<@1>, <@2> and 🤖 Bot 1"."""
+    return listing([mention(p, names) for p in players])
+
+
+def winners_phrase(winners: Sequence[PlayerId], names: Mapping[PlayerId, str]) -> str:
+    """A result line's subject: `<@1> wins`, or `<@1> and <@2> share the win`."""
+    return f"{who(winners, names)} {agree(len(winners), 'wins', 'share the win')}"
+
+
+def format_duration(seconds: int) -> str:
+    if seconds <= 0:
+        return "off"
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size and seconds % size == 0:
+            return count(seconds // size, unit, f"{unit}s")
+    return count(seconds, "second", "seconds")

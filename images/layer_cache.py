@@ -1,0 +1,92 @@
+"""Picture layers that never change, drawn once per machine instead of once per process.
+
+`@static_layer` replaces `@functools.cache` on a function that draws a static layer (a
+board's art, the Risk map's overlay): its result is kept in memory as before and, once a
+directory is set with `use_directory`, pickled on disk under a key made of the function's
+name, its arguments and a hash of the source of `images/` and `rules/` (anything that could
+change the drawing). A new process then loads the layer in milliseconds instead of drawing it for
+up to a second; a change of the code makes a new key, so a stale layer is never used.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import logging
+import os
+import pickle
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar, cast
+
+log = logging.getLogger(__name__)
+
+R = TypeVar("R")
+
+_ROOT = Path(__file__).resolve().parent.parent
+_directory: Path | None = None
+
+
+def use_directory(path: str | Path | None) -> None:
+    """Keep layers in `path` from now on (None: in memory only)."""
+    global _directory
+    _directory = None if path is None else Path(path)
+
+
+@functools.cache
+def code_version() -> str:
+    """A hash of every source file a layer may depend on."""
+    digest = hashlib.sha256()
+    for package in ("images", "rules"):
+        for source in sorted((_ROOT / package).rglob("*.py")):
+            digest.update(str(source.relative_to(_ROOT)).encode())
+            digest.update(source.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _path(fn: Callable[..., Any], args: tuple[Any, ...]) -> Path | None:
+    if _directory is None:
+        return None
+    key = hashlib.sha256(f"{fn.__module__}.{fn.__qualname__}{args!r}".encode()).hexdigest()
+    return _directory / f"{fn.__module__}.{fn.__qualname__}-{key[:16]}-{code_version()}.pickle"
+
+
+def _load(path: Path) -> Any:
+    try:
+        with path.open("rb") as f:
+            return pickle.load(f)  # our own file, written below, keyed by our own code
+    except FileNotFoundError:
+        return None
+    except Exception:
+        log.warning("picture cache %s unreadable; drawing it again", path, exc_info=True)
+        return None
+
+
+def _store(path: Path, value: Any) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)  # atomic: another process never reads half a file
+    except OSError:
+        log.warning("picture cache %s not written", path, exc_info=True)
+
+
+def static_layer(fn: Callable[..., R]) -> Callable[..., R]:
+    """Cache `fn`'s result in memory and on disk (positional, hashable arguments only)."""
+
+    @functools.wraps(fn)
+    @functools.cache
+    def cached(*args: Any) -> R:
+        path = _path(fn, args)
+        found = None if path is None else _load(path)
+        if found is not None:
+            return cast(R, found)
+        value = fn(*args)
+        if path is not None:
+            _store(path, value)
+        return value
+
+    return cached

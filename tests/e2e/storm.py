@@ -1,0 +1,202 @@
+"""Members clicking whatever the bot shows them, at random, in several games at once.
+
+The storm the table runtime must weather: mostly the player to act picks something the
+newest board (or their private panel) offers — often what moves the game on, so that every
+game ends — and now and then a player clicks out of turn, an outsider clicks, or someone
+clicks an old board. Every click must get an answer in time; the caller may kill and
+restart the bot between clicks. Used by the restart-storm test and by `bench.runtime`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from random import Random
+from typing import Any
+
+from tests.e2e.driver import (
+    Choice,
+    choose,
+    first_offered,
+    is_board,
+    is_result,
+    offered,
+    open_lobby,
+    player_to_act,
+)
+from tests.e2e.fake_discord import CB_MODAL, JSON, FakeDiscord, FakeMessage, Interaction
+
+RANGE = re.compile(r"from (\d+) to (\d+)")
+ANSWER_WAIT = 5.0  # seconds: far past Discord's 3, to tell "late" from "never"
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A game as the storm plays it: `/new` options, seats, and the labels the player to act
+    prefers when offered (so that random play still ends in a few hundred clicks)."""
+
+    game: str
+    options: dict[str, Any] = field(default_factory=dict)
+    humans: int = 2
+    bots: int = 0
+    prefer: tuple[Choice, ...] = ()
+    panel: str | None = None  # the private panel's button, for games with secret moves
+
+
+SPECS = (
+    Spec("cock_and_bull"),
+    Spec("hold_your_horses", {"races": 1}, humans=2, bots=1),
+    Spec("winners_circle", humans=2, bots=1, panel="My chips"),
+    Spec("horse_collar", {"frames": 1, "target": 11}, humans=1, bots=1),
+    Spec(
+        "risk",
+        {"turn_limit": 1},
+        humans=2,
+        bots=1,
+        prefer=("Auto", "Blitz", "End attacks", "End turn", re.compile(r"^Move in \d+ \(all\)")),
+        panel="My cards & mission",
+    ),
+)
+
+
+@dataclass
+class Table:
+    spec: Spec
+    players: list[JSON]
+    thread_id: int
+
+
+@dataclass
+class Tally:
+    clicks: int = 0
+    private: int = 0  # private answers: refusals (out of turn, out of date...) and panels
+    unanswered: list[str] = field(default_factory=list)
+
+
+class Storm:
+    def __init__(self, fake: FakeDiscord, seed: int, outsiders: int = 1) -> None:
+        self.fake = fake
+        self.rng = Random(seed)
+        self.outsiders = [fake.make_user(f"Outsider{n}") for n in range(outsiders)]
+        self.tally = Tally()
+
+    async def open(self, spec: Spec, names: Sequence[str]) -> Table:
+        """A lobby filled with `names` and the spec's bots, started: the game's table."""
+        players = [self.fake.make_user(name) for name in names[: spec.humans]]
+        host = players[0]
+        lobby = await open_lobby(self.fake, host, spec.game.replace("_", "-"), spec.options)
+        for user in players[1:]:
+            await self._answered(await self.fake.click(user, lobby, label="Join"))
+        for _ in range(spec.bots):
+            await self._answered(await self.fake.click(host, lobby, label="Add bot"))
+        threads = set(self._thread_ids())
+        await self._answered(await self.fake.click(host, lobby, label="Start"))
+        thread_id = await self.fake.wait_for(
+            lambda: next(
+                (int(t["id"]) for t in self.fake.threads if int(t["id"]) not in threads), None
+            )
+        )
+        return Table(spec, players, thread_id)
+
+    def _thread_ids(self) -> list[int]:
+        return [int(t["id"]) for t in self.fake.threads]
+
+    def finished(self, table: Table) -> bool:
+        return self.fake.latest_message(table.thread_id, is_result) is not None
+
+    def report(self, tables: Sequence[Table]) -> str:
+        """Where each unfinished game stands, for a failure message."""
+        lines = [f"{self.tally}"]
+        for table in tables:
+            if not self.finished(table):
+                board = self.board(table)
+                text = board.embeds[0].get("description", "") if board else "no board"
+                lines.append(
+                    f"{table.spec.game}: {text[-300:]!r} {offered(board) if board else ''}"
+                )
+        return "\n".join(lines)
+
+    def board(self, table: Table) -> FakeMessage | None:
+        return self.fake.latest_message(table.thread_id, is_board)
+
+    async def click(self, table: Table) -> None:
+        """One member clicks one thing this game shows."""
+        board = self.board(table)
+        if board is None or not board.components:
+            await asyncio.sleep(0.05)  # nothing to click yet: the bot is at work
+            return
+        actor = player_to_act(board, table.players)
+        roll = self.rng.random()
+        if actor is not None and roll < 0.8:
+            await self._play(table, actor, board)
+        elif roll < 0.88:
+            await self._random_click(self.rng.choice(table.players), board)
+        elif roll < 0.95:
+            await self._random_click(self.rng.choice(self.outsiders), board)
+        else:
+            old = [m for m in self.fake.messages(table.thread_id) if is_board(m) and m.buttons]
+            await self._random_click(self.rng.choice(table.players), self.rng.choice(old))
+
+    async def _play(self, table: Table, user: JSON, board: FakeMessage) -> None:
+        """The player to act: a preferred move half the time, else anything offered — on
+        the board or, when the board offers them nothing, in their private panel."""
+        target = board
+        labels = [label for label in offered(board) if label != table.spec.panel]
+        if not labels and table.spec.panel:
+            target = await self._panel(user, board, table.spec.panel)
+            labels = offered(target) if target is not None else []
+        if target is None or not labels:
+            return
+        preferred = first_offered(target, table.spec.prefer) if self.rng.random() < 0.5 else None
+        await self._pick(user, target, preferred or self.rng.choice(labels))
+
+    async def _panel(self, user: JSON, board: FakeMessage, label: str) -> FakeMessage | None:
+        rec = await self.fake.click(user, board, label=label)
+        callback = await self._answered(rec)
+        return callback.message if callback is not None else None
+
+    async def _random_click(self, user: JSON, board: FakeMessage) -> None:
+        labels = offered(board)
+        if labels:
+            await self._pick(user, board, self.rng.choice(labels))
+
+    async def _pick(self, user: JSON, message: FakeMessage, label: str) -> None:
+        rec = await choose(self.fake, user, message, label)
+        callback = await self._answered(rec)
+        if callback is not None and callback.type == CB_MODAL:
+            await self._type_a_number(user, rec, callback.data)
+
+    async def _type_a_number(self, user: JSON, opened: Interaction, modal: JSON) -> None:
+        """A number box: a number in its range, or now and then one just past it."""
+        text = str(modal)
+        found = RANGE.search(text)
+        low, high = (int(found[1]), int(found[2])) if found else (1, 3)
+        field_id = _text_input_id(modal["components"])
+        value = str(self.rng.randint(low, high + (1 if self.rng.random() < 0.2 else 0)))
+        await self._answered(await self.fake.submit_modal(user, opened, {field_id: value}))
+
+    async def _answered(self, rec: Interaction) -> Any:
+        self.tally.clicks += 1
+        try:
+            callback = await rec.response(timeout=ANSWER_WAIT)
+        except TimeoutError:
+            self.tally.unanswered.append(f"{rec.type} by {rec.user['username']}")
+            return None
+        if (
+            callback.message is not None
+            and callback.message.ephemeral
+            and rec.message is not callback.message
+        ):
+            self.tally.private += 1
+        return callback
+
+
+def _text_input_id(components: Sequence[JSON]) -> str:
+    for component in components:
+        inner = component.get("components") or [component.get("component") or {}]
+        for item in inner:
+            if item.get("type") == 4:
+                return str(item["custom_id"])
+    raise AssertionError(f"no text input in {components}")

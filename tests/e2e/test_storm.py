@@ -1,0 +1,59 @@
+"""Storms: every game played to its end by members clicking at random while the real bot
+process is killed (SIGKILL, no shutdown code) every 40 clicks and started again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.service import GameService
+from bot.storage import Storage
+from rules.registry import ENGINES
+from tests.e2e.conftest import Launcher
+from tests.e2e.driver import move_number
+from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.process import connected, process_env
+from tests.e2e.storm import SPECS, Storm
+
+KILL_EVERY = 40
+MAX_CLICKS = 3000
+
+
+async def test_a_restart_storm_loses_nothing_and_every_game_ends(
+    fake: FakeDiscord, launch: Launcher, tmp_path: Path
+) -> None:
+    database = tmp_path / "parlour.sqlite3"
+    env = process_env(fake, database, AUTOPLAY_PACE="0")
+    bot = await launch(tmp_path, env)
+    await connected(fake, bot, 1)
+    storm = Storm(fake, seed=10)
+    tables = [await storm.open(spec, ("Ana", "Leo")) for spec in SPECS]
+    restarts = 0
+    while not all(storm.finished(t) for t in tables):
+        assert storm.tally.clicks < MAX_CLICKS, storm.report(tables)
+        await storm.click(storm.rng.choice([t for t in tables if not storm.finished(t)]))
+        if storm.tally.clicks >= KILL_EVERY * (restarts + 1):
+            await bot.kill()
+            bot.assert_clean()
+            restarts += 1
+            bot = await launch(tmp_path, env)
+            await connected(fake, bot, restarts + 1)
+    await bot.kill()
+    bot.assert_clean()
+
+    assert restarts >= 5, storm.tally
+    assert storm.tally.unanswered == [] and fake.late_answers == [] and fake.unanswered() == []
+    # Nothing lost: each game finished, its last board shows every logged move, and the log
+    # replays to the saved state.
+    storage = await Storage.open(str(database))
+    try:
+        service = GameService(storage, ENGINES)
+        for table in tables:
+            (row,) = [
+                r for r in await storage.games(status="finished") if r.thread_id == table.thread_id
+            ]
+            board = storm.board(table)
+            assert board is not None and move_number(board) == row.step
+            assert len(await storage.actions(row.id)) == row.step
+            assert await service.replay(row.id) == (await service.table(row.id)).state
+    finally:
+        await storage.close()
