@@ -15,7 +15,16 @@ from random import Random
 from typing import Any
 
 from bot.presenter import Presenter
-from rules.core import Action, Engine, Event, Options, PlayerId, setup_rng, step_rng
+from rules.core import (
+    Action,
+    Engine,
+    Event,
+    IllegalAction,
+    Options,
+    PlayerId,
+    setup_rng,
+    step_rng,
+)
 from rules.registry import ENGINES
 
 ALL = "all"  # --game all: every registered engine, with a presenter or not
@@ -33,11 +42,16 @@ def names(players: Sequence[PlayerId]) -> dict[PlayerId, str]:
 
 
 def table_sizes(engine: Engine[Any]) -> list[int]:
-    """Valid table sizes to play: the ones the engine names, else smallest, middle, largest."""
-    if sizes := getattr(engine, "playout_table_sizes", ()):
-        return sorted(sizes)
-    lo, hi = engine.min_players, engine.max_players
-    return sorted({lo, (lo + hi) // 2, hi})
+    """The smallest, a middle and the largest table the default options allow (Horse
+    Collar's sides are 1, 2 or 4 players, so not every count is a table)."""
+    valid = []
+    for count in range(engine.min_players, engine.max_players + 1):
+        try:
+            engine.validate_options({}, count)
+        except IllegalAction:
+            continue
+        valid.append(count)
+    return sorted({valid[0], valid[len(valid) // 2], valid[-1]})
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from typing import Any
 
 from bench.common import add_game_option, playout, print_load, print_table, selected_games, spread
 from rules.core import Engine
+from rules.horse_collar.actions import Verb
 from rules.registry import ENGINES
 
 Watch = Callable[[Any], None]  # called with every Ply that has an action
@@ -66,7 +67,7 @@ def shot_figures(engine: Engine[Any], seconds: float) -> list[tuple[str, str]]:
     ms: list[float] = []
 
     def watch(ply: Any) -> None:
-        if ply.action.verb == "shoot":
+        if ply.action.verb == Verb.SHOOT:
             ms.append(ply.apply_s * 1000)
 
     run(engine, "shots", seconds, watch=watch)

@@ -33,7 +33,12 @@ from bot.client import ParlourBot
 from bot.custom_ids import ButtonId, parse, parse_choice
 from bot.settings import Settings
 from bot.storage import ACTIVE
+from rules.cock_and_bull import actions as cock_and_bull
 from rules.core import Action
+from rules.hold_your_horses import actions as hold_your_horses
+from rules.horse_collar import actions as horse_collar
+from rules.risk import actions as risk
+from rules.winners_circle import actions as winners_circle
 from tests.e2e.driver import is_board, move_number
 from tests.e2e.fake_discord import (
     BUTTON,
@@ -70,17 +75,19 @@ class Setup:
 
 
 SETUPS: dict[str, Setup] = {
-    "cock_and_bull": Setup({"roll": "Roll"}),
-    "hold_your_horses": Setup({"roll": "Roll"}),
-    "winners_circle": Setup({"move": "Move"}),
+    "cock_and_bull": Setup({cock_and_bull.Verb.ROLL: "Roll"}),
+    "hold_your_horses": Setup({hold_your_horses.Verb.ROLL: "Roll"}),
+    "winners_circle": Setup({winners_circle.Verb.MOVE: "Move"}),
     # Random aiming would hardly ever reach the target: an AI opponent's side does.
-    "horse_collar": Setup({"shoot": "Shoot"}, humans=1, bots=1),
+    "horse_collar": Setup({horse_collar.Verb.SHOOT: "Shoot"}, humans=1, bots=1),
     # Random clicks alone roll an attack about once in 40 clicks (menus, Back, End attacks):
     # a player attacks whenever they can, and rolls the attack they have picked.
     "risk": Setup(
-        {"roll": "Attack (roll)", "blitz": "Attack (blitz)"},
+        {risk.Verb.ROLL: "Attack (roll)", risk.Verb.BLITZ: "Attack (blitz)"},
         {"turn_limit": 10},
-        prefer=frozenset({"attack_from", "attack_to", "roll", "blitz"}),
+        prefer=frozenset(
+            {risk.Verb.ATTACK_FROM, risk.Verb.ATTACK_TO, risk.Verb.ROLL, risk.Verb.BLITZ}
+        ),
     ),
 }
 
@@ -317,7 +324,7 @@ async def measure(game: str, moves: int, seconds: float, seed: str) -> Log:
         with tempfile.TemporaryDirectory() as tmp:
             bot, task = await run_bot(fake, Path(tmp) / "parlour.sqlite3")
             try:
-                if game not in bot.tables.presenters:
+                if game not in bot.presenters:
                     log.notes.append("not loaded by the bot (bot/client.py COGS): skipped")
                     return log
                 names = ("Ana", "Leo", "Mia", "Noa", "Eli", "Ida")
