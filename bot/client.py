@@ -19,8 +19,10 @@ from bot.components import GameButton, GameSelect
 from bot.custom_ids import is_box_id, is_parlour_id, parse, typed_value
 from bot.errors import UserError
 from bot.instance_lock import InstanceLock
+from bot.invite import invite_url
 from bot.lobby import Lobby
 from bot.looplag import LoopWatch
+from bot.metrics import Metrics, MetricsServer, finite_or_nan
 from bot.play import Play
 from bot.presenters import Presenters
 from bot.publisher import BoardPublisher
@@ -77,6 +79,13 @@ class ParlourTree(app_commands.CommandTree["ParlourBot"]):
     ) -> None:
         reply = Reply.of(interaction)
         original = getattr(error, "original", error)
+        refused = (
+            UserError,
+            app_commands.CommandNotFound,
+            app_commands.CommandSignatureMismatch,
+            app_commands.CheckFailure,
+        )
+        reply.outcome = "refused" if isinstance(original, refused) else "error"
         if isinstance(original, UserError):
             await reply.private(str(original))
         elif isinstance(error, app_commands.CommandNotFound):
@@ -118,10 +127,13 @@ class ParlourBot(commands.Bot):
         )
         self.settings = settings
         self._lock = lock  # the database's instance lock, when the caller took it already
-        self.loop_watch = LoopWatch()
+        self.metrics = Metrics()
+        self.metrics.gateway_latency.set_function(lambda: finite_or_nan(self.latency))
+        self.loop_watch = LoopWatch(observe=self.metrics.loop_lag.observe)
+        self._metrics_server: MetricsServer | None = None
         self._background: set[asyncio.Task[None]] = set()
         self._closing: asyncio.Future[None] | None = None
-        self.router = Router()
+        self.router = Router(self.metrics)
 
     async def setup_hook(self) -> None:
         self.loop_watch.start()
@@ -130,7 +142,9 @@ class ParlourBot(commands.Bot):
         self.service = GameService(self.storage, ENGINES, fixed_seed=self.settings.game_seed)
         self.presenters = Presenters()
         self.scheduler = Scheduler(give_way=self.router.quiet)
-        self.publisher = BoardPublisher(self, self.service, self.presenters, self.scheduler)
+        self.publisher = BoardPublisher(
+            self, self.service, self.presenters, self.scheduler, self.metrics
+        )
         self.autopilot = Autopilot(
             self.service,
             self.presenters,
@@ -156,6 +170,24 @@ class ParlourBot(commands.Bot):
         await warm_up(self.presenters, self.service)
         await self._sync_commands()
         self._spawn(self.recovery.reconcile_forever())
+        if self.settings.metrics_port is not None:
+            self._metrics_server = MetricsServer(
+                self.metrics,
+                connected=self.gateway_up,
+                database_ok=lambda: self.storage.schema_version(),
+                refresh=self._count_games,
+            )
+            await self._metrics_server.start(self.settings.metrics_host, self.settings.metrics_port)
+
+    def gateway_up(self) -> bool:
+        """Connected to Discord's gateway right now (not between a drop and a reconnect)."""
+        ws = self.ws
+        return self.is_ready() and not self.is_closed() and ws is not None and ws.open
+
+    async def _count_games(self) -> None:
+        counts = await self.storage.active_by_title()
+        for game in ENGINES:
+            self.metrics.games_active.labels(game).set(counts.get(game, 0))
 
     def _stop_on_signals(self) -> None:
         """SIGTERM (a service manager, `docker stop`) and SIGINT close the bot cleanly."""
@@ -203,6 +235,8 @@ class ParlourBot(commands.Bot):
     async def on_ready(self) -> None:
         if self.user is not None:
             log.info("logged in as %s in %d servers", self.user, len(self.guilds))
+        if self.application_id is not None:
+            log.info("invite link: %s", invite_url(self.application_id))
 
     async def on_interaction(self, interaction: discord.Interaction[ParlourBot]) -> None:
         """Number boxes submitted (whatever process opened them); and a click on a button or
@@ -236,6 +270,8 @@ class ParlourBot(commands.Bot):
             self._closing.set_result(None)
 
     async def _stop_runtime(self) -> None:
+        if self._metrics_server is not None:
+            await self._metrics_server.stop()  # a health check now says "down", rightly
         await self.router.close(SHUTDOWN_GRACE)
         others = [t for t in self._background if t is not asyncio.current_task()]
         for task in others:

@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Callable
 
 log = logging.getLogger(__name__)
 
@@ -24,8 +25,15 @@ MAX_MS = 60_000  # a lag longer than a minute counts as a minute
 
 
 class LoopWatch:
-    def __init__(self, *, beat: float = BEAT, warn_after: float = WARN_AFTER) -> None:
+    def __init__(
+        self,
+        *,
+        beat: float = BEAT,
+        warn_after: float = WARN_AFTER,
+        observe: Callable[[float], None] | None = None,
+    ) -> None:
         self._beat = beat
+        self._observe = observe  # also told every beat's lateness, in seconds (metrics)
         self._warn_after = warn_after
         self._last = time.monotonic()
         self._loop_thread = threading.get_ident()
@@ -77,6 +85,8 @@ class LoopWatch:
             now = time.monotonic()
             late = max(0.0, now - before - self._beat)
             self.histogram[min(MAX_MS, round(late * 1000))] += 1
+            if self._observe is not None:
+                self._observe(late)
             self._last = now
 
     def _watch(self) -> None:

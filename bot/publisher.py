@@ -30,6 +30,7 @@ import discord
 from bot.board import Board, build_board, prompt_of
 from bot.errors import GameUnreadable
 from bot.lobby_card import lobby_embed
+from bot.metrics import Metrics
 from bot.presenters import Presenters
 from bot.replies import Reply
 from bot.scheduler import Scheduler
@@ -86,8 +87,10 @@ class BoardPublisher:
         service: GameService,
         presenters: Presenters,
         scheduler: Scheduler,
+        metrics: Metrics,
     ) -> None:
         self._client = client
+        self._metrics = metrics
         self._service = service
         self._presenters = presenters
         self._scheduler = scheduler
@@ -245,6 +248,7 @@ class BoardPublisher:
         try:
             await self._edit(table, message_id, board, clicked)
         except discord.HTTPException as e:
+            self._metrics.board_edit_failures.labels(str(e.code)).inc()
             if e.code == THREAD_ARCHIVED and unarchive:
                 await self._unarchive(table)
                 board.file.reset()

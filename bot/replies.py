@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -26,6 +27,9 @@ class Reply:
         self.interaction = interaction
         self.public = public
         self._first: asyncio.Future[bool] | None = None
+        self.received = time.monotonic()
+        self.answered_at: float | None = None  # when the first response went out
+        self.outcome = "ok"  # or "refused" (a player's mistake), "error", "shutting_down"
 
     @classmethod
     def of(cls, interaction: discord.Interaction[Any]) -> Reply:
@@ -72,6 +76,7 @@ class Reply:
             except BaseException:
                 self._first.set_result(False)
                 raise
+            self.answered_at = time.monotonic()
             self._first.set_result(True)
             return True
         await asyncio.shield(self._first)

@@ -19,6 +19,7 @@ from typing import Any
 import discord
 
 from bot.errors import UserError
+from bot.metrics import Metrics
 from bot.replies import Reply
 
 log = logging.getLogger(__name__)
@@ -35,7 +36,8 @@ Handler = Callable[[Reply], Awaitable[None]]
 
 
 class Router:
-    def __init__(self, *, answer_by: float = ANSWER_BY) -> None:
+    def __init__(self, metrics: Metrics, *, answer_by: float = ANSWER_BY) -> None:
+        self._metrics = metrics
         self._answer_by = answer_by
         self._in_flight: set[asyncio.Task[None]] = set()
         self._idle = asyncio.Event()
@@ -59,7 +61,9 @@ class Router:
         `on_error`, errors are answered here; without, they propagate (the command tree
         answers them in its own `on_error`)."""
         if self.closing:
+            reply.outcome = "shutting_down"
             await reply.private(SHUTTING_DOWN)
+            self._count(reply)
             return
         task = asyncio.ensure_future(self._run(reply, handler) if on_error else handler(reply))
         self._in_flight.add(task)
@@ -74,13 +78,22 @@ class Router:
             self._in_flight.discard(task)
             if not self._in_flight:
                 self._idle.set()
+            self._count(reply)
+
+    def _count(self, reply: Reply) -> None:
+        kind = reply.interaction.type.name
+        self._metrics.interactions.labels(kind, reply.outcome).inc()
+        if reply.answered_at is not None:
+            self._metrics.answer_seconds.labels(kind).observe(reply.answered_at - reply.received)
 
     async def _run(self, reply: Reply, handler: Handler) -> None:
         try:
             await handler(reply)
         except UserError as e:
+            reply.outcome = "refused"
             await reply.private(str(e))
         except Exception:
+            reply.outcome = "error"
             log.exception("interaction %s failed", reply.interaction.id)
             await reply.private(GENERIC_ERROR)
 

@@ -37,6 +37,8 @@ class Settings:
     bot_move_delay: float = 1.0  # seconds between a bot's moves, so players can follow them
     autoplay_pace: float = 1.2  # seconds between rolls under autoplay: ≤ 1 board edit a second
     cache_dir: str | None = None  # pictures' static layers; None: kept in memory only
+    metrics_port: int | None = None  # serve /metrics and /healthz there; None: off
+    metrics_host: str = "127.0.0.1"
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> Settings:
@@ -71,12 +73,21 @@ class Settings:
                 "AUTOPLAY_PACE", _seconds, "seconds, 0 or more (e.g. 1.2)", cls.autoplay_pace
             ),
             cache_dir=text("CACHE_DIR") or default_cache_dir(env),
+            metrics_port=parsed("METRICS_PORT", _port, "a TCP port, 1 to 65535", None),
+            metrics_host=text("METRICS_HOST") or cls.metrics_host,
         )
 
 
 def _seconds(text: str) -> float:
     value = float(text)
     if not 0 <= value < 86400:
+        raise ValueError(text)
+    return value
+
+
+def _port(text: str) -> int:
+    value = int(text)
+    if not 0 < value < 65536:
         raise ValueError(text)
     return value
 

@@ -259,6 +259,13 @@ class Storage:
         async with self._db.execute(sql + " ORDER BY id", params) as cur:
             return [_game(r) for r in await cur.fetchall()]
 
+    async def active_by_title(self) -> dict[str, int]:
+        """How many games of each title are being played (for the metrics)."""
+        async with self._db.execute(
+            "SELECT game, COUNT(*) FROM games WHERE status = 'active' GROUP BY game"
+        ) as cur:
+            return {game: count for game, count in await cur.fetchall()}
+
     async def game_in_thread(self, thread_id: int) -> GameRow | None:
         """The active game played in a thread (for commands typed there), if any."""
         async with self._db.execute(

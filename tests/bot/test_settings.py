@@ -16,6 +16,8 @@ def test_defaults_and_values() -> None:
     assert settings.cache_dir and settings.cache_dir.endswith("parlour")
     assert Settings.from_env({"XDG_CACHE_HOME": "/c"}).cache_dir == "/c/parlour"
     assert Settings.from_env({"CACHE_DIR": "/here"}).cache_dir == "/here"
+    assert settings.metrics_port is None  # metrics are off unless asked for
+    assert Settings.from_env({"METRICS_PORT": "9100"}).metrics_port == 9100
 
 
 @pytest.mark.parametrize(
@@ -26,6 +28,8 @@ def test_defaults_and_values() -> None:
         ("AUTOPLAY_PACE", "fast", "AUTOPLAY_PACE='fast' is not valid"),
         ("DEV_GUILD_ID", "my server", "DEV_GUILD_ID='my server' is not valid: a server id"),
         ("LOG_LEVEL", "loud", "LOG_LEVEL='LOUD' is not valid: DEBUG, INFO, WARNING or ERROR"),
+        ("METRICS_PORT", "http", "METRICS_PORT='http' is not valid: a TCP port, 1 to 65535"),
+        ("METRICS_PORT", "70000", "METRICS_PORT='70000' is not valid"),
     ],
 )
 def test_a_bad_value_is_one_line_naming_it(name: str, value: str, says: str) -> None:
