@@ -305,7 +305,7 @@ async def run_bot(fake: TimedFake, database: Path) -> tuple[ParlourBot, asyncio.
     """Start the real bot against the fake, as `python -m bot` would."""
     settings = Settings(
         token=fake.token,
-        database_path=str(database),
+        database_url=f"sqlite:///{database}",
         api_base=fake.api_base,
         gateway_url=fake.gateway_url,
         bot_move_delay=0.0,

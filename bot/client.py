@@ -30,7 +30,7 @@ from bot.router import GENERIC_ERROR, OLD_BUTTON, Router
 from bot.scheduler import Scheduler
 from bot.service import GameService
 from bot.settings import Settings
-from bot.storage import Storage
+from bot.storage import Storage, open_storage
 from bot.warm_up import warm_up
 from rules.registry import ENGINES
 
@@ -105,7 +105,12 @@ class ParlourBot(commands.Bot):
     recovery: Recovery
 
     def __init__(
-        self, settings: Settings, *, lock: InstanceLock | None = None, **options: Any
+        self,
+        settings: Settings,
+        *,
+        lock: InstanceLock | None = None,
+        sync_only: bool = False,
+        **options: Any,
     ) -> None:
         point_at_endpoints(settings)
         super().__init__(
@@ -118,15 +123,21 @@ class ParlourBot(commands.Bot):
         )
         self.settings = settings
         self._lock = lock  # the database's instance lock, when the caller took it already
+        self._sync_only = sync_only  # `python -m bot sync-commands`: no database, no gateway
         self.loop_watch = LoopWatch()
         self._background: set[asyncio.Task[None]] = set()
         self._closing: asyncio.Future[None] | None = None
         self.router = Router()
 
     async def setup_hook(self) -> None:
+        if self._sync_only:
+            for cog in COGS:
+                await self.load_extension(cog)
+            await self._sync_commands()
+            return
         self.loop_watch.start()
         self._stop_on_signals()
-        self.storage = await Storage.open(self.settings.database_path, self._lock)
+        self.storage = await open_storage(self.settings.database_url, self._lock)
         self.service = GameService(self.storage, ENGINES, fixed_seed=self.settings.game_seed)
         self.presenters = Presenters()
         self.scheduler = Scheduler(give_way=self.router.quiet)
@@ -148,13 +159,16 @@ class ParlourBot(commands.Bot):
             self.autopilot,
             self.scheduler,
             starting=self.lobby.starting,
+            shards=self.settings.shards,
         )
         self.add_dynamic_items(GameButton, GameSelect)
         for cog in COGS:
             await self.load_extension(cog)
         # Before connecting: the first click must not pay for a cold picture.
         await warm_up(self.presenters, self.service)
-        await self._sync_commands()
+        shards = self.settings.shards
+        if shards is None or shards.syncs_commands:  # the other shards' processes don't
+            await self._sync_commands()
         self._spawn(self.recovery.reconcile_forever())
 
     def _stop_on_signals(self) -> None:
@@ -247,6 +261,23 @@ class ParlourBot(commands.Bot):
             await self.scheduler.close()
         if hasattr(self, "storage"):
             await self.storage.close()
+
+
+class ShardedParlourBot(ParlourBot, commands.AutoShardedBot):
+    """Parlour on some of the bot's shards (`SHARD_COUNT`, `SHARD_IDS`): discord.py's
+    `AutoShardedBot` runs one gateway connection per shard of this process."""
+
+
+def make_bot(settings: Settings, **options: Any) -> ParlourBot:
+    """The bot the settings call for: sharded or not."""
+    if settings.shards is None:
+        return ParlourBot(settings, **options)
+    return ShardedParlourBot(
+        settings,
+        shard_count=settings.shards.count,
+        shard_ids=list(settings.shards.ids),
+        **options,
+    )
 
 
 Interaction = discord.Interaction[ParlourBot]

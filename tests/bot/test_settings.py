@@ -12,7 +12,7 @@ def test_defaults_and_values() -> None:
         {"DISCORD_TOKEN": "t", "BOT_MOVE_DELAY": "0.5", "DEV_GUILD_ID": "42", "HOME": "/h"}
     )
     assert settings.bot_move_delay == 0.5 and settings.dev_guild_id == 42
-    assert settings.autoplay_pace == 1.2 and settings.database_path == "parlour.sqlite3"
+    assert settings.autoplay_pace == 1.2 and settings.database_url == "sqlite:///parlour.sqlite3"
     assert settings.cache_dir and settings.cache_dir.endswith("parlour")
     assert Settings.from_env({"XDG_CACHE_HOME": "/c"}).cache_dir == "/c/parlour"
     assert Settings.from_env({"CACHE_DIR": "/here"}).cache_dir == "/here"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Storage
+from bot.storage import open_storage
 from tests.e2e.conftest import Launcher
 from tests.e2e.driver import (
     board_message,
@@ -99,7 +99,7 @@ async def test_sigkill_mid_game_then_restart_loses_nothing(
     assert shown > 3
 
     # Every move the players saw answered is in the database.
-    storage = await Storage.open(str(database))
+    storage = await open_storage(f"sqlite:///{database}")
     try:
         (game,) = await storage.games(status="active")
         assert len(await storage.actions(game.id)) == shown

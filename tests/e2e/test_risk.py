@@ -357,7 +357,7 @@ async def test_a_number_beyond_the_menus_is_typed_in_a_box(
         ),
         rules=table.state.rules,
     )
-    with sqlite3.connect(bot.settings.database_path) as db:  # the database, as if saved so
+    with sqlite3.connect(bot.settings.sqlite_path or "") as db:  # the database, as if saved so
         saved = json.dumps(ENGINE.dump(state))
         db.execute("UPDATE games SET state = ?, shown_step = -1 WHERE id = ?", (saved, gid))
     await bot.publisher.publish(gid, repair=True)
