@@ -77,16 +77,19 @@ async def connected(fake: FakeDiscord, bot: BotProcess, count: int) -> None:
         await asyncio.sleep(0.05)
 
 
-def process_env(fake: FakeDiscord, database: Path, **more: str) -> dict[str, str]:
-    """The settings of a bot process against `fake` on `database`; `more` adds or
-    overrides settings."""
+def process_env(fake: FakeDiscord, database: Path | str, **more: str) -> dict[str, str]:
+    """The settings of a bot process against `fake` on `database` (a SQLite file, or a
+    `DATABASE_URL`); `more` adds or overrides settings."""
     settings = {
         "DISCORD_TOKEN": fake.token,
         "DISCORD_API_BASE": fake.api_base,
         "DISCORD_GATEWAY_URL": fake.gateway_url,
-        "DATABASE_PATH": str(database),
         "GAME_SEED": "process",
         "BOT_MOVE_DELAY": "0",
         "LOG_LEVEL": "INFO",
     }
+    if isinstance(database, Path):
+        settings["DATABASE_PATH"] = str(database)
+    else:
+        settings["DATABASE_URL"] = database
     return clean_env(**(settings | more))
