@@ -44,7 +44,7 @@ def test_database_url_and_path() -> None:
     assert Settings.from_env({"DATABASE_URL": "sqlite:///rel.db"}).sqlite_path == "rel.db"
     pg = Settings.from_env({"DATABASE_URL": "postgresql://u@h:5432/db"})
     assert pg.sqlite_path is None and pg.database_url == "postgresql://u@h:5432/db"
-    with pytest.raises(SettingsError, match="^DATABASE_URL and DATABASE_PATH are both set"):
+    with pytest.raises(SettingsError, match=r"^DATABASE_URL and DATABASE_PATH are both set"):
         Settings.from_env({"DATABASE_URL": "sqlite:///a", "DATABASE_PATH": "b"})
 
 

@@ -93,3 +93,16 @@ def process_env(fake: FakeDiscord, database: Path | str, **more: str) -> dict[st
     else:
         settings["DATABASE_URL"] = database
     return clean_env(**(settings | more))
+
+
+async def on_shard(fake: FakeDiscord, bot: BotProcess, shard: list[int], times: int) -> None:
+    """Wait until `shard` ([id, count]) has IDENTIFYed `times` times in all (a restart is
+    one more) and the bot process behind it is up."""
+    deadline = asyncio.get_running_loop().time() + START_TIMEOUT
+    while sum(i.get("shard") == shard for i in fake.identifies) < times:
+        if bot.proc.returncode is not None:
+            await bot.kill()
+            raise AssertionError(f"the bot exited ({bot.proc.returncode}):\n{bot.log}")
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"shard {shard} did not connect in time:\n{bot.log}")
+        await asyncio.sleep(0.05)
