@@ -34,8 +34,8 @@ class _Conn:
             return row
 
     async def execute(self, sql: str, *args: Any) -> int:
-        async with self._db.execute(sql, args) as cur:
-            return cur.rowcount
+        cursor = await self._db.execute(sql, args)  # one trip to aiosqlite's thread, not two
+        return cursor.rowcount
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         await self._db.executemany(sql, rows)
