@@ -131,6 +131,7 @@ class ParlourBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         if self._sync_only:
+            self.presenters = Presenters()  # the cogs register theirs as they load
             for cog in COGS:
                 await self.load_extension(cog)
             await self._sync_commands()

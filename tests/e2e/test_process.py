@@ -243,3 +243,16 @@ async def test_an_unreachable_postgresql_stops_with_one_line(
         "DATABASE_URL='postgresql://parlour:***@127.0.0.1:9/parlour' can't be used: "
     ), bot.log
     assert "Traceback" not in bot.log and "secret" not in bot.log
+
+
+async def test_sync_commands_syncs_and_exits(fake: FakeDiscord, tmp_path: Path) -> None:
+    """`python -m bot sync-commands`: the slash commands synced, no gateway, no database."""
+    env = process_env(fake, tmp_path / "parlour.sqlite3", SHARD_COUNT="2", SHARD_IDS="1")
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "sync-commands", cwd=tmp_path, env=env,
+        stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    _, err = await asyncio.wait_for(proc.communicate(), START_TIMEOUT)
+    assert proc.returncode == 0, err.decode()
+    assert {c["name"] for c in fake.commands()} >= {GAME, "games"}
+    assert fake.identifies == [] and list(tmp_path.iterdir()) == []
