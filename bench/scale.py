@@ -27,7 +27,7 @@ from pathlib import Path
 from bench.common import print_load, print_table, spread
 from bench.latency import measure
 from tests.databases import fresh_schema
-from tests.e2e.driver import is_result, play_one_move, start_game
+from tests.e2e.driver import human_turn, play_one_move, start_game
 from tests.e2e.fake_discord import JSON, FakeDiscord, FakeMessage
 from tests.e2e.process import BotProcess, connected, on_shard, process_env
 
@@ -68,15 +68,20 @@ async def _launch(fake: FakeDiscord, folder: Path, env: dict[str, str]) -> BotPr
     return BotProcess(proc)
 
 
-async def _keep_playing(fake: FakeDiscord, channel: int, players: list[JSON], until: float) -> None:
-    """One table: play Cock & Bull games back to back in `channel` until `until`."""
+async def _keep_playing(
+    fake: FakeDiscord, channel: int, players: list[JSON], until: float, opening: asyncio.Lock
+) -> None:
+    """One table: play Cock & Bull games back to back in `channel` until `until`. Games
+    open one at a time (`opening`): `start_game` finds its board as the newest thread's."""
     board: FakeMessage | None = None
     while time.monotonic() < until:
-        if board is None or fake.latest_message(board.channel_id, is_result) is not None:
-            board = await start_game(
-                fake, players[0], GAME, joiners=players[1:], channel_id=channel
-            )
-        board = await play_one_move(fake, players, board)
+        up = None if board is None else await human_turn(fake, players, board)
+        if up is None:  # no game yet, or it ended: a new one
+            host, guests = players[0], players[1:]
+            async with opening:
+                board = await start_game(fake, host, GAME, joiners=guests, channel_id=channel)
+            continue
+        board = await play_one_move(fake, players, up)
 
 
 async def _throughput(
@@ -97,11 +102,14 @@ async def _throughput(
                     await connected(fake, bots[-1], 1)
             await fake.wait_for(lambda: fake.commands() or None, timeout=15)
             guilds = [g for g in fake.guild_ids if g != fake.guild_id]
-            members = [fake.make_user(f"M{n}") for n in range(2 * games * len(guilds))]
+            members = [fake.make_user(f"Player{n:03d}") for n in range(2 * games * len(guilds))]
             started = time.monotonic()
             until = started + seconds
+            opening = asyncio.Lock()
             tables = [
-                _keep_playing(fake, fake.general_channel_id(g), members[2 * i : 2 * i + 2], until)
+                _keep_playing(
+                    fake, fake.general_channel_id(g), members[2 * i : 2 * i + 2], until, opening
+                )
                 for i, g in enumerate(g for g in guilds for _ in range(games))
             ]
             await asyncio.gather(*tables)
