@@ -301,11 +301,11 @@ async def play_game(run: Run) -> None:
             run.log.latencies[f"{kind} → board shown"].append(shown_ms)
 
 
-async def run_bot(fake: TimedFake, database: Path) -> tuple[ParlourBot, asyncio.Task[None]]:
+async def run_bot(fake: TimedFake, database_url: str) -> tuple[ParlourBot, asyncio.Task[None]]:
     """Start the real bot against the fake, as `python -m bot` would."""
     settings = Settings(
         token=fake.token,
-        database_path=str(database),
+        database_url=database_url,
         api_base=fake.api_base,
         gateway_url=fake.gateway_url,
         bot_move_delay=0.0,
@@ -317,12 +317,16 @@ async def run_bot(fake: TimedFake, database: Path) -> tuple[ParlourBot, asyncio.
     return bot, task
 
 
-async def measure(game: str, moves: int, seconds: float, seed: str) -> Log:
-    """Play `game` until `moves` main moves are logged or `seconds` have passed."""
+async def measure(
+    game: str, moves: int, seconds: float, seed: str, database_url: str | None = None
+) -> Log:
+    """Play `game` until `moves` main moves are logged or `seconds` have passed, on
+    `database_url` (default: a temporary SQLite file)."""
     setup, log = SETUPS.get(game, Setup()), Log()
     async with TimedFake() as fake:
         with tempfile.TemporaryDirectory() as tmp:
-            bot, task = await run_bot(fake, Path(tmp) / "parlour.sqlite3")
+            url = database_url or f"sqlite:///{Path(tmp) / 'parlour.sqlite3'}"
+            bot, task = await run_bot(fake, url)
             try:
                 if game not in bot.presenters:
                     log.notes.append("not loaded by the bot (bot/client.py COGS): skipped")

@@ -1,52 +1,144 @@
-"""`python -m bot`: start Parlour with the settings from the environment or `.env`."""
+"""`python -m bot`: start Parlour with the settings from the environment or `.env`;
+`python -m bot sync-commands` and `python -m bot copy-db --to …` for the admin's chores."""
 
 from __future__ import annotations
 
+import argparse
+import asyncio
 import logging
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import discord
 from dotenv import load_dotenv
 
-from bot.client import ParlourBot
+from bot.client import make_bot
+from bot.copy_db import CopyRefused, copy_db
 from bot.instance_lock import DatabaseInUse, InstanceLock
 from bot.settings import Settings, SettingsError
+from bot.storage import DatabaseUnavailable
+from bot.storage.url import ALLOWED, sqlite_path
+
+NO_TOKEN = (
+    "DISCORD_TOKEN is not set: put your bot's token in a .env file "
+    "(copy .env.example) or in the environment, then run `python -m bot` again."
+)
+BAD_TOKEN = "Discord refused DISCORD_TOKEN: check the token in .env."
 
 
-def main() -> int:
+def run(settings: Settings, _: argparse.Namespace) -> int:
+    if not settings.token:
+        print(NO_TOKEN, file=sys.stderr)
+        return 2
+    lock = None
+    path = settings.sqlite_path
+    if path is not None:  # PostgreSQL is shared by design: no lock
+        try:
+            lock = InstanceLock.acquire(path)  # before anything else happens
+        except DatabaseInUse as e:
+            print(e, file=sys.stderr)
+            return 2
+        except OSError as e:
+            print(
+                f"DATABASE_URL={settings.database_url!r} can't be used: {e.strerror}.",
+                file=sys.stderr,
+            )
+            return 2
+    discord.utils.setup_logging(level=getattr(logging, settings.log_level, logging.INFO))
+    bot = make_bot(settings, lock=lock)
+    try:
+        bot.run(settings.token, log_handler=None)
+    except discord.LoginFailure:
+        print(BAD_TOKEN, file=sys.stderr)
+        return 1
+    except DatabaseUnavailable as e:
+        print(e, file=sys.stderr)
+        return 2
+    return 0
+
+
+def sync_commands(settings: Settings, _: argparse.Namespace) -> int:
+    if not settings.token:
+        print(NO_TOKEN, file=sys.stderr)
+        return 2
+    token = settings.token
+    discord.utils.setup_logging(level=getattr(logging, settings.log_level, logging.INFO))
+
+    async def sync() -> None:
+        async with make_bot(settings, sync_only=True) as bot:
+            await bot.login(token)  # runs setup_hook: the cogs' commands, synced
+
+    try:
+        asyncio.run(sync())
+    except discord.LoginFailure:
+        print(BAD_TOKEN, file=sys.stderr)
+        return 1
+    return 0
+
+
+def copy(settings: Settings, args: argparse.Namespace) -> int:
+    source = args.source or settings.database_url
+    try:
+        sqlite_path(args.to)
+    except ValueError:
+        print(f"--to {args.to!r} is not valid: {ALLOWED}.", file=sys.stderr)
+        return 2
+    try:
+        asyncio.run(copy_db(source, args.to, print))
+    except (DatabaseInUse, DatabaseUnavailable) as e:
+        print(e, file=sys.stderr)
+        return 2
+    except CopyRefused as e:
+        print(f"copy-db: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    parse = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="Run Parlour (settings from the environment or .env; see .env.example).",
+    )
+    parse.set_defaults(command=run)
+    sub = parse.add_subparsers(title="chores", metavar="COMMAND")
+    sync = sub.add_parser(
+        "sync-commands",
+        help="sync the slash commands with Discord, then exit",
+        description="Sync the slash commands with Discord (globally, or to DEV_GUILD_ID) and "
+        "exit. A sharded bot's process holding shard 0 also does this at every start.",
+    )
+    sync.set_defaults(command=sync_commands)
+    copy_db_ = sub.add_parser(
+        "copy-db",
+        help="copy a SQLite database into PostgreSQL and verify it",
+        description="Copy every game, seat, action log, result and server setting of a "
+        "SQLite database into an empty PostgreSQL database, then replay every copied game "
+        "from its seed and log and compare it with its stored state. Stop the bot first.",
+    )
+    copy_db_.add_argument(
+        "--to", required=True, metavar="URL", help="postgresql://user@host:5432/database"
+    )
+    copy_db_.add_argument(
+        "--from",
+        dest="source",
+        metavar="URL",
+        help="the database to copy (default: DATABASE_URL or DATABASE_PATH, as the bot uses)",
+    )
+    copy_db_.set_defaults(command=copy)
+    return parse
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
     load_dotenv(Path.cwd() / ".env")  # the admin's .env, where they run the bot
     try:
         settings = Settings.from_env()
     except SettingsError as e:
         print(e, file=sys.stderr)
         return 2
-    if not settings.token:
-        print(
-            "DISCORD_TOKEN is not set: put your bot's token in a .env file "
-            "(copy .env.example) or in the environment, then run `python -m bot` again.",
-            file=sys.stderr,
-        )
-        return 2
-    try:
-        lock = InstanceLock.acquire(settings.database_path)  # before anything else happens
-    except DatabaseInUse as e:
-        print(e, file=sys.stderr)
-        return 2
-    except OSError as e:
-        print(
-            f"DATABASE_PATH={settings.database_path!r} can't be used: {e.strerror}.",
-            file=sys.stderr,
-        )
-        return 2
-    discord.utils.setup_logging(level=getattr(logging, settings.log_level, logging.INFO))
-    bot = ParlourBot(settings, lock=lock)
-    try:
-        bot.run(settings.token, log_handler=None)
-    except discord.LoginFailure:
-        print("Discord refused DISCORD_TOKEN: check the token in .env.", file=sys.stderr)
-        return 1
-    return 0
+    command: Callable[[Settings, argparse.Namespace], int] = args.command
+    return command(settings, args)
 
 
 if __name__ == "__main__":

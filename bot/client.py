@@ -32,7 +32,7 @@ from bot.router import GENERIC_ERROR, OLD_BUTTON, Router
 from bot.scheduler import Scheduler
 from bot.service import GameService
 from bot.settings import Settings
-from bot.storage import Storage
+from bot.storage import Storage, open_storage
 from bot.warm_up import warm_up
 from rules.registry import ENGINES
 
@@ -114,7 +114,12 @@ class ParlourBot(commands.Bot):
     recovery: Recovery
 
     def __init__(
-        self, settings: Settings, *, lock: InstanceLock | None = None, **options: Any
+        self,
+        settings: Settings,
+        *,
+        lock: InstanceLock | None = None,
+        sync_only: bool = False,
+        **options: Any,
     ) -> None:
         point_at_endpoints(settings)
         super().__init__(
@@ -131,14 +136,21 @@ class ParlourBot(commands.Bot):
         self.metrics.gateway_latency.set_function(lambda: finite_or_nan(self.latency))
         self.loop_watch = LoopWatch(observe=self.metrics.loop_lag.observe)
         self._metrics_server: MetricsServer | None = None
+        self._sync_only = sync_only  # `python -m bot sync-commands`: no database, no gateway
         self._background: set[asyncio.Task[None]] = set()
         self._closing: asyncio.Future[None] | None = None
         self.router = Router(self.metrics)
 
     async def setup_hook(self) -> None:
+        if self._sync_only:
+            self.presenters = Presenters()  # the cogs register theirs as they load
+            for cog in COGS:
+                await self.load_extension(cog)
+            await self._sync_commands()
+            return
         self.loop_watch.start()
         self._stop_on_signals()
-        self.storage = await Storage.open(self.settings.database_path, self._lock)
+        self.storage = await open_storage(self.settings.database_url, self._lock)
         self.service = GameService(self.storage, ENGINES, fixed_seed=self.settings.game_seed)
         self.presenters = Presenters()
         self.scheduler = Scheduler(give_way=self.router.quiet)
@@ -162,13 +174,16 @@ class ParlourBot(commands.Bot):
             self.autopilot,
             self.scheduler,
             starting=self.lobby.starting,
+            shards=self.settings.shards,
         )
         self.add_dynamic_items(GameButton, GameSelect)
         for cog in COGS:
             await self.load_extension(cog)
         # Before connecting: the first click must not pay for a cold picture.
         await warm_up(self.presenters, self.service)
-        await self._sync_commands()
+        shards = self.settings.shards
+        if shards is None or shards.syncs_commands:  # the other shards' processes don't
+            await self._sync_commands()
         self._spawn(self.recovery.reconcile_forever())
         if self.settings.metrics_port is not None:
             self._metrics_server = MetricsServer(
@@ -283,6 +298,28 @@ class ParlourBot(commands.Bot):
             await self.scheduler.close()
         if hasattr(self, "storage"):
             await self.storage.close()
+
+
+class ShardedParlourBot(ParlourBot, commands.AutoShardedBot):
+    """Parlour on some of the bot's shards (`SHARD_COUNT`, `SHARD_IDS`): discord.py's
+    `AutoShardedBot` runs one gateway connection per shard of this process."""
+
+    def gateway_up(self) -> bool:
+        """Every shard of this process connected."""
+        shards = self.shards.values()
+        return self.is_ready() and bool(shards) and not any(s.is_closed() for s in shards)
+
+
+def make_bot(settings: Settings, **options: Any) -> ParlourBot:
+    """The bot the settings call for: sharded or not."""
+    if settings.shards is None:
+        return ParlourBot(settings, **options)
+    return ShardedParlourBot(
+        settings,
+        shard_count=settings.shards.count,
+        shard_ids=list(settings.shards.ids),
+        **options,
+    )
 
 
 Interaction = discord.Interaction[ParlourBot]

@@ -2,7 +2,8 @@
 
 `run` may be called any number of times (discord.py fires `on_ready` again after a gateway
 reconnect): it only schedules one `resume` job per game, keyed by game, so nothing is done
-twice. Each job reads its game once and, in the background lane (a few games at a time,
+twice. A process running some of the bot's shards resumes only its shards' servers' games.
+Each job reads its game once and, in the background lane (a few games at a time,
 giving way to players' clicks): shows its latest saved step if the board is behind, re-arms
 its turn timer and lets its bots move on. The reconciler looks for boards left behind (a
 failed edit whose retry was lost with a restart) every minute.
@@ -21,6 +22,7 @@ from bot.errors import GameUnreadable
 from bot.publisher import BoardPublisher
 from bot.scheduler import Scheduler
 from bot.service import GameService
+from bot.shards import Shards
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +39,7 @@ class Recovery:
         scheduler: Scheduler,
         *,
         starting: Callable[[int], bool],
+        shards: Shards | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self._service = service
@@ -44,12 +47,13 @@ class Recovery:
         self._autopilot = autopilot
         self._scheduler = scheduler
         self._starting = starting  # a game whose Start click is in flight posts its own board
+        self._shards = shards  # only their servers' games: other processes have the rest
         self._clock = clock
         self.runs = 0  # how often recovery has run: once per gateway session
 
     async def run(self) -> int:
         """Schedule a resume of every game that needs one; returns how many."""
-        game_ids = await self._service.storage.to_resume()
+        game_ids = await self._service.storage.to_resume(self._shards)
         for game_id in game_ids:
             self._scheduler.ensure(
                 (game_id, "resume"), 0, functools.partial(self._resume, game_id), background=True
@@ -76,7 +80,7 @@ class Recovery:
         while True:
             await asyncio.sleep(every)
             try:
-                behind = await self._service.storage.behind(self._clock() - SETTLE)
+                behind = await self._service.storage.behind(self._clock() - SETTLE, self._shards)
             except Exception:
                 log.exception("reconciler: could not list the boards behind")
                 continue

@@ -12,6 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from bot.shards import Shards
+from bot.storage.url import ALLOWED, redacted, sqlite_path
+
 T = TypeVar("T")
 
 
@@ -28,7 +31,7 @@ def default_cache_dir(env: Mapping[str, str] = os.environ) -> str:
 @dataclass(frozen=True)
 class Settings:
     token: str | None
-    database_path: str = "parlour.sqlite3"
+    database_url: str = "sqlite:///parlour.sqlite3"
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     api_base: str | None = None  # e.g. http://127.0.0.1:8080/api/v10 (an emulator or proxy)
@@ -39,6 +42,12 @@ class Settings:
     cache_dir: str | None = None  # pictures' static layers; None: kept in memory only
     metrics_port: int | None = None  # serve /metrics and /healthz there; None: off
     metrics_host: str = "127.0.0.1"
+    shards: Shards | None = None  # None: one process, not sharded
+
+    @property
+    def sqlite_path(self) -> str | None:
+        """The SQLite file, or None on PostgreSQL."""
+        return sqlite_path(self.database_url)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> Settings:
@@ -60,7 +69,7 @@ class Settings:
             raise SettingsError(f"LOG_LEVEL={level!r} is not valid: DEBUG, INFO, WARNING or ERROR.")
         return cls(
             token=text("DISCORD_TOKEN"),
-            database_path=text("DATABASE_PATH") or cls.database_path,
+            database_url=_database_url(text("DATABASE_URL"), text("DATABASE_PATH")),
             dev_guild_id=parsed("DEV_GUILD_ID", _snowflake, "a server id (digits)", None),
             log_level=level,
             api_base=text("DISCORD_API_BASE"),
@@ -75,7 +84,46 @@ class Settings:
             cache_dir=text("CACHE_DIR") or default_cache_dir(env),
             metrics_port=parsed("METRICS_PORT", _port, "a TCP port, 1 to 65535", None),
             metrics_host=text("METRICS_HOST") or cls.metrics_host,
+            shards=_shards(text("SHARD_COUNT"), text("SHARD_IDS")),
         )
+
+
+def _database_url(url: str | None, path: str | None) -> str:
+    if url is None:
+        return f"sqlite:///{path}" if path else Settings.database_url
+    if path is not None:
+        raise SettingsError(
+            "DATABASE_URL and DATABASE_PATH are both set: keep one "
+            "(DATABASE_PATH=<file> is DATABASE_URL=sqlite:///<file>)."
+        )
+    try:
+        sqlite_path(url)
+    except ValueError:
+        raise SettingsError(f"DATABASE_URL={redacted(url)!r} is not valid: {ALLOWED}.") from None
+    return url
+
+
+def _shards(count_text: str | None, ids_text: str | None) -> Shards | None:
+    if count_text is None:
+        if ids_text is not None:
+            raise SettingsError(
+                f"SHARD_IDS={ids_text!r} needs SHARD_COUNT: set how many shards there are in all."
+            )
+        return None
+    if not count_text.isdigit() or int(count_text) < 1:
+        raise SettingsError(
+            f"SHARD_COUNT={count_text!r} is not valid: a number of shards, 1 or more (e.g. 2)."
+        )
+    count = int(count_text)
+    if ids_text is None:
+        return Shards(count, tuple(range(count)))  # every shard in this one process
+    ids = [int(p) if p.isdigit() else -1 for p in map(str.strip, ids_text.split(","))]
+    if not all(0 <= i < count for i in ids) or len(set(ids)) != len(ids):
+        raise SettingsError(
+            f"SHARD_IDS={ids_text!r} is not valid: shard numbers from 0 to {count - 1} "
+            f"(SHARD_COUNT={count}), separated by commas (e.g. 0,1)."
+        )
+    return Shards(count, tuple(sorted(ids)))
 
 
 def _seconds(text: str) -> float:

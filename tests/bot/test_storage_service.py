@@ -1,10 +1,15 @@
-"""Storage and the game service: migrations, the action log, replay, stale steps."""
+"""Storage and the game service: migrations, the action log, replay, stale steps.
+
+Every test taking `storage` or `service` runs on both backends, SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import asyncio
 import os
+import shutil
 from pathlib import Path
 from random import Random
+from typing import Any
 
 import aiosqlite
 import pytest
@@ -12,16 +17,24 @@ import pytest
 from bot.errors import GameUnreadable, UserError
 from bot.instance_lock import DatabaseInUse
 from bot.service import GameService
-from bot.storage import SeatRow, Storage, _migrations
+from bot.storage import SeatRow, Storage, migrations, open_storage
 from rules.cock_and_bull.actions import ROLL
+from rules.core import Engine
 from rules.registry import ENGINES
 
 ANA, LEO, EVE = 101, 102, 103
 
 
+OLD_DATABASE = Path(__file__).parent / "data" / "parlour-schema3.sqlite3"
+
+
+def sqlite_url(path: Path | str) -> str:
+    return f"sqlite:///{path}"
+
+
 @pytest.fixture
-async def storage(tmp_path: Path):
-    storage = await Storage.open(str(tmp_path / "parlour.sqlite3"))
+async def storage(database_url: str):
+    storage = await open_storage(database_url)
     yield storage
     await storage.close()
 
@@ -45,46 +58,90 @@ async def started_game(service: GameService, **options) -> int:
     return table.row.id
 
 
-async def play_to_the_end(service: GameService, game_id: int) -> int:
-    """Both seats follow the AI's choices; returns the number of actions."""
-    engine = ENGINES["cock_and_bull"]
+async def play_to_the_end(
+    service: GameService, game_id: int, engine: Engine[Any] = ENGINES["cock_and_bull"]
+) -> int:
+    """Every seat follows the AI's choices; returns the number of actions."""
     while True:
         table = await service.table(game_id)
         to_act = sorted(engine.to_act(table.state))
         if not to_act:
             return table.row.step
         action = engine.choose(table.state, to_act[0], Random(table.row.step))
-        await service.act(game_id, to_act[0], action, table.row.step)
+        await service.act(game_id, to_act[0], action, table.row.step, by_ai=to_act[0] < 0)
 
 
-LATEST = max(number for number, _ in _migrations())
+LATEST = max(number for number, _ in migrations("sqlite"))
 
 
 async def old_database(path: str, version: int) -> aiosqlite.Connection:
     """A database as the release with schema `version` left it."""
     db = await aiosqlite.connect(path)
-    for number, sql in _migrations():
+    for number, sql in migrations("sqlite"):
         if number <= version:
             await db.executescript(sql)
     await db.execute(f"PRAGMA user_version = {version}")
     return db
 
 
-async def test_migrations_from_empty_set_user_version(tmp_path: Path) -> None:
-    storage = await Storage.open(str(tmp_path / "new.sqlite3"))
+def test_both_backends_have_the_same_migrations_by_number() -> None:
+    numbers = [[n for n, _ in migrations(backend)] for backend in ("sqlite", "postgres")]
+    assert numbers[0] == numbers[1] == list(range(1, LATEST + 1))
+
+
+async def test_migrations_from_empty_set_the_schema_version(storage: Storage) -> None:
     assert await storage.schema_version() == LATEST == 3
     await storage.migrate()  # idempotent: a second start applies nothing
     assert await storage.schema_version() == LATEST
-    await storage.close()
+
+
+async def test_processes_starting_together_on_postgresql_migrate_once(postgres_url: str) -> None:
+    """No instance lock on PostgreSQL (many processes share it); the migrations' advisory
+    lock lets exactly one of them apply each migration."""
+    opened = await asyncio.gather(*(open_storage(postgres_url) for _ in range(4)))
+    try:
+        assert [await s.schema_version() for s in opened] == [LATEST] * 4
+    finally:
+        for storage in opened:
+            await storage.close()
+
+
+async def test_a_database_written_by_the_previous_version_opens_and_plays_on(
+    tmp_path: Path,
+) -> None:
+    """A real schema-3 file (tests/bot/data/README.md): its games keep their state, replay
+    exactly, and the active ones play on to their end."""
+    path = tmp_path / "parlour.sqlite3"
+    shutil.copy(OLD_DATABASE, path)
+    storage = await open_storage(sqlite_url(path))
+    try:
+        assert await storage.schema_version() == 3
+        service = GameService(storage, ENGINES, clock=lambda: 1e9)
+        active = await storage.games(status="active")
+        assert len(active) == 4 and len(await storage.games(status="finished")) == 2
+        assert await storage.guild_turn_timer(1 << 22) == 300
+        assert len(await storage.standings(1 << 22, "cock_and_bull")) == 2
+        for row in active + await storage.games(status="finished"):
+            assert await service.replay(row.id) == (await service.table(row.id)).state
+        game_id = active[0].id
+        steps = await play_to_the_end(service, game_id, ENGINES[active[0].game])
+        assert steps > active[0].step
+        assert (await service.table(game_id)).row.status == "finished"
+        new = await service.create_lobby(
+            "risk", guild_id=1, channel_id=2, host_id=ANA, host_name="Ana", options={}
+        )
+        assert new.row.id == 8  # after the seven games of the file
+    finally:
+        await storage.close()
 
 
 async def test_a_second_process_on_the_same_database_is_refused(tmp_path: Path) -> None:
     path = str(tmp_path / "parlour.sqlite3")
-    first = await Storage.open(path)
+    first = await open_storage(sqlite_url(path))
     with pytest.raises(DatabaseInUse, match=f"pid {os.getpid()}.*parlour.sqlite3"):
-        await Storage.open(path)
+        await open_storage(sqlite_url(path))
     await first.close()
-    second = await Storage.open(path)  # the lock went with the first one
+    second = await open_storage(sqlite_url(path))  # the lock went with the first one
     await second.close()
 
 
@@ -105,7 +162,7 @@ async def test_games_of_an_earlier_version_are_marked_for_one_refresh(tmp_path: 
         )
     await db.commit()
     await db.close()
-    storage = await Storage.open(path)
+    storage = await open_storage(sqlite_url(path))
     rows_now = [await storage.get_game(g) for g in (1, 2, 3)]
     shown = {row.id: row.shown_step for row in rows_now if row is not None}
     assert shown == {1: -1, 2: 7, 3: None}
@@ -127,7 +184,7 @@ async def test_a_database_from_before_sides_gets_the_side_column(tmp_path: Path)
     )
     await db.commit()
     await db.close()
-    storage = await Storage.open(path)
+    storage = await open_storage(sqlite_url(path))
     assert await storage.schema_version() == LATEST
     assert await storage.seats(1) == [SeatRow(0, 11, "Ana", False, 0)]
     await storage.close()
@@ -289,8 +346,8 @@ async def test_replay_since_narrates_the_moves_a_board_missed(service: GameServi
 
 async def test_a_game_of_an_unknown_state_version_is_unreadable(service: GameService) -> None:
     gid = await started_game(service)
-    db = service.storage._db
-    await db.execute("UPDATE games SET state = '{\"v\": 99}' WHERE id = ?", (gid,))
+    async with service.storage._transaction() as db:  # as a later version saved it
+        await db.execute("UPDATE games SET state = ? WHERE id = ?", '{"v": 99}', gid)
     with pytest.raises(GameUnreadable) as caught:
         await service.table(gid)
     assert not caught.value.marked and "version" in caught.value.reason

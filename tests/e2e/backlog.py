@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 
 from bot.service import GameService
-from bot.storage import Storage
+from bot.storage import open_storage
 from rules.registry import ENGINES
 from tests.e2e.fake_discord import FakeDiscord
 
@@ -16,7 +16,7 @@ async def overdue_games(fake: FakeDiscord, database: Path, count: int) -> list[i
     timer and a thread each, written into `database` (no bot may hold it open)."""
     ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
     gone_since = time.time() - 3600
-    storage = await Storage.open(str(database))
+    storage = await open_storage(f"sqlite:///{database}")
     service = GameService(storage, ENGINES, clock=lambda: gone_since, fixed_seed="backlog")
     ids = []
     try:

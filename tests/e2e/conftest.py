@@ -77,7 +77,7 @@ async def start_parlour(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Parl
     running: list[tuple[ParlourBot, asyncio.Task[None]]] = []
     settings = Settings(
         token=fake.token,
-        database_path=str(tmp_path / "parlour.sqlite3"),
+        database_url=f"sqlite:///{tmp_path / 'parlour.sqlite3'}",
         api_base=fake.api_base,
         gateway_url=fake.gateway_url,
         game_seed="e2e",

@@ -25,9 +25,13 @@ Choice = str | re.Pattern[str]
 
 
 async def open_lobby(
-    fake: FakeDiscord, host: JSON, game: str, options: dict[str, Any] | None = None
+    fake: FakeDiscord,
+    host: JSON,
+    game: str,
+    options: dict[str, Any] | None = None,
+    channel_id: int | None = None,
 ) -> FakeMessage:
-    rec = await fake.slash(host, game, "new", options=options or {})
+    rec = await fake.slash(host, game, "new", options=options or {}, channel_id=channel_id)
     callback = await rec.response()
     assert callback.message is not None, "the lobby was not posted"
     assert not callback.message.ephemeral, callback.message.content
@@ -49,9 +53,11 @@ async def start_game(
     joiners: Sequence[JSON] = (),
     bots: int = 0,
     options: dict[str, Any] | None = None,
+    channel_id: int | None = None,
 ) -> FakeMessage:
-    """Open a lobby, fill it, click Start; returns the board message in the new thread."""
-    lobby = await open_lobby(fake, host, game, options)
+    """Open a lobby (in `channel_id`, else the fake's first channel), fill it, click Start;
+    returns the board message in the new thread."""
+    lobby = await open_lobby(fake, host, game, options, channel_id)
     for user in joiners:
         await click_ok(fake, user, lobby, "Join")
     for _ in range(bots):

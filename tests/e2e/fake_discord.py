@@ -40,7 +40,10 @@ Discord's rules the fake keeps, and what tests can make go wrong:
   ``create_guild(name, shard=(id, count))``, ``create_text_channel(name, guild_id)``.
   A session that IDENTIFYs with ``"shard": [id, count]`` gets only the events of the
   guilds its shard owns, ``(guild_id >> 22) % count`` (one without gets everything);
-  ``fake.recommended_shards`` is what ``GET /gateway/bot`` recommends.
+  ``fake.recommended_shards`` is what ``GET /gateway/bot`` recommends. Several bot
+  processes (one per shard) tell their REST calls apart when each is given its own
+  ``fake.api_base_for(name)``: ``call.client`` is that name, ``fake.guild_of(call)`` the
+  server a call acted in.
 - Rate limits: ``fake.channel_post_limit = (5, 5.0)`` limits the bot's message posts per
   channel (bucket headers on every answer, 429 beyond); interaction answers are exempt.
   ``fake.requests_per_route()`` counts calls per route.
@@ -216,6 +219,17 @@ class _Guild:
     bot_role_id: int  # the bot's managed role
     system_channel_id: int = 0  # its "general" text channel
     locale: str | None = None  # None: FakeDiscord.guild_locale
+
+
+_CLIENT = re.compile(r"/clients/(?P<client>[^/]+)(?P<path>/.*)")
+_IN_CHANNEL = re.compile(r"/channels/(?P<id>\d+)(/|$)")
+_FOR_INTERACTION = re.compile(r"/(interactions/\d+|webhooks/\d+)/(?P<token>[^/]+)(/|$)")
+
+
+def _client_path(path: str) -> tuple[str | None, str]:
+    """The client named in a path from ``api_base_for``, and the path without it."""
+    match = _CLIENT.fullmatch(path)
+    return (None, path) if match is None else (match["client"], match["path"])
 
 
 def _frame(op: int, data: str, seq: int | None = None, event: str | None = None) -> str:
@@ -427,6 +441,10 @@ class FakeDiscord:
     def api_base(self) -> str:
         """Value for ``discord.http.Route.BASE``."""
         return f"{self.http_base}{API_PREFIX}"
+
+    def api_base_for(self, client: str) -> str:
+        """An API base for one of several bot processes: its calls carry ``client``."""
+        return f"{self.http_base}/clients/{client}{API_PREFIX}"
 
     @property
     def gateway_url(self) -> str:
@@ -1440,10 +1458,21 @@ class FakeDiscord:
             for method, path, handler in table
         ]
 
+    def guild_of(self, call: RestCall) -> int | None:
+        """The server a REST call acted in (through a channel, thread or interaction of
+        it), or None for calls of no server (the application's commands, the gateway)."""
+        if match := _IN_CHANNEL.match(call.path):
+            channel = self._channels.get(int(match["id"]))
+            return None if channel is None else int(channel["guild_id"])
+        if match := _FOR_INTERACTION.match(call.path):
+            rec = self._interactions_by_token.get(match["token"])
+            return None if rec is None else rec.guild_id
+        return None
+
     def _route(self, request: web.Request, call: RestCall) -> tuple[Handler, JSON] | None:
         """The handler and path parameters of a call (setting ``call.route``), if known."""
         call.route = call.path
-        if not request.path.startswith(API_PREFIX):
+        if not _client_path(request.path)[1].startswith(API_PREFIX):
             return None
         for method, template, pattern, handler in self._routes:
             match = pattern.fullmatch(call.path)
@@ -1453,8 +1482,9 @@ class FakeDiscord:
         return None
 
     async def _rest(self, request: web.Request) -> web.Response:
-        path = request.path.removeprefix(API_PREFIX)
-        call = RestCall(request.method, path, dict(request.query))
+        client, full_path = _client_path(request.path)
+        path = full_path.removeprefix(API_PREFIX)
+        call = RestCall(request.method, path, dict(request.query), client=client)
         self.calls.append(call)
         route = self._route(request, call)
         body: Any

@@ -277,6 +277,8 @@ class RestCall:
     response_headers: dict[str, str] = field(default_factory=dict)
     #: The injection that answered it instead of the fake, if any.
     injected: Injection | None = field(default=None, repr=False)
+    #: Which client made it, for a client given ``fake.api_base_for(name)``; else None.
+    client: str | None = None
 
 
 @dataclass

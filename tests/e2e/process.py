@@ -77,16 +77,32 @@ async def connected(fake: FakeDiscord, bot: BotProcess, count: int) -> None:
         await asyncio.sleep(0.05)
 
 
-def process_env(fake: FakeDiscord, database: Path, **more: str) -> dict[str, str]:
-    """The settings of a bot process against `fake` on `database`; `more` adds or
-    overrides settings."""
+def process_env(fake: FakeDiscord, database: Path | str, **more: str) -> dict[str, str]:
+    """The settings of a bot process against `fake` on `database` (a SQLite file, or a
+    `DATABASE_URL`); `more` adds or overrides settings."""
     settings = {
         "DISCORD_TOKEN": fake.token,
         "DISCORD_API_BASE": fake.api_base,
         "DISCORD_GATEWAY_URL": fake.gateway_url,
-        "DATABASE_PATH": str(database),
         "GAME_SEED": "process",
         "BOT_MOVE_DELAY": "0",
         "LOG_LEVEL": "INFO",
     }
+    if isinstance(database, Path):
+        settings["DATABASE_PATH"] = str(database)
+    else:
+        settings["DATABASE_URL"] = database
     return clean_env(**(settings | more))
+
+
+async def on_shard(fake: FakeDiscord, bot: BotProcess, shard: list[int], times: int) -> None:
+    """Wait until `shard` ([id, count]) has IDENTIFYed `times` times in all (a restart is
+    one more) and the bot process behind it is up."""
+    deadline = asyncio.get_running_loop().time() + START_TIMEOUT
+    while sum(i.get("shard") == shard for i in fake.identifies) < times:
+        if bot.proc.returncode is not None:
+            await bot.kill()
+            raise AssertionError(f"the bot exited ({bot.proc.returncode}):\n{bot.log}")
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"shard {shard} did not connect in time:\n{bot.log}")
+        await asyncio.sleep(0.05)

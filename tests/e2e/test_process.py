@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Storage
+from bot.storage import open_storage
 from tests.e2e.conftest import Launcher
 from tests.e2e.driver import (
     board_message,
@@ -99,7 +99,7 @@ async def test_sigkill_mid_game_then_restart_loses_nothing(
     assert shown > 3
 
     # Every move the players saw answered is in the database.
-    storage = await Storage.open(str(database))
+    storage = await open_storage(f"sqlite:///{database}")
     try:
         (game,) = await storage.games(status="active")
         assert len(await storage.actions(game.id)) == shown
@@ -186,3 +186,73 @@ async def test_sigterm_mid_game_stops_cleanly_and_a_restart_goes_on(
     assert move_number(board) == shown + 1
     assert await play_to_the_end(fake, [ana, leo], board) > 0
     second.assert_clean()
+
+
+@pytest.mark.parametrize(
+    ("settings", "line"),
+    [
+        (
+            {"DATABASE_URL": "mysql://db/parlour"},
+            "DATABASE_URL='mysql://db/parlour' is not valid: sqlite:///<file> or "
+            "postgresql://user@host:5432/database.",
+        ),
+        (
+            {"SHARD_COUNT": "2", "SHARD_IDS": "0,2"},
+            "SHARD_IDS='0,2' is not valid: shard numbers from 0 to 1 (SHARD_COUNT=2), "
+            "separated by commas (e.g. 0,1).",
+        ),
+    ],
+)
+def test_a_bad_database_or_shard_setting_stops_with_one_line(
+    tmp_path: Path, settings: dict[str, str], line: str
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env=clean_env(DISCORD_TOKEN="x", **settings),
+        capture_output=True,
+        text=True,
+        timeout=10,
+    )
+    assert (done.returncode, done.stderr.splitlines()) == (2, [line])
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", [[], ["sync-commands"], ["copy-db"]])
+def test_every_command_has_help(tmp_path: Path, command: list[str]) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", *command, "--help"],
+        cwd=tmp_path,
+        env=clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=10,
+    )
+    assert done.returncode == 0 and done.stdout.startswith("usage: python -m bot")
+    assert ("--to URL" in done.stdout) == (command == ["copy-db"])
+
+
+async def test_an_unreachable_postgresql_stops_with_one_line(
+    fake: FakeDiscord, launch: Launcher, tmp_path: Path
+) -> None:
+    url = "postgresql://parlour:secret@127.0.0.1:9/parlour"  # port 9: nobody listens
+    bot = await launch(tmp_path, process_env(fake, url))
+    assert await asyncio.wait_for(bot.proc.wait(), START_TIMEOUT) == 2
+    await bot.kill()
+    assert bot.stderr[-1].startswith(
+        "DATABASE_URL='postgresql://parlour:***@127.0.0.1:9/parlour' can't be used: "
+    ), bot.log
+    assert "Traceback" not in bot.log and "secret" not in bot.log
+
+
+async def test_sync_commands_syncs_and_exits(fake: FakeDiscord, tmp_path: Path) -> None:
+    """`python -m bot sync-commands`: the slash commands synced, no gateway, no database."""
+    env = process_env(fake, tmp_path / "parlour.sqlite3", SHARD_COUNT="2", SHARD_IDS="1")
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "sync-commands", cwd=tmp_path, env=env,
+        stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    _, err = await asyncio.wait_for(proc.communicate(), START_TIMEOUT)
+    assert proc.returncode == 0, err.decode()
+    assert {c["name"] for c in fake.commands()} >= {GAME, "games"}
+    assert fake.identifies == [] and list(tmp_path.iterdir()) == []

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import replace
 
 from bot.client import ParlourBot
@@ -357,9 +356,11 @@ async def test_a_number_beyond_the_menus_is_typed_in_a_box(
         ),
         rules=table.state.rules,
     )
-    with sqlite3.connect(bot.settings.database_path) as db:  # the database, as if saved so
+    # The database, as if saved so: through the bot's own connection (a second one would
+    # block the event loop while the bot's write in flight waits for that same loop).
+    async with bot.storage._transaction() as db:
         saved = json.dumps(ENGINE.dump(state))
-        db.execute("UPDATE games SET state = ?, shown_step = -1 WHERE id = ?", (saved, gid))
+        await db.execute("UPDATE games SET state = ?, shown_step = -1 WHERE id = ?", saved, gid)
     await bot.publisher.publish(gid, repair=True)
     board = await fake.wait_for(lambda: (b := newest_board(fake, board)) and _typed(b) and b)
     assert {"Move 1", "Move 29 (half)", "Move 59 (all but one)"} <= {

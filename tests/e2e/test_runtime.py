@@ -160,7 +160,7 @@ async def test_a_game_that_cannot_be_loaded_is_set_aside_and_the_others_play_on(
     healthy = await fake.wait_for(lambda: fake.latest_message(second_thread, is_board))
     broken_id = game_id(broken)
     await first.close()
-    with sqlite3.connect(first.settings.database_path) as db:  # a state of another version
+    with sqlite3.connect(first.settings.sqlite_path or "") as db:  # a state of another version
         db.execute("UPDATE games SET state = ? WHERE id = ?", (json.dumps({"v": 99}), broken_id))
     bot = await start_parlour()
 

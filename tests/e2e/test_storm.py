@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.service import GameService
-from bot.storage import Storage
+from bot.storage import open_storage
 from rules.registry import ENGINES
 from tests.e2e.conftest import Launcher
 from tests.e2e.driver import move_number
@@ -44,7 +44,7 @@ async def test_a_restart_storm_loses_nothing_and_every_game_ends(
     assert storm.tally.unanswered == [] and fake.late_answers == [] and fake.unanswered() == []
     # Nothing lost: each game finished, its last board shows every logged move, and the log
     # replays to the saved state.
-    storage = await Storage.open(str(database))
+    storage = await open_storage(f"sqlite:///{database}")
     try:
         service = GameService(storage, ENGINES)
         for table in tables:

@@ -1,0 +1,553 @@
+"""The storage interface and every query, written once for both backends.
+
+A backend (`sqlite.py`, `postgres.py`) supplies connections that speak `Conn` (SQL with `?`
+placeholders), a transaction, its migrations' bookkeeping and two dialect fragments; all the
+rest — the rows, the step check, one transaction per action — lives here. Migrations are the
+numbered files in `migrations/<backend>/`, the same numbers on both backends.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, ClassVar, Protocol
+
+from bot.shards import Shards
+from rules.core import Action
+
+LOBBY, ACTIVE, FINISHED, CANCELLED, ABANDONED = (
+    "lobby",
+    "active",
+    "finished",
+    "cancelled",
+    "abandoned",
+)
+
+MAX_ID = 2**63 - 1  # SQLite's INTEGER range, PostgreSQL's BIGINT
+
+# Every table, parents before children (the order `copy-db` writes them in).
+TABLES = ("games", "seats", "actions", "results", "guild_settings")
+
+
+class Row(Protocol):
+    """A result row (aiosqlite.Row, asyncpg.Record): by column name or position."""
+
+    def __getitem__(self, key: str | int, /) -> Any: ...
+
+    def keys(self) -> Iterable[str]: ...
+
+
+class Conn(Protocol):
+    """What the queries need of a backend: SQL with `?` placeholders."""
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]: ...
+
+    async def fetchone(self, sql: str, *args: Any) -> Row | None: ...
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        """Run one statement; the number of rows it changed."""
+        ...
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
+
+
+class StaleStep(Exception):
+    """The game moved on since the caller loaded it (another click, another process):
+    nothing was written."""
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    game: str
+    guild_id: int
+    channel_id: int
+    host_id: int
+    status: str
+    options: dict[str, Any]
+    seed: str
+    step: int
+    state: dict[str, Any] | None
+    lobby_message_id: int | None
+    thread_id: int | None
+    board_message_id: int | None
+    ping_message_id: int | None
+    deadline: float | None
+    reminded: bool
+    # The step and chapter the board message shows: None before the first board, -1 for a
+    # game of an earlier version (not known). Behind `step` means the board must catch up.
+    shown_step: int | None = None
+    shown_chapter: int | None = None
+    broken: str | None = None  # why the game can't be loaded or shown; None when healthy
+
+    @property
+    def behind(self) -> bool:
+        """True when the board does not show the latest saved step."""
+        return self.shown_step is None or self.shown_step < self.step
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    player_id: int
+    name: str
+    is_bot: bool
+    side: int = 0
+
+
+@dataclass(frozen=True)
+class LoggedAction:
+    step: int
+    player_id: int
+    action: Action
+    by_ai: bool
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    player_id: int
+    is_bot: bool
+    place: int
+    score: int
+    won: bool
+    stats: Mapping[str, int]
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    player_id: int
+    is_bot: bool
+    played: int
+    wins: int
+    losses: int
+    points: int
+    stats: dict[str, int]
+
+
+def migrations(backend: str) -> list[tuple[int, str]]:
+    """The numbered migration scripts of a backend, in order."""
+    files = resources.files("bot") / "migrations" / backend
+    found = [
+        (int(f.name.split("_", 1)[0]), f.read_text())
+        for f in files.iterdir()
+        if f.name.endswith(".sql")
+    ]
+    return sorted(found)
+
+
+def _game(row: Row) -> GameRow:
+    return GameRow(
+        id=row["id"],
+        game=row["game"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        host_id=row["host_id"],
+        status=row["status"],
+        options=json.loads(row["options"]),
+        seed=row["seed"],
+        step=row["step"],
+        state=json.loads(row["state"]) if row["state"] is not None else None,
+        lobby_message_id=row["lobby_message_id"],
+        thread_id=row["thread_id"],
+        board_message_id=row["board_message_id"],
+        ping_message_id=row["ping_message_id"],
+        deadline=row["deadline"],
+        reminded=bool(row["reminded"]),
+        shown_step=row["shown_step"],
+        shown_chapter=row["shown_chapter"],
+        broken=row["broken"],
+    )
+
+
+class Storage(ABC):
+    """Games, seats, the action log, results and server settings, on one backend."""
+
+    backend: ClassVar[str]  # names the folder of its migrations
+    # An aggregate of `results.stats` (JSON text) into one JSON array, as text.
+    stats_array: ClassVar[str]
+    # Appended to the read of the game row in an action's transaction: locks it there.
+    for_update: ClassVar[str]
+
+    def __init__(self, reader: Conn) -> None:
+        self._read = reader  # for reads outside a transaction
+
+    @abstractmethod
+    def _transaction(self) -> AbstractAsyncContextManager[Conn]:
+        """A connection in a transaction: committed when the block ends, rolled back if it
+        raises."""
+
+    @abstractmethod
+    async def schema_version(self) -> int:
+        """The number of the last migration applied (0: none)."""
+
+    @abstractmethod
+    async def _apply_migration(self, number: int, sql: str) -> None:
+        """Apply one migration and record its number, in one transaction; nothing if a
+        concurrent start applied it already."""
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    async def migrate(self) -> None:
+        current = await self.schema_version()
+        for number, sql in migrations(self.backend):
+            if number > current:
+                await self._apply_migration(number, sql)
+
+    # --- games and seats ---------------------------------------------------------------------
+
+    async def create_game(
+        self,
+        *,
+        game: str,
+        guild_id: int,
+        channel_id: int,
+        host: SeatRow,
+        options: Mapping[str, Any],
+        seed: str,
+        now: float,
+    ) -> int:
+        async with self._transaction() as db:
+            row = await db.fetchone(
+                "INSERT INTO games (game, guild_id, channel_id, host_id, status, options, seed,"
+                " created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?) RETURNING id",
+                game,
+                guild_id,
+                channel_id,
+                host.player_id,
+                json.dumps(dict(options)),
+                seed,
+                now,
+                now,
+            )
+            assert row is not None
+            game_id = int(row["id"])
+            await self._insert_seat(db, game_id, host)
+        return game_id
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        if not 0 < game_id <= MAX_ID:
+            return None  # an absurd id from an old or forged button: no such game
+        row = await self._read.fetchone("SELECT * FROM games WHERE id = ?", game_id)
+        return _game(row) if row else None
+
+    async def games(self, *, status: str, guild_id: int | None = None) -> list[GameRow]:
+        sql = "SELECT * FROM games WHERE status = ?"
+        params: tuple[Any, ...] = (status,)
+        if guild_id is not None:
+            sql += " AND guild_id = ?"
+            params += (guild_id,)
+        return [_game(r) for r in await self._read.fetch(sql + " ORDER BY id", *params)]
+
+    async def active_by_title(self) -> dict[str, int]:
+        """How many games of each title are being played (for the metrics)."""
+        rows = await self._read.fetch(
+            "SELECT game, COUNT(*) AS n FROM games WHERE status = 'active' GROUP BY game"
+        )
+        return {r["game"]: int(r["n"]) for r in rows}
+
+    async def game_in_thread(self, thread_id: int) -> GameRow | None:
+        """The active game played in a thread (for commands typed there), if any."""
+        row = await self._read.fetchone(
+            "SELECT * FROM games WHERE thread_id = ? AND status = 'active'", thread_id
+        )
+        return _game(row) if row else None
+
+    async def game_by_board(self, message_id: int) -> GameRow | None:
+        """The active game whose board is `message_id`, if any."""
+        row = await self._read.fetchone(
+            "SELECT * FROM games WHERE board_message_id = ? AND status = 'active'", message_id
+        )
+        return _game(row) if row else None
+
+    async def to_resume(self, shards: Shards | None = None) -> list[int]:
+        """Games a start-up resumes: the active ones, and finished ones whose last board was
+        never shown (a crash between the final move and its board) — of `shards`' servers
+        only, when given (the other shards' processes resume theirs)."""
+        rows = await self._read.fetch(
+            "SELECT id, guild_id FROM games WHERE broken IS NULL AND (status = 'active' OR"
+            " (status = 'finished' AND shown_step < step)) ORDER BY id"
+        )
+        return _of(rows, shards)
+
+    async def behind(self, untouched_since: float, shards: Shards | None = None) -> list[int]:
+        """Games whose board is behind their saved step and that nobody has touched since
+        `untouched_since` (a board being published right now is left to its publisher);
+        of `shards`' servers only, when given."""
+        rows = await self._read.fetch(
+            "SELECT id, guild_id FROM games WHERE broken IS NULL"
+            " AND status IN ('active', 'finished') AND state IS NOT NULL"
+            " AND (shown_step IS NULL OR shown_step < step) AND updated_at < ? ORDER BY id",
+            untouched_since,
+        )
+        return _of(rows, shards)
+
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        rows = await self._read.fetch(
+            "SELECT seat, player_id, name, is_bot, side FROM seats WHERE game_id = ? ORDER BY seat",
+            game_id,
+        )
+        return [
+            SeatRow(r["seat"], r["player_id"], r["name"], bool(r["is_bot"]), r["side"])
+            for r in rows
+        ]
+
+    async def _insert_seat(self, db: Conn, game_id: int, seat: SeatRow) -> None:
+        await db.execute(
+            "INSERT INTO seats (game_id, seat, player_id, name, is_bot, side)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            game_id,
+            seat.seat,
+            seat.player_id,
+            seat.name,
+            int(seat.is_bot),
+            seat.side,
+        )
+
+    async def add_seat(self, game_id: int, seat: SeatRow) -> None:
+        async with self._transaction() as db:
+            await self._insert_seat(db, game_id, seat)
+
+    async def remove_seat(self, game_id: int, player_id: int) -> None:
+        """Remove a player and close the gap, so seats stay numbered 0..n-1."""
+        async with self._transaction() as db:
+            await db.execute(
+                "DELETE FROM seats WHERE game_id = ? AND player_id = ?", game_id, player_id
+            )
+            rows = await db.fetch(
+                "SELECT player_id FROM seats WHERE game_id = ? ORDER BY seat", game_id
+            )
+            for index, row in enumerate(rows):  # negative first: no UNIQUE clash
+                await db.execute(
+                    "UPDATE seats SET seat = ? WHERE game_id = ? AND player_id = ?",
+                    -1 - index,
+                    game_id,
+                    row[0],
+                )
+            await db.execute("UPDATE seats SET seat = -1 - seat WHERE game_id = ?", game_id)
+
+    async def update_game(self, game_id: int, now: float, **fields: Any) -> None:
+        """Set bookkeeping columns (message ids, status, deadline...) outside an action."""
+        allowed = {
+            "status",
+            "lobby_message_id",
+            "thread_id",
+            "board_message_id",
+            "ping_message_id",
+            "deadline",
+            "reminded",
+            "shown_step",
+            "shown_chapter",
+            "broken",
+        }
+        unknown = set(fields) - allowed
+        if unknown:
+            raise ValueError(f"not an updatable column: {sorted(unknown)}")
+        columns = ", ".join(f"{name} = ?" for name in fields)
+        async with self._transaction() as db:
+            await db.execute(
+                f"UPDATE games SET {columns}, updated_at = ? WHERE id = ?",
+                *fields.values(),
+                now,
+                game_id,
+            )
+
+    async def start_game(
+        self, game_id: int, state: Mapping[str, Any], deadline: float | None, now: float
+    ) -> None:
+        async with self._transaction() as db:
+            changed = await db.execute(
+                "UPDATE games SET status = 'active', state = ?, step = 0, deadline = ?,"
+                " reminded = 0, updated_at = ? WHERE id = ? AND status = 'lobby'",
+                json.dumps(state),
+                deadline,
+                now,
+                game_id,
+            )
+            if changed != 1:
+                raise StaleStep(game_id)
+
+    # --- the action log ------------------------------------------------------------------------
+
+    async def record_action(
+        self,
+        game_id: int,
+        *,
+        step: int,
+        player_id: int,
+        action: Action,
+        by_ai: bool,
+        state: Mapping[str, Any],
+        deadline: float | None,
+        results: Iterable[ResultRow] | None,
+        now: float,
+    ) -> None:
+        """Log the action taken at `step` and save the state after it, in one transaction,
+        the game row locked meanwhile: of two processes acting on one step, exactly one
+        writes.
+
+        Raises StaleStep (writing nothing) if the game is no longer at `step`.
+        """
+        async with self._transaction() as db:
+            game = await db.fetchone(
+                "SELECT step, status, guild_id, game FROM games WHERE id = ?" + self.for_update,
+                game_id,
+            )
+            if game is None or game["step"] != step or game["status"] != ACTIVE:
+                raise StaleStep(game_id)
+            await db.execute(
+                "UPDATE games SET state = ?, step = step + 1, deadline = ?, reminded = 0,"
+                " status = ?, updated_at = ? WHERE id = ?",
+                json.dumps(state),
+                deadline,
+                FINISHED if results is not None else ACTIVE,
+                now,
+                game_id,
+            )
+            await db.execute(
+                "INSERT INTO actions (game_id, step, player_id, action, by_ai, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                game_id,
+                step,
+                player_id,
+                json.dumps({"verb": action.verb, "arg": action.arg}),
+                int(by_ai),
+                now,
+            )
+            if results is not None:
+                await db.executemany(
+                    "INSERT INTO results (game_id, player_id, guild_id, game, is_bot, place,"
+                    " score, won, stats, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        (
+                            game_id,
+                            r.player_id,
+                            game["guild_id"],
+                            game["game"],
+                            int(r.is_bot),
+                            r.place,
+                            r.score,
+                            int(r.won),
+                            json.dumps(dict(r.stats)),
+                            now,
+                        )
+                        for r in results
+                    ],
+                )
+
+    async def actions(self, game_id: int) -> list[LoggedAction]:
+        rows = await self._read.fetch(
+            "SELECT step, player_id, action, by_ai FROM actions WHERE game_id = ? ORDER BY step",
+            game_id,
+        )
+        return [
+            LoggedAction(
+                r["step"], r["player_id"], Action(**json.loads(r["action"])), bool(r["by_ai"])
+            )
+            for r in rows
+        ]
+
+    # --- standings -------------------------------------------------------------------------
+
+    def _totals(self) -> str:
+        """A player's totals over a group of results rows; `_standing` reads them."""
+        return (
+            "player_id, MAX(is_bot) AS is_bot, COUNT(*) AS played, SUM(won) AS wins,"
+            f" SUM(1 - won) AS losses, SUM(score) AS points, {self.stats_array} AS s"
+        )
+
+    async def standings(self, guild_id: int, game: str) -> list[StandingRow]:
+        """Per player in a guild for one game, ranked by wins minus losses, then points."""
+        rows = await self._read.fetch(
+            f"SELECT {self._totals()} FROM results WHERE guild_id = ? AND game = ?"
+            " GROUP BY player_id ORDER BY SUM(won) - SUM(1 - won) DESC, SUM(score) DESC,"
+            " player_id",
+            guild_id,
+            game,
+        )
+        return [_standing(r) for r in rows]
+
+    async def player_stats(self, guild_id: int, player_id: int) -> dict[str, StandingRow]:
+        """One player's record in a guild, per game."""
+        rows = await self._read.fetch(
+            f"SELECT game, {self._totals()} FROM results WHERE guild_id = ? AND player_id = ?"
+            " GROUP BY game, player_id ORDER BY game",
+            guild_id,
+            player_id,
+        )
+        return {r["game"]: _standing(r) for r in rows}
+
+    # --- guild settings ----------------------------------------------------------------------
+
+    async def guild_turn_timer(self, guild_id: int) -> int:
+        row = await self._read.fetchone(
+            "SELECT turn_timer FROM guild_settings WHERE guild_id = ?", guild_id
+        )
+        return int(row[0]) if row else 0
+
+    async def set_guild_turn_timer(self, guild_id: int, seconds: int) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO guild_settings (guild_id, turn_timer) VALUES (?, ?)"
+                " ON CONFLICT (guild_id) DO UPDATE SET turn_timer = excluded.turn_timer",
+                guild_id,
+                seconds,
+            )
+
+    # --- whole tables (copy-db) ----------------------------------------------------------------
+
+    async def table_rows(self, table: str) -> list[dict[str, Any]]:
+        """Every row of one of `TABLES`, as column → value."""
+        if table not in TABLES:
+            raise ValueError(f"not a table of Parlour: {table!r}")
+        rows = await self._read.fetch(f"SELECT * FROM {table}")
+        # keys(): a row iterates its values, not its column names
+        return [{key: row[key] for key in row.keys()} for row in rows]  # noqa: SIM118
+
+    async def count_games(self) -> int:
+        row = await self._read.fetchone("SELECT COUNT(*) FROM games")
+        return int(row[0]) if row else 0
+
+    async def insert_rows(self, tables: Mapping[str, Sequence[Mapping[str, Any]]]) -> None:
+        """Write whole tables' rows as they are (ids included), in one transaction."""
+        async with self._transaction() as db:
+            for table in TABLES:
+                rows = tables.get(table, ())
+                if not rows:
+                    continue
+                columns = list(rows[0])
+                await db.executemany(
+                    f"INSERT INTO {table} ({', '.join(columns)})"
+                    f" VALUES ({', '.join('?' for _ in columns)})",
+                    [tuple(row[c] for c in columns) for row in rows],
+                )
+            await self._after_insert_rows(db)
+
+    @abstractmethod
+    async def _after_insert_rows(self, db: Conn) -> None:
+        """Games were written with their ids: the next new game must still get a fresh one."""
+
+
+def _of(rows: Iterable[Row], shards: Shards | None) -> list[int]:
+    return [r["id"] for r in rows if shards is None or shards.owns(r["guild_id"])]
+
+
+def _standing(row: Row) -> StandingRow:
+    totals: dict[str, int] = {}
+    for stats in json.loads(row["s"]):
+        for key, value in stats.items():
+            totals[key] = totals.get(key, 0) + int(value)
+    # int(): PostgreSQL's SUM of a BIGINT column is a NUMERIC (a Decimal).
+    return StandingRow(
+        player_id=row["player_id"],
+        is_bot=bool(row["is_bot"]),
+        played=int(row["played"]),
+        wins=int(row["wins"]),
+        losses=int(row["losses"]),
+        points=int(row["points"]),
+        stats=totals,
+    )

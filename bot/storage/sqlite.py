@@ -1,0 +1,112 @@
+"""SQLite through one aiosqlite connection: the embedded default, one process per file.
+
+Migrations are tracked with `PRAGMA user_version` (databases of every earlier version carry
+on from their number). Writes take the file's write lock (`BEGIN IMMEDIATE`) and go one at a
+time on the one connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+
+import aiosqlite
+
+from bot.instance_lock import InstanceLock
+from bot.storage.base import Conn, Row, Storage
+
+
+class _Conn:
+    """`Conn` over an aiosqlite connection (which already speaks `?`)."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]:
+        async with self._db.execute(sql, args) as cur:
+            return list(await cur.fetchall())
+
+    async def fetchone(self, sql: str, *args: Any) -> Row | None:
+        async with self._db.execute(sql, args) as cur:
+            row: Row | None = await cur.fetchone()
+            return row
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        cursor = await self._db.execute(sql, args)  # one trip to aiosqlite's thread, not two
+        return cursor.rowcount
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        await self._db.executemany(sql, rows)
+
+
+class SqliteStorage(Storage):
+    backend = "sqlite"
+    stats_array = "json_group_array(json(stats))"
+    for_update = ""  # BEGIN IMMEDIATE holds the whole file's write lock already
+
+    def __init__(self, db: aiosqlite.Connection, lock: InstanceLock | None = None) -> None:
+        self._db = db
+        self._conn = _Conn(db)
+        super().__init__(self._conn)
+        self._lock = lock
+        # One connection is shared by every task: one transaction at a time on it.
+        self._write = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str, lock: InstanceLock | None = None) -> SqliteStorage:
+        """Open (and migrate) the database, holding `lock` (taken here if not given: raises
+        DatabaseInUse if another process holds it)."""
+        lock = lock or InstanceLock.acquire(path)
+        try:
+            db = await aiosqlite.connect(path, isolation_level=None)  # we BEGIN/COMMIT
+        except BaseException:
+            lock.release()
+            raise
+        db.row_factory = aiosqlite.Row
+        storage = cls(db, lock)
+        try:
+            await db.execute("PRAGMA journal_mode = WAL")
+            await db.execute("PRAGMA foreign_keys = ON")
+            await db.execute("PRAGMA synchronous = NORMAL")  # WAL + NORMAL: durable at commit
+            await storage.migrate()
+        except BaseException:
+            await storage.close()  # aiosqlite's worker thread would keep the process alive
+            raise
+        return storage
+
+    async def close(self) -> None:
+        await self._db.close()
+        if self._lock is not None:
+            self._lock.release()
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[_Conn]:
+        async with self._write:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+
+    async def _after_insert_rows(self, db: Conn) -> None:
+        """Nothing to do: AUTOINCREMENT carries on after the highest id by itself."""
+
+    async def schema_version(self) -> int:
+        row = await self._conn.fetchone("PRAGMA user_version")
+        assert row is not None
+        return int(row[0])
+
+    async def _apply_migration(self, number: int, sql: str) -> None:
+        # One script, one transaction: a migration applies whole or not at all.
+        try:
+            await self._db.executescript(
+                f"BEGIN IMMEDIATE;\n{sql}\n;PRAGMA user_version = {number:d};\nCOMMIT;"
+            )
+        except BaseException:
+            if self._db.in_transaction:
+                await self._db.execute("ROLLBACK")
+            raise
