@@ -1,11 +1,13 @@
 """`python -m bot`: start Parlour with the settings from the environment or `.env`;
-`python -m bot sync-commands` and `python -m bot copy-db --to …` for the admin's chores."""
+`python -m bot sync-commands`, `copy-db --to …`, `backup PATH` and `check` for the admin's
+chores."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import logging
+import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -13,6 +15,7 @@ from pathlib import Path
 import discord
 from dotenv import load_dotenv
 
+from bot.admin import BackupRefused, backup, check
 from bot.client import make_bot
 from bot.copy_db import CopyRefused, copy_db
 from bot.instance_lock import DatabaseInUse, InstanceLock
@@ -95,6 +98,25 @@ def copy(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def back_up(settings: Settings, args: argparse.Namespace) -> int:
+    try:
+        games = backup(settings, Path(args.path))
+    except (BackupRefused, sqlite3.Error) as e:
+        print(f"backup: {e}", file=sys.stderr)
+        return 2
+    print(f"Backed up {games} games to {args.path}.")
+    return 0
+
+
+def check_all(settings: Settings, _: argparse.Namespace) -> int:
+    problems = asyncio.run(check(settings))
+    for line in problems:
+        print(line)
+    if not problems:
+        print("No problems found.")
+    return 1 if problems else 0
+
+
 def parser() -> argparse.ArgumentParser:
     parse = argparse.ArgumentParser(
         prog="python -m bot",
@@ -126,6 +148,24 @@ def parser() -> argparse.ArgumentParser:
         help="the database to copy (default: DATABASE_URL or DATABASE_PATH, as the bot uses)",
     )
     copy_db_.set_defaults(command=copy)
+    backup_ = sub.add_parser(
+        "backup",
+        help="copy the SQLite database to a new file, safely while the bot runs",
+        description="Copy the SQLite database to PATH with SQLite's online backup API: a "
+        "consistent copy even while the bot is playing. To restore, stop the bot and put the "
+        "copy in place of the database file. For PostgreSQL, use pg_dump.",
+    )
+    backup_.add_argument("path", metavar="PATH", help="the new file (must not exist)")
+    backup_.set_defaults(command=back_up)
+    check_ = sub.add_parser(
+        "check",
+        help="look for problems in the settings and the database",
+        description="Read the settings and the database (without changing anything; the bot "
+        "may be running) and print one line per problem: a bad or missing setting, an "
+        "unreachable database, pending migrations, a game this version can't load. Exit "
+        "status 0 if none, 1 if any, 2 for a bad setting.",
+    )
+    check_.set_defaults(command=check_all)
     return parse
 
 

@@ -17,15 +17,20 @@ class DatabaseUnavailable(Exception):
     """The database can't be reached or opened; the message names it and says why."""
 
 
-async def open_storage(url: str, lock: InstanceLock | None = None) -> Storage:
+async def open_storage(
+    url: str, lock: InstanceLock | None = None, *, inspect: bool = False
+) -> Storage:
     """The migrated storage at `url`. SQLite takes the file's instance lock (or uses
     `lock`, taken already: DatabaseInUse if another process holds it); PostgreSQL takes
-    none: many processes share it by design."""
+    none: many processes share it by design. With `inspect`, the database as it is, for
+    reading beside a running bot: no lock, no migrations (SQLite: read-only)."""
     path = sqlite_path(url)
     try:
         if path is not None:
+            if inspect:
+                return await SqliteStorage.inspect(path)
             return await SqliteStorage.open(path, lock)
-        return await PostgresStorage.open(url)
+        return await PostgresStorage.open(url, migrate=not inspect)
     except (OSError, TimeoutError, sqlite3.Error, asyncpg.PostgresError) as e:
         reason = getattr(e, "strerror", None) or str(e) or type(e).__name__
         raise DatabaseUnavailable(f"DATABASE_URL={redacted(url)!r} can't be used: {reason}.") from e

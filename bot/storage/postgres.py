@@ -62,14 +62,15 @@ class PostgresStorage(Storage):
         self._pool = pool
 
     @classmethod
-    async def open(cls, url: str) -> PostgresStorage:
-        """Connect to `url` (postgresql://user@host:port/db) and migrate."""
+    async def open(cls, url: str, *, migrate: bool = True) -> PostgresStorage:
+        """Connect to `url` (postgresql://user@host:port/db) and, unless told not to, migrate."""
         pool = await asyncpg.create_pool(
             url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_TIMEOUT
         )
         storage = cls(pool)
         try:
-            await storage.migrate()
+            if migrate:
+                await storage.migrate()
         except BaseException:
             await storage.close()
             raise

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import aiosqlite
@@ -75,6 +76,15 @@ class SqliteStorage(Storage):
             await storage.close()  # aiosqlite's worker thread would keep the process alive
             raise
         return storage
+
+    @classmethod
+    async def inspect(cls, path: str) -> SqliteStorage:
+        """The database as it is, read-only: no lock (the bot may be running on it), no
+        migrations, and no file created if there is none."""
+        uri = f"{Path(path).resolve().as_uri()}?mode=ro"
+        db = await aiosqlite.connect(uri, uri=True, isolation_level=None)
+        db.row_factory = aiosqlite.Row
+        return cls(db)
 
     async def close(self) -> None:
         await self._db.close()
