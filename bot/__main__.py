@@ -30,7 +30,7 @@ NO_TOKEN = (
 BAD_TOKEN = "Discord refused DISCORD_TOKEN: check the token in .env."
 
 
-def run(settings: Settings, _: argparse.Namespace) -> int:
+def run(settings: Settings, args: argparse.Namespace) -> int:
     if not settings.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
@@ -49,7 +49,7 @@ def run(settings: Settings, _: argparse.Namespace) -> int:
             )
             return 2
     discord.utils.setup_logging(level=getattr(logging, settings.log_level, logging.INFO))
-    bot = make_bot(settings, lock=lock)
+    bot = make_bot(settings, lock=lock, force_sync=args.sync)
     try:
         bot.run(settings.token, log_handler=None)
     except discord.LoginFailure:
@@ -123,6 +123,12 @@ def parser() -> argparse.ArgumentParser:
         description="Run Parlour (settings from the environment or .env; see .env.example).",
     )
     parse.set_defaults(command=run)
+    parse.add_argument(
+        "--sync",
+        action="store_true",
+        help="sync the slash commands at start even if they did not change since the last "
+        "sync (they are sent only when changed, otherwise)",
+    )
     sub = parse.add_subparsers(title="chores", metavar="COMMAND")
     sync = sub.add_parser(
         "sync-commands",

@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from bot.autopilot import Autopilot
 from bot.clicks import Clicks
+from bot.command_sync import sync_if_changed
 from bot.components import GameButton, GameSelect
 from bot.custom_ids import is_box_id, is_parlour_id, parse, typed_value
 from bot.errors import UserError
@@ -119,6 +120,7 @@ class ParlourBot(commands.Bot):
         *,
         lock: InstanceLock | None = None,
         sync_only: bool = False,
+        force_sync: bool = False,
         **options: Any,
     ) -> None:
         point_at_endpoints(settings)
@@ -137,6 +139,7 @@ class ParlourBot(commands.Bot):
         self.loop_watch = LoopWatch(observe=self.metrics.loop_lag.observe)
         self._metrics_server: MetricsServer | None = None
         self._sync_only = sync_only  # `python -m bot sync-commands`: no database, no gateway
+        self._force_sync = force_sync  # `python -m bot --sync`: even if they did not change
         self._background: set[asyncio.Task[None]] = set()
         self._closing: asyncio.Future[None] | None = None
         self.router = Router(self.metrics)
@@ -218,13 +221,18 @@ class ParlourBot(commands.Bot):
         task.add_done_callback(self._background.discard)
 
     async def _sync_commands(self) -> None:
+        guild = None
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
+        if self._sync_only:  # `sync-commands`: asked for, and no database to remember it in
             synced = await self.tree.sync(guild=guild)
-        else:
-            synced = await self.tree.sync()
-        log.info("synced %d slash commands", len(synced))
+            log.info("synced %d slash commands", len(synced))
+            return
+        assert self.application_id is not None  # known once logged in, before setup_hook
+        await sync_if_changed(
+            self.tree, self.storage, self.application_id, guild, force=self._force_sync
+        )
 
     async def on_connect(self) -> None:
         """Every new gateway session (the first, and after a reconnect that could not

@@ -498,6 +498,21 @@ class Storage(ABC):
                 seconds,
             )
 
+    # --- the bot's own memory ------------------------------------------------------------------
+
+    async def bot_state(self, key: str) -> str | None:
+        row = await self._read.fetchone("SELECT value FROM bot_state WHERE key = ?", key)
+        return None if row is None else str(row[0])
+
+    async def set_bot_state(self, key: str, value: str) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO bot_state (key, value) VALUES (?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                key,
+                value,
+            )
+
     # --- whole tables (copy-db) ----------------------------------------------------------------
 
     async def table_rows(self, table: str) -> list[dict[str, Any]]:

@@ -8,7 +8,7 @@ import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 import pytest
@@ -20,7 +20,14 @@ from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.process import BotProcess
 
 ParlourFactory = Callable[..., Awaitable[ParlourBot]]
-Launcher = Callable[[Path, Mapping[str, str]], Awaitable[BotProcess]]
+
+
+class Launcher(Protocol):
+    """Starts `python -m bot *args` in `cwd` with `env`."""
+
+    async def __call__(self, cwd: Path, env: Mapping[str, str], *args: str) -> BotProcess: ...
+
+
 WATCHED_LOGGERS = ("discord", "bot", "cogs")
 
 
@@ -105,11 +112,12 @@ async def launch(fake: FakeDiscord) -> AsyncIterator[Launcher]:
     Discord closes)."""
     started: list[BotProcess] = []
 
-    async def start(cwd: Path, env: Mapping[str, str]) -> BotProcess:
+    async def start(cwd: Path, env: Mapping[str, str], *args: str) -> BotProcess:
         proc = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
             "bot",
+            *args,
             cwd=cwd,
             env=dict(env),
             stdin=asyncio.subprocess.DEVNULL,

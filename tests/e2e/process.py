@@ -57,7 +57,8 @@ class BotProcess:
             await asyncio.wait_for(self._reader, 5)
 
 
-def _syncs(fake: FakeDiscord) -> int:
+def syncs(fake: FakeDiscord) -> int:
+    """How many times a bot synced its slash commands."""
     return sum(
         1
         for c in fake.calls
@@ -66,9 +67,10 @@ def _syncs(fake: FakeDiscord) -> int:
 
 
 async def connected(fake: FakeDiscord, bot: BotProcess, count: int) -> None:
-    """Wait until the `count`-th bot process has synced its commands and identified."""
+    """Wait until the `count`-th bot process has identified (its start-up, commands synced
+    if they changed, is over by then)."""
     deadline = asyncio.get_running_loop().time() + START_TIMEOUT
-    while len(fake.identifies) < count or _syncs(fake) < count:
+    while len(fake.identifies) < count:
         if bot.proc.returncode is not None:
             await bot.kill()
             raise AssertionError(f"the bot exited ({bot.proc.returncode}):\n{bot.log}")

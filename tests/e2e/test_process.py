@@ -25,7 +25,14 @@ from tests.e2e.driver import (
     start_game,
 )
 from tests.e2e.fake_discord import FakeDiscord
-from tests.e2e.process import REPO, START_TIMEOUT, clean_env, connected, process_env
+from tests.e2e.process import (
+    REPO,
+    START_TIMEOUT,
+    clean_env,
+    connected,
+    process_env,
+    syncs,
+)
 
 GAME = "cock-and-bull"
 
@@ -256,3 +263,23 @@ async def test_sync_commands_syncs_and_exits(fake: FakeDiscord, tmp_path: Path) 
     assert proc.returncode == 0, err.decode()
     assert {c["name"] for c in fake.commands()} >= {GAME, "games"}
     assert fake.identifies == [] and list(tmp_path.iterdir()) == []
+
+
+async def test_commands_are_synced_only_when_they_changed_or_when_asked(
+    fake: FakeDiscord, launch: Launcher, tmp_path: Path
+) -> None:
+    """Discord keeps the commands between starts: a second start with the same commands
+    sends no sync (a rate-limited call); `--sync` sends them anyway, and so does a start
+    whose commands differ from those last synced (here: to a development server)."""
+    env = process_env(fake, tmp_path / "parlour.sqlite3")
+    starts = [((), {}), ((), {}), (("--sync",), {}), ((), {"DEV_GUILD_ID": str(fake.guild_ids[0])})]
+    synced, logs = [], []
+    for count, (args, more) in enumerate(starts, start=1):
+        bot = await launch(tmp_path, env | more, *args)
+        await connected(fake, bot, count)
+        await bot.kill()
+        bot.assert_clean()
+        synced.append(syncs(fake))
+        logs.append(bot.log)
+    assert synced == [1, 1, 2, 3]
+    assert "slash commands unchanged since the last sync: not sent" in logs[1]
