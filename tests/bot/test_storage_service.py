@@ -72,7 +72,7 @@ async def old_database(path: str, version: int) -> aiosqlite.Connection:
 
 async def test_migrations_from_empty_set_user_version(tmp_path: Path) -> None:
     storage = await Storage.open(str(tmp_path / "new.sqlite3"))
-    assert await storage.schema_version() == LATEST == 3
+    assert await storage.schema_version() == LATEST == 4
     await storage.migrate()  # idempotent: a second start applies nothing
     assert await storage.schema_version() == LATEST
     await storage.close()
