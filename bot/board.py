@@ -21,7 +21,9 @@ from bot.components import GameButton, GameSelect, view_of
 from bot.custom_ids import BOX_VERB, ButtonId
 from bot.presenter import ButtonLook, NumberBox, Presenter
 from bot.service import Table
+from bot.wording import seat_line
 from rules.core import Action, Engine, Event, PlayerId
+from rules.seats import TAKE_SEAT
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +33,7 @@ BUTTONS_PER_ROW = 5
 OPTIONS_PER_MENU = 25
 PEEK = "peek"  # the verb of the button that opens a player's private panel
 ASK = BOX_VERB  # the verb of the button that opens a number box; its arg is the number's verb
+TABLE_MENU = "seats"  # the verb of the button that opens the resign / end / hand-over panel
 
 
 @dataclass(frozen=True)
@@ -142,7 +145,9 @@ async def build_board(
     """The board message: what happened, whose turn, the picture, the public moves. Without
     a prompt it is a closing board: how a chapter (a race, a turn) ended, with no moves."""
     public = [e for e in events if e.visible_to is None]
-    lines = presenter.narrate(public, table.names)[-NARRATION_LINES:]
+    seat_lines = [line for e in public if (line := seat_line(e, table.names))]
+    game_events = [e for e in public if seat_line(e, table.names) is None]
+    lines = [*seat_lines, *presenter.narrate(game_events, table.names)][-NARRATION_LINES:]
     if prompt is not None:
         lines.append(f"**▶ {prompt}**")
     embed = discord.Embed(
@@ -154,7 +159,7 @@ async def build_board(
     if table.row.deadline is not None and timer:
         embed.add_field(name="Turn timer", value=f"AI plays <t:{int(table.row.deadline)}:R>")
     embed.set_footer(text=f"Move {table.row.step}")
-    picture = await asyncio.to_thread(presenter.picture, table.state, table.names, public)
+    picture = await asyncio.to_thread(presenter.picture, table.state, table.names, game_events)
     embed.set_image(url=f"attachment://{picture.filename}")
     file = discord.File(io.BytesIO(picture.data), filename=picture.filename)
     if prompt is None or engine.outcome(table.state) is not None:
@@ -162,8 +167,23 @@ async def build_board(
     # Under autoplay the table plays every seat: the board is to watch, not to click.
     clickers = engine.to_act(table.state) - (table.autoplayed - table.bots)
     offers, boxes = public_offers(engine, presenter, table.state, clickers)
-    extra = [*box_buttons(table, boxes), *peek_button(table, presenter)]
+    extra = [
+        *box_buttons(table, boxes),
+        *peek_button(table, presenter),
+        *table_buttons(table, engine.to_act(table.state)),
+    ]
     return Board(embed, file, view_of(components(table, offers, extra)))
+
+
+def table_buttons(table: Table, to_act: frozenset[PlayerId]) -> list[GameButton]:
+    """Every live board's way to resign, end or hand a seat over (`bot.table_menu`), and
+    "Take my seat back" while the AI plays an absent player's turn."""
+    row = table.row
+    buttons = [GameButton(ButtonId(row.game, row.id, None, TABLE_MENU), label="Resign or end…")]
+    if to_act & table.away:
+        bid = ButtonId(row.game, row.id, None, TAKE_SEAT.verb)
+        buttons.append(GameButton(bid, label="Take my seat back", emoji="🪑"))
+    return buttons
 
 
 def private_panel(

@@ -14,14 +14,16 @@ from bot.lobby_card import LOBBY_VERBS
 from bot.play import Play
 from bot.replies import Reply
 from bot.router import Router
+from bot.table_menu import TABLE_VERBS, TableMenu
 from rules.core import Action
 
 
 class Clicks:
-    def __init__(self, router: Router, lobby: Lobby, play: Play) -> None:
+    def __init__(self, router: Router, lobby: Lobby, play: Play, table_menu: TableMenu) -> None:
         self._router = router
         self._lobby = lobby
         self._play = play
+        self._table_menu = table_menu
 
     async def click(self, interaction: discord.Interaction[Any], bid: ButtonId) -> None:
         await self._router.handle(Reply.of(interaction), lambda reply: self._route(reply, bid))
@@ -39,6 +41,8 @@ class Clicks:
             await self._play.peek(reply, bid.game_id)
         elif bid.verb == ASK:
             await self._play.ask(reply, bid)
+        elif bid.verb in TABLE_VERBS:
+            await self._table_menu.click(reply, bid)
         elif bid.step is None:
             raise UserError("That button is not available.")
         else:

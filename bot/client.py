@@ -34,6 +34,7 @@ from bot.scheduler import Scheduler
 from bot.service import GameService
 from bot.settings import Settings
 from bot.storage import Storage, open_storage
+from bot.table_menu import TableMenu
 from bot.warm_up import warm_up
 from rules.registry import ENGINES
 
@@ -170,7 +171,8 @@ class ParlourBot(commands.Bot):
         )
         self.lobby = Lobby(self.service, self.presenters, self.publisher, self.autopilot)
         self.play = Play(self.service, self.presenters, self.publisher, self.autopilot)
-        self.clicks = Clicks(self.router, self.lobby, self.play)
+        self.table_menu = TableMenu(self.service, self.publisher, self.play)
+        self.clicks = Clicks(self.router, self.lobby, self.play, self.table_menu)
         self.recovery = Recovery(
             self.service,
             self.publisher,

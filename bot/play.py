@@ -44,13 +44,14 @@ class Play:
         news = presenter.narrate_private(played.events, reply.user_id, played.table.names)
         if reply.in_private_panel:
             await self._refresh_panel(reply, played, news)  # the board is edited directly
-            await self._show(played)
+            await self.show(played)
             return
-        await self._show(played, reply)
+        await self.show(played, reply)
         if news:
             await reply.private("\n".join(news))
 
-    async def _show(self, played: Played, reply: Reply | None = None) -> None:
+    async def show(self, played: Played, reply: Reply | None = None) -> None:
+        """Bring the board up to `played` and arm what its state needs (bots, timer)."""
         await self._publisher.publish(played.table.row.id, played=played, reply=reply)
         self._autopilot.after(played.table)
 
@@ -111,4 +112,4 @@ class Play:
         for action in actions:
             table = await self._service.table(game_id)
             played = await self._service.act(game_id, reply.user_id, action, table.row.step)
-            await self._show(played)
+            await self.show(played)

@@ -400,6 +400,25 @@ class BoardPublisher:
         except discord.HTTPException:
             log.info("game %s: lobby message gone, not updated", table.row.id)
 
+    async def ended(self, table: Table, note: str) -> None:
+        """A game ended before its end (`GameService.end`, or a vote): its timers stop, its
+        board keeps the last picture with `note` and no buttons, the thread and the lobby
+        message say so."""
+        self._scheduler.cancel_game(table.row.id)
+        await self._delete_ping(table)
+        engine = self._service.engine(table.row.game)
+        presenter = self._presenters.get(table.row.game)
+        board = await build_board(table, engine, presenter, None)
+        board.embed.description = f"{board.embed.description or ''}\n**⏹ {note}**".strip()
+        if table.row.board_message_id is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await self._edit(table, table.row.board_message_id, board, None)
+        with contextlib.suppress(discord.HTTPException):
+            await self._thread(table).send(
+                f"⏹ {note}", allowed_mentions=discord.AllowedMentions.none()
+            )
+        await self.edit_lobby(table, note)
+
     async def _thread_gone(self, table: Table) -> None:
         log.warning("game %s: its thread was deleted; the game ends", table.row.id)
         self._scheduler.cancel_game(table.row.id)

@@ -9,13 +9,14 @@ was told is done can be lost, and the seed plus the log replays any game.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import secrets
 import time
 import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 from bot.errors import GameUnreadable, UserError
 from bot.storage import (
@@ -31,6 +32,7 @@ from bot.storage import (
     Storage,
 )
 from rules.core import Action, Engine, Event, IllegalAction, Outcome, PlayerId, setup_rng, step_rng
+from rules.seats import HAND_TO_AI, Seated
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +46,7 @@ class Table:
     row: GameRow
     seats: list[SeatRow]
     state: Any
+    ai_seats: frozenset[PlayerId] = frozenset()  # the engine's `ai_seats` for `state`
 
     @property
     def names(self) -> dict[PlayerId, str]:
@@ -55,11 +58,31 @@ class Table:
 
     @property
     def autoplayed(self) -> frozenset[PlayerId]:
-        """The seats the table plays itself: bots, or everyone under the `autoplay` option
-        (a game without decisions that the table prefers to watch)."""
+        """The seats the table plays itself: bots and the seats the AI took over (a
+        resigner's, an absent player's), or everyone under the `autoplay` option (a game
+        without decisions that the table prefers to watch)."""
         if self.row.options.get("autoplay"):
             return frozenset(s.player_id for s in self.seats)
-        return self.bots
+        return self.bots | self.ai_seats
+
+    @property
+    def resigned(self) -> tuple[PlayerId, ...]:
+        """Players who resigned (every game state keeps a `rules.seats.Seating`)."""
+        return () if self.state is None else cast(Seated, self.state).seating.resigned
+
+    @property
+    def away(self) -> frozenset[PlayerId]:
+        """Players whose seat the host handed to the AI, until they take it back."""
+        return self.ai_seats - frozenset(self.resigned)
+
+    @property
+    def voters(self) -> list[PlayerId]:
+        """Who a vote to end the game needs: every human still playing their own seat."""
+        return [
+            s.player_id
+            for s in self.seats
+            if not s.is_bot and s.player_id not in self.ai_seats | frozenset(self.resigned)
+        ]
 
     @property
     def side_count(self) -> int:
@@ -128,7 +151,8 @@ class GameService:
             state = self.engine(row.game).load(row.state) if row.state is not None else None
         except Exception as e:  # a state of another version, or a corrupted one
             raise GameUnreadable(f"state of game {game_id} can't be loaded: {e!r}") from e
-        return Table(row, seats, state)
+        engine = self.engine(row.game)
+        return Table(row, seats, state, frozenset() if state is None else engine.ai_seats(state))
 
     async def game_in_thread(self, thread_id: int) -> Table | None:
         """The active game played in this thread (for commands typed there)."""
@@ -313,7 +337,7 @@ class GameService:
         except IllegalAction as e:
             raise UserError(str(e)) from e
         outcome = engine.outcome(step.state)
-        results = None if outcome is None else _results(table, outcome)
+        results = None if outcome is None else _results(replace(table, state=step.state), outcome)
         dumped = engine.dump(step.state)
         deadline = self._deadline(table, step.state)
         try:
@@ -340,7 +364,7 @@ class GameService:
             status=FINISHED if results is not None else ACTIVE,
         )
         return Played(
-            table=Table(after, table.seats, step.state),
+            table=Table(after, table.seats, step.state, engine.ai_seats(step.state)),
             player=player,
             action=action,
             events=step.events,
@@ -402,6 +426,70 @@ class GameService:
         """Remember where the game lives in Discord (lobby, thread, board, ping messages)."""
         await self.storage.update_game(game_id, self._clock(), **ids)
 
+    # --- leaving a game before its end (issue 17) --------------------------------------------
+
+    async def seat_action(
+        self,
+        game_id: int,
+        by: PlayerId,
+        action: Action,
+        *,
+        manager: bool = False,
+        seat: PlayerId | None = None,
+    ) -> Played:
+        """A seat action (`rules.seats`) at the game's current step, whoever is to act: `by`
+        resigns or takes their seat back; the host (or `manager`) hands `seat` to the AI."""
+        async with self.lock(game_id):
+            table = await self.table(game_id)
+            player = by
+            if action == HAND_TO_AI:
+                self._check_manager(table, by, manager, "hand a seat to the AI")
+                if seat is None or seat not in table.names or seat in table.bots:
+                    raise UserError("Choose a member playing in this game.")
+                player = seat
+            return await self._apply(table, player, action, table.row.step, by_ai=False)
+
+    async def end(self, game_id: int, by: PlayerId, *, manager: bool) -> Table:
+        """The host (or `manager`) ends a started game: abandoned, no winner, no results."""
+        async with self.lock(game_id):
+            table = await self._active(game_id)
+            self._check_manager(table, by, manager, "end this game")
+            await self.storage.update_game(
+                game_id, self._clock(), status=ABANDONED, deadline=None, ended_by=by
+            )
+            return await self.table(game_id)
+
+    async def vote_to_end(self, game_id: int, by: PlayerId) -> Table:
+        """`by` votes to end the game; the last vote needed ends it as `end` does."""
+        async with self.lock(game_id):
+            table = await self._active(game_id)
+            if by not in table.voters:
+                raise UserError("Only the members still playing this game can vote to end it.")
+            if by in table.row.end_votes:
+                raise UserError("You have already voted to end this game.")
+            votes = (*table.row.end_votes, by)
+            ended = set(table.voters) <= set(votes)
+            extra: dict[str, Any] = {"status": ABANDONED, "deadline": None} if ended else {}
+            await self.storage.update_game(
+                game_id, self._clock(), end_votes=json.dumps(votes), **extra
+            )
+            return await self.table(game_id)
+
+    async def _active(self, game_id: int) -> Table:
+        table = await self.table(game_id)
+        if table.row.status != ACTIVE:
+            raise UserError(
+                "This game is over." if table.row.state else "This game has not started."
+            )
+        return table
+
+    def _check_manager(self, table: Table, by: PlayerId, manager: bool, what: str) -> None:
+        if by != table.row.host_id and not manager:
+            raise UserError(
+                f"Only the host, <@{table.row.host_id}>, or a member who can manage threads "
+                f"can {what}."
+            )
+
     async def abandon(self, game_id: int) -> None:
         """The game's thread is gone: stop its timers and hide it from /games."""
         await self.storage.update_game(game_id, self._clock(), status=ABANDONED, deadline=None)
@@ -425,7 +513,8 @@ class GameService:
     def _deadline(self, table: Table, state: Any) -> float | None:
         """When the humans to act time out; None without a turn timer or a human to act."""
         timer = int(table.row.options.get("turn_timer", 0))
-        humans = self.engine(table.row.game).to_act(state) - table.autoplayed
+        engine = self.engine(table.row.game)
+        humans = engine.to_act(state) - table.autoplayed - engine.ai_seats(state)
         return self._clock() + timer if timer > 0 and humans else None
 
     # --- replay ------------------------------------------------------------------------------
@@ -473,14 +562,17 @@ class Replayed:
 
 
 def _results(table: Table, outcome: Outcome) -> list[ResultRow]:
+    """Scoreboard rows; a resigner's is a loss whatever their place (a table where everyone
+    resigned still places someone first)."""
     bots = table.bots
+    resigned = frozenset(table.resigned)
     return [
         ResultRow(
             player_id=seat.player_id,
             is_bot=seat.player_id in bots,
             place=outcome.places[seat.player_id],
             score=outcome.scores.get(seat.player_id, 0),
-            won=outcome.places[seat.player_id] == 1,
+            won=outcome.places[seat.player_id] == 1 and seat.player_id not in resigned,
             stats=outcome.stats.get(seat.player_id, {}),
         )
         for seat in table.seats

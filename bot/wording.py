@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence
 from babel import Locale
 from babel.lists import format_list
 
-from rules.core import PlayerId
+from rules.core import Event, PlayerId
+from rules.seats import Resigned, SeatHandedToAI, SeatTakenBack
 
 # British English lists have no serial comma: "Ana, Leo and Mia".
 LOCALE = "en_GB"
@@ -64,3 +65,18 @@ def format_duration(seconds: int) -> str:
         if seconds >= size and seconds % size == 0:
             return count(seconds // size, unit, f"{unit}s")
     return count(seconds, "second", "seconds")
+
+
+def seat_line(event: Event, names: Mapping[PlayerId, str]) -> str | None:
+    """The board's line for a seat event (`rules.seats`), the same in every game; None for
+    any other event (its game's presenter words it)."""
+    match event:
+        case Resigned(player=p, winners=winners) if winners:
+            return f"🏳️ {mention(p, names)} resigned: {winners_phrase(winners, names)}."
+        case Resigned(player=p):
+            return f"🏳️ {mention(p, names)} resigned and finishes last."
+        case SeatHandedToAI(player=p):
+            return f"🤖 The AI plays for {mention(p, names)} until they take their seat back."
+        case SeatTakenBack(player=p):
+            return f"🪑 {mention(p, names)} took their seat back."
+    return None

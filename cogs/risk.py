@@ -463,6 +463,7 @@ class RiskPresenter(Presenter):
             WinKind.MISSION: f"{agree(n, 'completes', 'complete')} their secret mission",
             WinKind.TURN_LIMIT: f"{agree(n, 'holds', 'hold')} the most territories at the "
             "turn limit",
+            WinKind.RESIGNATION: f"{agree(n, 'is', 'are')} the last in the game",
         }[state.win or WinKind.DOMINATION]
         return f"{who(winners, names)} {how} after {count(state.turn, 'turn', 'turns')}"
 

@@ -512,7 +512,13 @@ def _draw_dice(image: Image.Image, state: CockAndBullState, shown: tuple[str, st
 
 
 def _draw_result(image: Image.Image, state: CockAndBullState, shown: tuple[str, str]) -> None:
-    """The end: how the last game was won and its scores (match totals: top line, panels)."""
+    """The end: how the last game was won and its scores (match totals: top line, panels);
+    or who resigned."""
+    if state.seating.resigned:
+        resigner = shown[state.seat_of(state.seating.resigned[0])]
+        caption = f"{fit_text(resigner, 22, 300)} resigned"
+        draw_text(image, (CENTRE_X, CAPTION_Y + 6), caption, size=26, bold=True, fill=HIGHLIGHT)
+        return
     result = state.results[-1]
     how = _win_kind(result.kind) + (" · Flying Monkey!" if result.flying_monkey else "")
     if _is_match(state):  # these are the last game's scores, not the match totals

@@ -18,10 +18,29 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 
+ADDED_LATER = "added_later"
+
+
+def added_later(default: Any) -> Any:
+    """A field added to a stored state after games were saved without it: `load` gives it
+    `default` when it is missing, and `dump` leaves it out while it holds `default`, so the
+    dump (and its digest, in the golden playthroughs) of a game that never used it is
+    unchanged."""
+    return dataclasses.field(default=default, metadata={ADDED_LATER: True})
+
+
+def _left_out(value: Any, f: dataclasses.Field[Any]) -> bool:
+    return bool(f.metadata.get(ADDED_LATER)) and getattr(value, f.name) == f.default
+
+
 def to_json(value: Any) -> Any:
     """A JSON-safe copy of `value` (dataclass -> dict, enum -> value, tuple -> list)."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {
+            f.name: to_json(getattr(value, f.name))
+            for f in dataclasses.fields(value)
+            if not _left_out(value, f)
+        }
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, tuple | list):
@@ -91,7 +110,11 @@ def _build(tp: Any, data: Any) -> Any:
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         hints = _hints(tp)
         assert isinstance(data, Mapping)
-        kwargs = {f.name: _build(hints[f.name], data[f.name]) for f in dataclasses.fields(tp)}
+        kwargs = {
+            f.name: _build(hints[f.name], data[f.name])
+            for f in dataclasses.fields(tp)
+            if f.name in data or not f.metadata.get(ADDED_LATER)
+        }
         return tp(**kwargs)
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         return tp(data)

@@ -122,7 +122,8 @@ class Engine(Protocol[S]):
 
         Raises:
             IllegalAction: With a message for the player, for anyone not to act or any
-                action not in `legal_actions`; the state is unchanged.
+                action not in `legal_actions` (but the seat actions of `rules.seats`, which
+                any seated player may take at any time); the state is unchanged.
         """
         ...
 
@@ -147,6 +148,11 @@ class Engine(Protocol[S]):
 
     def choose(self, state: S, player: PlayerId, rng: Random) -> Action:
         """The AI's action for `player` (bot seats and absent players): always legal."""
+        ...
+
+    def ai_seats(self, state: S) -> frozenset[PlayerId]:
+        """Seats the AI plays for the rest of the game, or until taken back (`rules.seats`):
+        a resigner's seat the game plays out, and seats handed to the AI."""
         ...
 
 

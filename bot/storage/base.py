@@ -83,6 +83,8 @@ class GameRow:
     shown_step: int | None = None
     shown_chapter: int | None = None
     broken: str | None = None  # why the game can't be loaded or shown; None when healthy
+    ended_by: int | None = None  # who ended an abandoned game (None: by vote, or no thread)
+    end_votes: tuple[int, ...] = ()  # players who voted to end the game, in order
 
     @property
     def behind(self) -> bool:
@@ -160,6 +162,8 @@ def _game(row: Row) -> GameRow:
         shown_step=row["shown_step"],
         shown_chapter=row["shown_chapter"],
         broken=row["broken"],
+        ended_by=row["ended_by"],
+        end_votes=tuple(json.loads(row["end_votes"])),
     )
 
 
@@ -343,6 +347,8 @@ class Storage(ABC):
             "shown_step",
             "shown_chapter",
             "broken",
+            "ended_by",
+            "end_votes",  # a JSON list
         }
         unknown = set(fields) - allowed
         if unknown:

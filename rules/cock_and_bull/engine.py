@@ -59,6 +59,7 @@ from rules.cock_and_bull.state import (
 )
 from rules.codec import dump_state, load_state
 from rules.core import Action, Event, IllegalAction, Options, Outcome, PlayerId, Step
+from rules.seats import Resigned, apply_seat_action, is_seat_action, resigned_last
 
 STATE_VERSION = 1
 UNIFORM_DIE = (Face.COCK, Face.COCK, Face.BULL, Face.BULL, Face.MONKEY, Face.MONKEY)
@@ -140,7 +141,13 @@ class CockAndBull:
     def apply(
         self, state: CockAndBullState, player: PlayerId, action: Action, rng: Random
     ) -> Step[CockAndBullState]:
-        """Roll (the dice come from `rng`) or make the choice on offer."""
+        """Roll (the dice come from `rng`) or make the choice on offer; a resignation hands
+        the match to the opponent (`rules.seats`)."""
+        if is_seat_action(action):
+            over = state.phase is Phase.OVER
+            return apply_seat_action(
+                state, player, action, seats=state.players, over=over, resign=_opponent_wins
+            )
         if player not in state.players:
             raise IllegalAction("You are not playing in this game.")
         if player not in self.to_act(state):
@@ -158,7 +165,7 @@ class CockAndBull:
             return None
         winner = match_winner(state)
         places = {p: (1 if seat == winner else 2) for seat, p in enumerate(state.players)}
-        return Outcome(
+        outcome = Outcome(
             places=places,
             scores=dict(zip(state.players, state.match_points, strict=True)),
             stats={
@@ -170,6 +177,7 @@ class CockAndBull:
                 for seat, p in enumerate(state.players)
             },
         )
+        return resigned_last(outcome, state.seating)
 
     def dump(self, state: CockAndBullState) -> dict[str, Any]:
         """The state as JSON (see `Engine.dump`)."""
@@ -182,6 +190,10 @@ class CockAndBull:
     def choose(self, state: CockAndBullState, player: PlayerId, rng: Random) -> Action:
         """The AI's action (`ai.choose`)."""
         return ai.choose(state, player, rng)
+
+    def ai_seats(self, state: CockAndBullState) -> frozenset[PlayerId]:
+        """Seats the AI plays now (see `Engine.ai_seats`)."""
+        return state.seating.ai_seats
 
     # --- one handler per verb (`_BY_VERB`) ---------------------------------------------------
 
@@ -412,10 +424,19 @@ def _match_decided(state: CockAndBullState) -> bool:
     return max(state.wins) > rules.best_of // 2
 
 
+def _opponent_wins(state: CockAndBullState, player: PlayerId) -> Step[CockAndBullState]:
+    """A resignation ends the match: the opponent wins it, whatever the score."""
+    opponent = state.players[1 - state.seat_of(player)]
+    over = replace(state, phase=Phase.OVER, pending_group=None, pending_points=0)
+    return Step(over, (Resigned(player, winners=(opponent,)),))
+
+
 def match_winner(state: CockAndBullState) -> int:
-    """The seat that wins a finished match: more games won ("winning is the first aim"), then
-    more points; in a point-limit match, more points. A full tie goes to the winner of the
-    last game."""
+    """The seat that wins a finished match: the opponent of a player who resigned; else more
+    games won ("winning is the first aim"), then more points; in a point-limit match, more
+    points. A full tie goes to the winner of the last game."""
+    if state.seating.resigned:
+        return 1 - state.seat_of(state.seating.resigned[0])
     if state.rules.point_limit:
         key = [(state.match_points[s], state.wins[s]) for s in (0, 1)]
     else:

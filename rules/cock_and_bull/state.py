@@ -6,6 +6,7 @@ import enum
 from dataclasses import MISSING, dataclass, fields, replace
 
 from rules.core import Event, PlayerId
+from rules.seats import Seating, seating_field
 
 SEATS = (0, 1)
 EMPTY = -1
@@ -142,6 +143,7 @@ class CockAndBullState:
     last_roll: tuple[Face, Face] | None = None
     pending_group: Group | None = None  # PLACE_OR_FLIP: the group of the pair just rolled
     pending_points: int = 0  # TAKE_OR_DECLINE: the points on offer
+    seating: Seating = seating_field()  # the match's, not one game's: kept by `fresh_board`
 
     def seat_of(self, player: PlayerId) -> int:
         """`player`'s seat, 0 or 1."""
@@ -284,5 +286,9 @@ class MatchWon(Event):
 
 def fresh_board(state: CockAndBullState) -> CockAndBullState:
     """The board at the start of a game: no chips, no pegs, both to roll for first turn."""
-    board = {f.name: f.default for f in fields(CockAndBullState) if f.default is not MISSING}
+    board = {
+        f.name: f.default
+        for f in fields(CockAndBullState)
+        if f.default is not MISSING and f.name != "seating"
+    }
     return replace(state, **board)

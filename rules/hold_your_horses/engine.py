@@ -44,6 +44,7 @@ from rules.hold_your_horses.state import (
     leaders,
     totals,
 )
+from rules.seats import ai_plays_on, apply_seat_action, is_seat_action, resigned_last
 
 STATE_VERSION = 1
 PLAYERS = range(2, 13)
@@ -112,7 +113,13 @@ class HoldYourHorses:
     def apply(
         self, state: HoldYourHorsesState, player: PlayerId, action: Action, rng: Random
     ) -> Step[HoldYourHorsesState]:
-        """Roll the dice (from `rng`); everything the roll causes follows."""
+        """Roll the dice (from `rng`); everything the roll causes follows. A resigner's seat
+        is rolled for by the AI to the end (`rules.seats`)."""
+        if is_seat_action(action):
+            over = state.phase is Phase.OVER
+            return apply_seat_action(
+                state, player, action, seats=state.players, over=over, resign=ai_plays_on
+            )
         if player not in state.players:
             raise IllegalAction("You are not playing in this game.")
         if state.phase is Phase.OVER:
@@ -128,7 +135,7 @@ class HoldYourHorses:
         if state.phase is not Phase.OVER:
             return None
         scores = totals(state)
-        return Outcome(
+        outcome = Outcome(
             # Equal totals share a place ("equal totals share the win").
             places={p: 1 + sum(t > scores[s] for t in scores) for s, p in enumerate(state.players)},
             scores=dict(zip(state.players, scores, strict=True)),
@@ -140,6 +147,7 @@ class HoldYourHorses:
                 for s, p in enumerate(state.players)
             },
         )
+        return resigned_last(outcome, state.seating)
 
     def dump(self, state: HoldYourHorsesState) -> dict[str, Any]:
         """The state as JSON (see `Engine.dump`)."""
@@ -152,6 +160,10 @@ class HoldYourHorses:
     def choose(self, state: HoldYourHorsesState, player: PlayerId, rng: Random) -> Action:
         """The AI's action (`ai.choose`): it rolls."""
         return ai.choose(state, player, rng)
+
+    def ai_seats(self, state: HoldYourHorsesState) -> frozenset[PlayerId]:
+        """Seats the AI plays now (see `Engine.ai_seats`)."""
+        return state.seating.ai_seats
 
     # --- one handler per verb (`_BY_VERB`) ---------------------------------------------------
 

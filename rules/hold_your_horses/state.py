@@ -10,6 +10,7 @@ import enum
 from dataclasses import dataclass
 
 from rules.core import Event, PlayerId
+from rules.seats import Seating, seating_field
 
 HORSES = tuple(range(2, 13))
 SCRATCHES = 4  # horses scratched before each race
@@ -120,6 +121,7 @@ class HoldYourHorsesState:
     tokens: tuple[int, ...]  # by seat
     pot: int
     grid: tuple[tuple[int, ...], ...]  # the scoring grid: by finished race, by seat
+    seating: Seating = seating_field()  # who resigned, or left their seat to the AI
 
     def seat_of(self, player: PlayerId) -> int:
         """`player`'s seat (an index into `players`)."""

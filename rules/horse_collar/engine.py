@@ -41,6 +41,7 @@ from rules.horse_collar.state import (
     TurnStarted,
     WeightShot,
 )
+from rules.seats import Resigned, apply_seat_action, is_seat_action, resigned_last
 
 STATE_VERSION = 1
 PLAYERS = range(2, 17)
@@ -129,7 +130,12 @@ class HorseCollar:
     def apply(
         self, state: HorseCollarState, player: PlayerId, action: Action, rng: Random
     ) -> Step[HorseCollarState]:
-        """Change a setting, or shoot with the execution noise drawn from `rng`."""
+        """Change a setting, or shoot with the execution noise drawn from `rng`; a resigner's
+        shots are the AI's unless their side is left empty (`rules.seats`)."""
+        if is_seat_action(action):
+            return apply_seat_action(
+                state, player, action, seats=state.seats, over=state.over, resign=_side_resigns
+            )
         if player not in state.seats:
             raise IllegalAction("You are not playing in this game.")
         if state.over:
@@ -161,7 +167,7 @@ class HorseCollar:
                 )
             )
 
-        return Outcome(
+        outcome = Outcome(
             places={p: place(s) for s, players in enumerate(state.sides) for p in players},
             scores={p: scores[s] for s, players in enumerate(state.sides) for p in players},
             stats={
@@ -173,6 +179,7 @@ class HorseCollar:
                 for p, stats in zip(state.seats, state.stats, strict=True)
             },
         )
+        return resigned_last(outcome, state.seating)
 
     def dump(self, state: HorseCollarState) -> dict[str, Any]:
         """The state as JSON (see `Engine.dump`)."""
@@ -185,6 +192,10 @@ class HorseCollar:
     def choose(self, state: HorseCollarState, player: PlayerId, rng: Random) -> Action:
         """The AI's action (`ai.choose`)."""
         return ai.choose(state, player, rng)
+
+    def ai_seats(self, state: HorseCollarState) -> frozenset[PlayerId]:
+        """Seats the AI plays now (see `Engine.ai_seats`)."""
+        return state.seating.ai_seats
 
     # --- one handler per verb (`_BY_VERB`), after the aim is set -----------------------------
 
@@ -275,6 +286,18 @@ _BY_VERB: dict[Verb, Handler] = {
     Verb.ANGLE: HorseCollar._setting,
     Verb.SHOOT: HorseCollar._shoot,
 }
+
+
+def _side_resigns(state: HorseCollarState, player: PlayerId) -> Step[HorseCollarState]:
+    """The AI takes a resigner's shots, unless every player of their side has resigned: that
+    side is out, and when one side alone has players left, it wins."""
+    manned = [
+        s for s, players in enumerate(state.sides) if set(players) - set(state.seating.resigned)
+    ]
+    if len(manned) > 1:
+        return Step(state, (Resigned(player),))
+    won = Resigned(player, winners=state.sides[manned[0]])
+    return Step(replace(state, winners=(manned[0],)), (won,))
 
 
 def _next_turn(state: HorseCollarState, events: list[Event]) -> Step[HorseCollarState]:

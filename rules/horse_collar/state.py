@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from rules.core import Event, PlayerId
 from rules.horse_collar.geometry import FoulLine, Table, Zone, table_for
+from rules.seats import Seating, seating_field
 
 WEIGHTS_PER_TURN = 8
 WEIGHTS_PER_COLOUR = 4
@@ -133,6 +134,7 @@ class HorseCollarState:
     jar: int  # the Hickey jar
     stats: tuple[SeatStats, ...]  # per seat
     winners: tuple[int, ...] = ()  # sides; set when the game is over
+    seating: Seating = seating_field()  # who resigned, or left their seat to the AI
 
     @property
     def seats(self) -> tuple[PlayerId, ...]:

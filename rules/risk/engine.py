@@ -80,6 +80,7 @@ from rules.risk.state import (
     TurnStarted,
     WinKind,
 )
+from rules.seats import Resigned, ai_plays_on, apply_seat_action, is_seat_action, resigned_last
 
 STATE_VERSION = 2  # 2: `bonus_pick` (a stored version 1 state is upgraded by `load`)
 START_ARMIES = {3: 35, 4: 30, 5: 25, 6: 20}
@@ -109,6 +110,7 @@ def parse_rules(options: Options, players: int | range = PLAYERS) -> Rules:
         defender_chooses=chosen.flag("defender_chooses"),
         connected_fortify=chosen.flag("connected_fortify"),
         turn_limit=chosen.number("turn_limit"),
+        resign_to_ai=chosen.flag("resign_to_ai"),
     )
 
 
@@ -266,7 +268,12 @@ class Risk:
         self, state: RiskState, player: PlayerId, action: Action, rng: Random
     ) -> Step[RiskState]:
         """One action (dice and reshuffles from `rng`); then the player whose turn it is wins
-        if their secret mission is complete."""
+        if their secret mission is complete. A resignation is `_resign`'s (`rules.seats`)."""
+        if is_seat_action(action):
+            over = state.phase is Phase.OVER
+            return apply_seat_action(
+                state, player, action, seats=state.players, over=over, resign=_resign
+            )
         if player not in state.players:
             raise IllegalAction("You are not playing in this game.")
         if player not in self.to_act(state):
@@ -295,7 +302,7 @@ class Risk:
 
         ranked = sorted(state.players, key=key)
         places = {p: 1 + sum(key(q) < key(p) for q in ranked) for p in ranked}
-        return Outcome(
+        outcome = Outcome(
             places=places,
             scores={p: territory_count(state, p) for p in state.players},
             stats={
@@ -308,6 +315,7 @@ class Risk:
                 for seat, p in enumerate(state.players)
             },
         )
+        return resigned_last(outcome, state.seating)
 
     def dump(self, state: RiskState) -> dict[str, Any]:
         """The state as JSON (see `Engine.dump`)."""
@@ -320,6 +328,11 @@ class Risk:
     def choose(self, state: RiskState, player: PlayerId, rng: Random) -> Action:
         """The AI's action (`ai.choose`)."""
         return ai.choose(state, player, rng)
+
+    def ai_seats(self, state: RiskState) -> frozenset[PlayerId]:
+        """Seats the AI plays now: those handed to it, and resigners' under `resign_to_ai`
+        (see `Engine.ai_seats`); a neutral resigner's seat is out of the game."""
+        return frozenset(p for p in state.seating.ai_seats if not state.is_out(p))
 
     # --- resolution with the dice passed in ----------------------------------------------
 
@@ -355,7 +368,7 @@ def _claim(state: RiskState, slug: str) -> Step[RiskState]:
         setup_left=_with(state.setup_left, state.current, state.setup_left[state.current] - 1),
     )
     events: list[Event] = [TerritoryClaimed(me, slug)]
-    nxt = (state.current + 1) % len(state.players)
+    nxt = _next_seat(state, state.current)
     if unclaimed(state):
         return Step(replace(state, current=nxt), tuple(events))
     # All 42 claimed: the rest of the armies go on in turn, from the next player on.
@@ -412,8 +425,9 @@ def _next_setup_turn(state: RiskState, seat: int) -> Step[RiskState]:
                 replace(state, current=s, phase=Phase.SETUP_PLACE, to_place=budget, source=""),
                 (),
             )
-    started = _start_turn(replace(state, round=1), 0)
-    return Step(started.state, (SetupFinished(state.players[0]), *started.events))
+    first = _next_seat(state, n - 1)  # the first player, unless they resigned
+    started = _start_turn(replace(state, round=1), first)
+    return Step(started.state, (SetupFinished(state.players[first]), *started.events))
 
 
 def _auto(state: RiskState) -> Step[RiskState]:
@@ -702,20 +716,29 @@ def _end_turn(state: RiskState, rng: Random) -> Step[RiskState]:
             state = replace(state, hands=_with(state.hands, seat, hand))
             events += [CardDrawn(me, len(hand)), CardReceived(me, card, visible_to=frozenset({me}))]
         state = replace(state, deck=deck, discard=discard)
+    after = _next_turn(state, seat)
+    return Step(after.state, (*events, *after.events))
+
+
+def _next_seat(state: RiskState, seat: int) -> int:
+    """The seat after `seat` in turn order that is still in the game."""
     n = len(state.players)
-    nxt = next(
+    return next(
         (seat + k) % n for k in range(1, n + 1) if not state.is_out(state.players[(seat + k) % n])
     )
+
+
+def _next_turn(state: RiskState, seat: int) -> Step[RiskState]:
+    """`seat`'s turn is over: the next player's turn, or the end at the turn limit."""
+    nxt = _next_seat(state, seat)
     new_round = nxt <= seat
     if new_round and state.rules.turn_limit and state.round >= state.rules.turn_limit:
         standings = {p: (territory_count(state, p), army_count(state, p)) for p in alive(state)}
         best = max(standings.values())
-        won = _finish(
+        return _finish(
             state, WinKind.TURN_LIMIT, tuple(p for p in alive(state) if standings[p] == best)
         )
-        return Step(won.state, (*events, *won.events))
-    started = _start_turn(replace(state, round=state.round + new_round), nxt)
-    return Step(started.state, (*events, *started.events))
+    return _start_turn(replace(state, round=state.round + new_round), nxt)
 
 
 def _start_turn(state: RiskState, seat: int) -> Step[RiskState]:
@@ -737,6 +760,53 @@ def _start_turn(state: RiskState, seat: int) -> Step[RiskState]:
     )
     must = must_trade(state)
     return Step(state, (TurnStarted(player, state.round, state.turn, r, must),))
+
+
+# --- resigning (`rules.seats`) ---------------------------------------------------------------
+
+
+def _resign(state: RiskState, player: PlayerId) -> Step[RiskState]:
+    """Two players: the opponent wins. More: the resigner's territories turn neutral and the
+    game goes on, or under `resign_to_ai` the AI plays their armies on."""
+    if _two_player(state):
+        opponent = next(p for p in state.players if p != player)
+        won = _finish(state, WinKind.RESIGNATION, (opponent,))
+        return Step(won.state, (Resigned(player, (opponent,)), *won.events))
+    if state.rules.resign_to_ai:
+        return ai_plays_on(state, player)
+    return _check_mission(_to_neutral(state, player))
+
+
+def _to_neutral(state: RiskState, player: PlayerId) -> Step[RiskState]:
+    """The resigner is out: their territories keep their armies under the neutral flag, their
+    cards go to the discard pile, and a turn of theirs passes to the next player."""
+    seat = state.seat_of(player)
+    state = replace(
+        state,
+        owners=tuple(NEUTRAL if o == player else o for o in state.owners),
+        discard=state.discard + state.hands[seat],
+        hands=_with(state.hands, seat, ()),
+        setup_left=_with(state.setup_left, seat, 0),
+        eliminated=(*state.eliminated, Elimination(player, NEUTRAL, state.turn)),
+    )
+    left = alive(state)
+    if len(left) == 1:
+        won = _finish(state, WinKind.RESIGNATION, left)
+        return Step(won.state, (Resigned(player, left), *won.events))
+    resigned = Resigned(player)
+    if state.phase is Phase.DEFEND and state.owner(state.target) == NEUTRAL:
+        # They were choosing dice: the attacker rolls again, against the neutral army.
+        return Step(replace(state, phase=Phase.ATTACK, attack_dice=0), (resigned,))
+    if state.player != player:
+        return Step(state, (resigned,))
+    state = replace(state, source="", target="", attack_dice=0, move_min=0, blitz_stop=0)
+    if state.phase is Phase.SETUP_CLAIM:
+        passed = Step(replace(state, current=_next_seat(state, seat)), ())
+    elif state.phase is Phase.SETUP_PLACE:
+        passed = _next_setup_turn(state, seat)
+    else:
+        passed = _next_turn(state, seat)
+    return Step(passed.state, (resigned, *passed.events))
 
 
 # --- the end ----------------------------------------------------------------------------------

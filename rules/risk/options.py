@@ -65,5 +65,10 @@ OPTIONS = OptionSet(
             high=MAX_TURN_LIMIT,
             zero="none",
         ),
+        flag(
+            "resign_to_ai",
+            "Resign to the AI",
+            "A resigner's armies play on under the AI (otherwise they turn neutral)",
+        ),
     )
 )

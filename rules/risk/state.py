@@ -9,8 +9,10 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from rules.codec import added_later
 from rules.core import Event, PlayerId
 from rules.risk.map import TERRITORIES, neighbours
+from rules.seats import Seating, seating_field
 
 SLUGS: tuple[str, ...] = tuple(TERRITORIES)
 INDEX: dict[str, int] = {slug: i for i, slug in enumerate(SLUGS)}
@@ -54,6 +56,7 @@ class WinKind(enum.Enum):
     ELIMINATION = "elimination"  # two players: the opponent eliminated (neutral may remain)
     MISSION = "mission"  # Secret Mission Risk: a mission completed
     TURN_LIMIT = "turn_limit"  # house option: most territories, then armies, after N rounds
+    RESIGNATION = "resignation"  # everyone else resigned (or was eliminated)
 
 
 class MissionKind(enum.Enum):
@@ -88,6 +91,7 @@ class Rules:
     defender_chooses: bool
     connected_fortify: bool
     turn_limit: int  # rounds; 0 = play to the end
+    resign_to_ai: bool = added_later(False)  # a resigner's seat: the AI's, not neutral
 
 
 @dataclass(frozen=True)
@@ -138,6 +142,7 @@ class RiskState:
     trades: tuple[int, ...] = ()  # per seat: sets traded
     win: WinKind | None = None
     winners: tuple[PlayerId, ...] = ()
+    seating: Seating = seating_field()  # who resigned, or left their seat to the AI
 
     def seat_of(self, player: PlayerId) -> int:
         """The seat (index in turn order) of `player`."""

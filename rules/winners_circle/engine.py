@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from rules.codec import dump_state, load_state
 from rules.core import Action, Event, IllegalAction, Options, Outcome, PlayerId, Step
+from rules.seats import ai_plays_on, apply_seat_action, is_seat_action, resigned_last
 from rules.winners_circle import ai
 from rules.winners_circle.actions import (
     NEXT_RACE,
@@ -184,7 +185,13 @@ class WinnersCircle:
     def apply(
         self, state: WinnersCircleState, player: PlayerId, action: Action, rng: Random
     ) -> Step[WinnersCircleState]:
-        """Bet, roll (the die from `rng`), move, or start the next race (shuffled by `rng`)."""
+        """Bet, roll (the die from `rng`), move, or start the next race (shuffled by `rng`).
+        A resigner's seat is played out by the AI (`rules.seats`)."""
+        if is_seat_action(action):
+            over = state.phase is Phase.OVER
+            return apply_seat_action(
+                state, player, action, seats=state.players, over=over, resign=ai_plays_on
+            )
         if player not in state.players:
             raise IllegalAction("You are not playing in this game.")
         if player not in self.to_act(state):
@@ -199,7 +206,7 @@ class WinnersCircle:
         """Places by money after the three races (equal money shares a place)."""
         if state.phase is not Phase.OVER:
             return None
-        return Outcome(
+        outcome = Outcome(
             places={
                 p: 1 + sum(m > state.money[s] for m in state.money)
                 for s, p in enumerate(state.players)
@@ -213,6 +220,7 @@ class WinnersCircle:
                 for s, p in enumerate(state.players)
             },
         )
+        return resigned_last(outcome, state.seating)
 
     def dump(self, state: WinnersCircleState) -> dict[str, Any]:
         """The state as JSON (see `Engine.dump`)."""
@@ -225,6 +233,10 @@ class WinnersCircle:
     def choose(self, state: WinnersCircleState, player: PlayerId, rng: Random) -> Action:
         """The AI's action (`ai.choose`)."""
         return ai.choose(state, player, rng)
+
+    def ai_seats(self, state: WinnersCircleState) -> frozenset[PlayerId]:
+        """Seats the AI plays now (see `Engine.ai_seats`)."""
+        return state.seating.ai_seats
 
     # --- one handler per verb (`_BY_VERB`) ---------------------------------------------------
 

@@ -11,6 +11,7 @@ import enum
 from dataclasses import dataclass
 
 from rules.core import Event, PlayerId
+from rules.seats import Seating, seating_field
 from rules.winners_circle.cards import HORSES, Card, Symbol
 
 RACES = 3
@@ -138,6 +139,7 @@ class WinnersCircleState:
     rolled: Symbol | None = None  # MOVE: the symbol to move by
     last_move: LastMove | None = None
     results: tuple[RaceResult, ...] = ()
+    seating: Seating = seating_field()  # who resigned, or left their seat to the AI
 
     def seat_of(self, player: PlayerId) -> int:
         """`player`'s seat (clockwise from 0)."""

@@ -352,6 +352,7 @@ class FakeDiscord:
         }
         self._users: dict[int, JSON] = {self.bot_user_id: self.bot_user}
         self._locales: dict[int, str] = {}
+        self._member_permissions: dict[int, int] = {}  # granted beyond the default ones
         self._guilds: dict[int, _Guild] = {}
         self._channels: dict[int, JSON] = {}
         self._deleted_channels: set[int] = set()
@@ -452,6 +453,10 @@ class FakeDiscord:
         return f"ws://127.0.0.1:{self.port}/gateway"
 
     # -- world setup ---------------------------------------------------------------------
+
+    def grant(self, user: JSON, permissions: discord.Permissions) -> None:
+        """Give a member more permissions in every channel (e.g. Manage Threads)."""
+        self._member_permissions[user_id_of(user)] = permissions.value
 
     def make_user(self, name: str, locale: str = "en-US") -> JSON:
         """Create a user (a member of every guild) and return its user payload.
@@ -1193,7 +1198,9 @@ class FakeDiscord:
             "channel": channel,
             "member": {
                 **self._member(user, guild),
-                "permissions": str(DEFAULT_MEMBER_PERMISSIONS),
+                "permissions": str(
+                    DEFAULT_MEMBER_PERMISSIONS | self._member_permissions.get(user_id_of(user), 0)
+                ),
             },
             "app_permissions": str(self.bot_permissions(channel_id)),
             "locale": self._locales.get(user_id_of(user), "en-US"),

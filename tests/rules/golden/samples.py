@@ -57,5 +57,8 @@ SAMPLES: dict[str, tuple[Sample, ...]] = {
             {"defender_chooses": True, "connected_fortify": True, "turn_limit": 1},
             (5,),
         ),
+        # Only a resignation reads it, and the AI never resigns: recorded to show that
+        # the option alone changes no game.
+        Sample("resign-to-ai", {"resign_to_ai": True, "turn_limit": 1}, (3,)),
     ),
 }

@@ -1,0 +1,193 @@
+"""Leaving a game before its end, the same in every game (issue 17): the "Resign or end…"
+panel a board offers, its confirm steps, and what they do.
+
+- Resign (a player; confirmed): the seat action `rules.seats.RESIGN`, logged and replayed like
+  any move; what it means is the game's rule.
+- End game (the host, or a member who can manage threads; confirmed), or a vote to end of
+  every member still playing: the game is abandoned, no winner, no results.
+- Hand a seat to the AI (the host or a manager), and "Take my seat back" (its player).
+
+The panel and its confirms are private; their buttons carry no step (`-`), so a move made
+by someone else meanwhile does not stale them: a seat action applies at the game's current
+step, whoever is to act.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.board import TABLE_MENU
+from bot.components import GameButton, GameSelect, view_of
+from bot.custom_ids import ButtonId
+from bot.errors import UserError
+from bot.play import Play
+from bot.publisher import BoardPublisher
+from bot.replies import Reply
+from bot.service import GameService, Table
+from bot.wording import mention, who
+from rules.core import Action
+from rules.seats import HAND_TO_AI, RESIGN, TAKE_SEAT
+
+RESIGN_ASK = "resign_ask"
+END_ASK = "end_ask"
+END = "end"
+VOTE_END = "vote_end"
+KEEP = "keep"
+TABLE_VERBS = frozenset(
+    {TABLE_MENU, RESIGN_ASK, END_ASK, END, VOTE_END, KEEP, RESIGN.verb, HAND_TO_AI.verb}
+    | {TAKE_SEAT.verb}
+)
+
+
+class TableMenu:
+    def __init__(self, service: GameService, publisher: BoardPublisher, play: Play) -> None:
+        self._service = service
+        self._publisher = publisher
+        self._play = play
+
+    async def click(self, reply: Reply, bid: ButtonId) -> None:
+        handler = {
+            TABLE_MENU: self._menu,
+            RESIGN_ASK: self._resign_ask,
+            END_ASK: self._end_ask,
+            KEEP: self._keep,
+            END: self._end,
+            VOTE_END: self._vote,
+            RESIGN.verb: self._seat_action,
+            TAKE_SEAT.verb: self._seat_action,
+            HAND_TO_AI.verb: self._seat_action,
+        }[bid.verb]
+        await handler(reply, bid)
+
+    # --- the panel and its confirms ----------------------------------------------------------
+
+    async def _menu(self, reply: Reply, bid: ButtonId) -> None:
+        table = await self._active(bid.game_id)
+        me = reply.user_id
+        manager = self._can_manage(reply, table)
+        if me not in table.names and not manager:
+            raise UserError("You are not playing in this game.")
+        items: list[discord.ui.Item[Any]] = []
+        lines: list[str] = []
+        if me in table.away:
+            items.append(_button(bid, TAKE_SEAT.verb, "Take my seat back", emoji="🪑"))
+        if me in table.names and me not in table.resigned:
+            items.append(_button(bid, RESIGN_ASK, "Resign…", emoji="🏳️"))
+        if me in table.voters:
+            votes = len(table.row.end_votes)
+            lines.append(f"Votes to end: {votes}/{len(table.voters)}.")
+            items.append(_button(bid, VOTE_END, f"Vote to end ({votes}/{len(table.voters)})"))
+        if manager:
+            items.append(_button(bid, END_ASK, "End game…", style=discord.ButtonStyle.danger))
+            if table.voters:
+                options = [
+                    discord.SelectOption(label=table.names[p][:100], value=f"{HAND_TO_AI.verb}:{p}")
+                    for p in table.voters
+                ]
+                menu_id = ButtonId(bid.game, bid.game_id, None, "menu").menu_id(0)
+                items.insert(0, GameSelect(menu_id, options, "Hand a seat to the AI…"))
+        if not items:
+            raise UserError("There is nothing you can change in this game.")
+        await reply.private("\n".join(lines) or "Leave or end this game:", view=view_of(items))
+
+    async def _resign_ask(self, reply: Reply, bid: ButtonId) -> None:
+        await self._active(bid.game_id)
+        await self._confirm(
+            reply,
+            bid,
+            "Are you sure? Resigning counts as a loss, and you cannot come back.",
+            _button(bid, RESIGN.verb, "Resign", style=discord.ButtonStyle.danger),
+        )
+
+    async def _end_ask(self, reply: Reply, bid: ButtonId) -> None:
+        table = await self._active(bid.game_id)
+        if not self._can_manage(reply, table):
+            raise UserError(
+                f"Only the host, {mention(table.row.host_id, table.names)}, or a member who "
+                "can manage threads can end this game."
+            )
+        await self._confirm(
+            reply,
+            bid,
+            "End this game for everyone? Nobody wins and the scoreboard does not change.",
+            _button(bid, END, "End game", style=discord.ButtonStyle.danger),
+        )
+
+    async def _confirm(self, reply: Reply, bid: ButtonId, text: str, yes: GameButton) -> None:
+        no = _button(bid, KEEP, "Keep playing", style=discord.ButtonStyle.secondary)
+        await self._private(reply, text, view_of([yes, no]))
+
+    async def _keep(self, reply: Reply, bid: ButtonId) -> None:
+        await self._private(reply, "Carry on!", None)
+
+    # --- what they do ------------------------------------------------------------------------
+
+    async def _seat_action(self, reply: Reply, bid: ButtonId) -> None:
+        table = await self._active(bid.game_id)
+        seat = int(bid.arg) if bid.arg.lstrip("-").isdigit() else None
+        played = await self._service.seat_action(
+            bid.game_id,
+            reply.user_id,
+            Action(bid.verb),
+            manager=self._can_manage(reply, table),
+            seat=seat,
+        )
+        done = {
+            RESIGN.verb: "You resigned.",
+            TAKE_SEAT.verb: "Your seat is yours again.",
+            HAND_TO_AI.verb: "The AI plays that seat now.",
+        }[bid.verb]
+        await self._private(reply, done, None)
+        await self._play.show(played)
+
+    async def _end(self, reply: Reply, bid: ButtonId) -> None:
+        table = await self._active(bid.game_id)
+        ended = await self._service.end(
+            bid.game_id, reply.user_id, manager=self._can_manage(reply, table)
+        )
+        await self._private(reply, "You ended the game.", None)
+        await self._publisher.ended(ended, f"Ended by {mention(reply.user_id, ended.names)}.")
+
+    async def _vote(self, reply: Reply, bid: ButtonId) -> None:
+        table = await self._service.vote_to_end(bid.game_id, reply.user_id)
+        votes, needed = table.row.end_votes, len(table.voters) or len(table.row.end_votes)
+        if table.row.status == "active":
+            await self._private(reply, f"You voted to end the game ({len(votes)}/{needed}).", None)
+            return
+        await self._private(reply, "Your vote ended the game.", None)
+        await self._publisher.ended(table, f"Ended by a vote of {who(list(votes), table.names)}.")
+
+    # --- helpers -----------------------------------------------------------------------------
+
+    async def _active(self, game_id: int) -> Table:
+        table = await self._service.table(game_id)
+        if table.row.status != "active":
+            raise UserError("This game is over.")
+        return table
+
+    @staticmethod
+    def _can_manage(reply: Reply, table: Table) -> bool:
+        """The host, or a member who can manage threads (a moderator)."""
+        return reply.user_id == table.row.host_id or reply.interaction.permissions.manage_threads
+
+    @staticmethod
+    async def _private(reply: Reply, text: str, view: discord.ui.View | None) -> None:
+        """Answer within the private panel when clicked there, else privately."""
+        if reply.in_private_panel and await reply.update(content=text, view=view):
+            return
+        await reply.private(text, **({"view": view} if view is not None else {}))
+
+
+def _button(
+    bid: ButtonId,
+    verb: str,
+    label: str,
+    *,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    emoji: str | None = None,
+) -> GameButton:
+    return GameButton(
+        ButtonId(bid.game, bid.game_id, None, verb), label=label, style=style, emoji=emoji
+    )

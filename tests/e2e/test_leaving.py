@@ -1,0 +1,187 @@
+"""Leaving a game before its end, through the board's "Resign or end…" panel (issue 17):
+resigning, ending by the host, a manager or a vote, refusals, and a seat handed to the AI."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.client import ParlourBot
+from tests.e2e.conftest import ParlourFactory
+from tests.e2e.driver import (
+    JSON,
+    choose,
+    eventually,
+    is_over,
+    newest_board,
+    open_panel,
+    start_game,
+)
+from tests.e2e.fake_discord import FakeDiscord, FakeMessage
+
+MENU = "Resign or end…"
+
+
+async def panel_click(fake: FakeDiscord, user: JSON, panel: FakeMessage, label: str) -> str:
+    """Click `label` in a private panel; the text the bot answered with."""
+    callback = await (await choose(fake, user, panel, label)).response()
+    return callback.message.content if callback.message is not None else ""
+
+
+async def status(parlour: ParlourBot, game_id: int = 1) -> str:
+    row = await parlour.service.storage.get_game(game_id)
+    assert row is not None
+    return row.status
+
+
+async def scoreboard(fake: FakeDiscord, user: JSON, game: str) -> str:
+    rec = await fake.slash(user, "scoreboard", options={"game": game})
+    message = (await rec.response()).message
+    return str(message.embeds[0]["description"]) if message.embeds else message.content
+
+
+async def listed_games(fake: FakeDiscord, user: JSON) -> str:
+    rec = await fake.slash(user, "games")
+    return str((await rec.response()).message.embeds[0]["description"])
+
+
+async def test_resigning_a_duel_hands_the_win_to_the_opponent_and_counts_as_a_loss(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    parlour = await start_parlour()
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    board = await start_game(fake, ana, "cock-and-bull", joiners=[leo])
+    panel = await open_panel(fake, leo, board, MENU)
+    confirm_text = await panel_click(fake, leo, panel, "Resign…")
+    assert "Are you sure?" in confirm_text
+    assert "You resigned." in await panel_click(fake, leo, panel, "Resign")
+    await eventually(lambda: _is(status(parlour), "finished"))
+    board = newest_board(fake, board)
+    await fake.wait_for(lambda: is_over(newest_board(fake, board)) or None)
+    assert "resigned" in str(newest_board(fake, board).embeds[0]["description"])
+    logged = await parlour.service.storage.actions(1)
+    assert logged[-1].action.verb == "resign" and logged[-1].player_id == int(leo["id"])
+    replayed = await parlour.service.replay(1)
+    assert parlour.service.engine("cock_and_bull").outcome(replayed) is not None
+    lines = (await scoreboard(fake, ana, "cock_and_bull")).splitlines()
+    assert "1 W / 0 L" in lines[0] and ana["id"] in lines[0]
+    assert "0 W / 1 L" in lines[1] and leo["id"] in lines[1]
+
+
+async def test_keep_playing_changes_nothing(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    parlour = await start_parlour()
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    board = await start_game(fake, ana, "cock-and-bull", joiners=[leo])
+    panel = await open_panel(fake, leo, board, MENU)
+    await panel_click(fake, leo, panel, "Resign…")
+    assert "Carry on" in await panel_click(fake, leo, panel, "Keep playing")
+    assert await status(parlour) == "active" and not await parlour.service.storage.actions(1)
+
+
+async def test_hold_your_horses_resigner_is_played_out_by_the_ai_and_finishes_last(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    parlour = await start_parlour()
+    ana, leo, mia = fake.make_user("Ana"), fake.make_user("Leo"), fake.make_user("Mia")
+    board = await start_game(
+        fake, ana, "hold-your-horses", joiners=[leo, mia], options={"races": 1}
+    )
+    for user in (ana, leo, mia):
+        panel = await open_panel(fake, user, board, MENU)
+        await panel_click(fake, user, panel, "Resign…")
+        assert "You resigned." in await panel_click(fake, user, panel, "Resign")
+    # Every seat is the AI's now: it plays the race to its end.
+    await eventually(lambda: _is(status(parlour), "finished"), timeout=30)
+    lines = (await scoreboard(fake, ana, "hold_your_horses")).splitlines()
+    assert all("0 W / 1 L" in line for line in lines), lines
+
+
+async def test_the_host_ends_a_game_no_scoreboard_and_unlisted(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    parlour = await start_parlour()
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    board = await start_game(fake, ana, "risk", joiners=[leo])
+    assert "Risk #1" in await listed_games(fake, ana)
+    # Leo plays but does not host: refused, nothing changes.
+    panel = await open_panel(fake, leo, board, MENU)
+    assert "End game…" not in [b.get("label") for b in panel.buttons]
+    outsider = fake.make_user("Zed")
+    refused = await (await fake.click(outsider, board, label=MENU)).response()
+    assert refused.message is not None and refused.message.ephemeral
+    assert "not playing" in refused.message.content
+    panel = await open_panel(fake, ana, board, MENU)
+    assert "End this game" in await panel_click(fake, ana, panel, "End game…")
+    assert "You ended the game." in await panel_click(fake, ana, panel, "End game")
+    assert await status(parlour) == "abandoned"
+    row = await parlour.service.storage.get_game(1)
+    assert row is not None and row.ended_by == int(ana["id"])
+    note = await fake.wait_for(
+        lambda: fake.latest_message(board.channel_id, lambda m: m.content.startswith("⏹"))
+    )
+    assert f"Ended by <@{ana['id']}>" in note.content
+    ended = newest_board(fake, board)
+    assert is_over(ended) and "Ended by" in str(ended.embeds[0]["description"])
+    assert "Risk #1" not in await listed_games(fake, ana)
+    assert "0 W" not in await scoreboard(fake, ana, "risk")
+
+
+async def test_a_manager_ends_a_game_they_do_not_play(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    parlour = await start_parlour()
+    ana, leo, mod = fake.make_user("Ana"), fake.make_user("Leo"), fake.make_user("Mod")
+    board = await start_game(fake, ana, "cock-and-bull", joiners=[leo])
+    fake.grant(mod, discord.Permissions(manage_threads=True))
+    panel = await open_panel(fake, mod, board, MENU)
+    await panel_click(fake, mod, panel, "End game…")
+    await panel_click(fake, mod, panel, "End game")
+    assert await status(parlour) == "abandoned"
+
+
+async def test_every_player_voting_ends_the_game(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    parlour = await start_parlour()
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    board = await start_game(fake, ana, "cock-and-bull", joiners=[leo])
+    panel = await open_panel(fake, leo, board, MENU)
+    assert "(1/2)" in await panel_click(fake, leo, panel, "Vote to end (0/2)")
+    assert await status(parlour) == "active"
+    panel = await open_panel(fake, leo, board, MENU)
+    assert "already voted" in await panel_click(fake, leo, panel, "Vote to end (1/2)")
+    panel = await open_panel(fake, ana, board, MENU)
+    assert "ended the game" in await panel_click(fake, ana, panel, "Vote to end (1/2)")
+    assert await status(parlour) == "abandoned"
+    row = await parlour.service.storage.get_game(1)
+    assert row is not None and row.ended_by is None
+
+
+async def test_a_seat_handed_to_the_ai_is_played_until_taken_back(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    parlour = await start_parlour()
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    board = await start_game(fake, ana, "cock-and-bull", joiners=[leo])
+    panel = await open_panel(fake, leo, board, MENU)
+    assert "Hand a seat" not in str(panel.components)  # not the host
+    panel = await open_panel(fake, ana, board, MENU)
+    assert "The AI plays that seat now." in await panel_click(fake, ana, panel, "Leo")
+    engine = parlour.service.engine("cock_and_bull")
+    table = await parlour.service.table(1)
+    assert engine.ai_seats(table.state) == {int(leo["id"])}
+    # The AI rolls for Leo meanwhile.
+    await eventually(lambda: _logged_by_ai(parlour, int(leo["id"])))
+    panel = await open_panel(fake, leo, board, MENU)
+    assert "Your seat is yours again." in await panel_click(fake, leo, panel, "Take my seat back")
+    table = await parlour.service.table(1)
+    assert engine.ai_seats(table.state) == frozenset()
+
+
+async def _is(value: object, wanted: str) -> bool:
+    return await value == wanted  # type: ignore[misc]
+
+
+async def _logged_by_ai(parlour: ParlourBot, player: int) -> bool:
+    return any(a.by_ai and a.player_id == player for a in await parlour.service.storage.actions(1))
