@@ -19,6 +19,7 @@ import discord
 
 from bot.components import GameButton, GameSelect, view_of
 from bot.custom_ids import BOX_VERB, ButtonId
+from bot.lobby_card import rematch_button
 from bot.presenter import ButtonLook, NumberBox, Presenter
 from bot.service import Table
 from rules.core import Action, Engine, Event, PlayerId
@@ -154,11 +155,17 @@ async def build_board(
     if table.row.deadline is not None and timer:
         embed.add_field(name="Turn timer", value=f"AI plays <t:{int(table.row.deadline)}:R>")
     embed.set_footer(text=f"Move {table.row.step}")
+    outcome = engine.outcome(table.state)
+    final = prompt is not None and outcome is not None
+    if final:  # where players find the game's id afterwards
+        embed.add_field(name="Replay", value=f"`/replay id:{table.row.id}`")
     picture = await asyncio.to_thread(presenter.picture, table.state, table.names, public)
     embed.set_image(url=f"attachment://{picture.filename}")
     file = discord.File(io.BytesIO(picture.data), filename=picture.filename)
-    if prompt is None or engine.outcome(table.state) is not None:
-        return Board(embed, file, view_of([]))  # a closed chapter, or the end: nothing live
+    if final:
+        return Board(embed, file, view_of([rematch_button(table)]))
+    if prompt is None or outcome is not None:
+        return Board(embed, file, view_of([]))  # a closed chapter: nothing live
     # Under autoplay the table plays every seat: the board is to watch, not to click.
     clickers = engine.to_act(table.state) - (table.autoplayed - table.bots)
     offers, boxes = public_offers(engine, presenter, table.state, clickers)
