@@ -12,7 +12,7 @@ import io
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import discord
 
@@ -37,6 +37,7 @@ class ViewerMessage:
     view: discord.ui.View
 
 
+@runtime_checkable
 class ViewerHandler(Protocol):
     async def viewer_click(self, interaction: discord.Interaction[Any], vid: ViewerId) -> None: ...
 
@@ -71,16 +72,26 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=VIEW
         return cls(ViewerId.parse(match.string), label="…")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        handler: ViewerHandler | None = interaction.client.get_cog(self.HANDLER)
-        if handler is None:
+        handler = interaction.client.get_cog(self.HANDLER)
+        if not isinstance(handler, ViewerHandler):
             raise RuntimeError("the replay viewer's cog is not loaded")
         await handler.viewer_click(interaction, self.vid)
 
 
+def picture_at(replay: Replay, presenter: Presenter, step: int) -> bytes:
+    """The board's picture at `step` (slow: call it off the event loop)."""
+    return presenter.render_png(replay.states[step], replay.table.names)
+
+
 def viewer_message(
-    replay: Replay, engine: Engine[Any], presenter: Presenter, step: int, owner: int
+    replay: Replay,
+    engine: Engine[Any],
+    presenter: Presenter,
+    step: int,
+    owner: int,
+    picture: bytes,
 ) -> ViewerMessage:
-    """The viewer at `step` for `owner` (draws the picture: call it off the event loop)."""
+    """The viewer at `step` for `owner`, showing `picture` (`picture_at(step)`)."""
     table, state = replay.table, replay.states[step]
     here = Table(table.row, table.seats, state)
     lines = move_list(replay, presenter, step)
@@ -95,7 +106,6 @@ def viewer_message(
         text=f"Move {step} of {replay.last} · {presenter.chapter_name} "
         f"{replay.chapter_index(step) + 1} of {chapters}"
     )
-    picture = presenter.render_png(state, table.names)
     embed.set_image(url="attachment://replay.png")
     file = discord.File(io.BytesIO(picture), filename="replay.png")
     view = discord.ui.View(timeout=None)
