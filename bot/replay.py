@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.errors import UserError
+from bot.presenter import Presenter
 from bot.presenters import Presenters
 from bot.service import GameService, Table
-from bot.storage import ACTIVE, FINISHED, LOBBY
-from rules.core import Action, Event, PlayerId
+from bot.storage import ACTIVE, FINISHED, LOBBY, LoggedAction
+from rules.core import Action, Event, PlayerId, Step
 
 CACHED_GAMES = 8  # a long Risk game's states take a few MB
 
@@ -101,18 +102,27 @@ class Replays:
 
     async def build(self, table: Table) -> Replay:
         """Replay `table`'s whole log (in a worker thread)."""
-        presenter = self._presenters.get(table.row.game)
         initial, steps = await self._service.replay_all(table)
-        states = [initial, *(step.state for _, step in steps)]
-        starts = [0] + [
-            n
-            for n in range(1, len(states))
-            if presenter.chapter(states[n]) != presenter.chapter(states[n - 1])
-        ]
-        return Replay(
-            table=table,
-            states=states,
-            moves=[None, *((entry.player_id, entry.action) for entry, _ in steps)],
-            events=[(), *(step.events for _, step in steps)],
-            chapter_starts=starts,
-        )
+        return assemble(table, self._presenters.get(table.row.game), initial, steps)
+
+
+def assemble(
+    table: Table,
+    presenter: Presenter,
+    initial: Any,
+    steps: Sequence[tuple[LoggedAction, Step[Any]]],
+) -> Replay:
+    """A replay from a game's initial state and its replayed steps, chapters found."""
+    states = [initial, *(step.state for _, step in steps)]
+    starts = [0] + [
+        n
+        for n in range(1, len(states))
+        if presenter.chapter(states[n]) != presenter.chapter(states[n - 1])
+    ]
+    return Replay(
+        table=table,
+        states=states,
+        moves=[None, *((entry.player_id, entry.action) for entry, _ in steps)],
+        events=[(), *(step.events for _, step in steps)],
+        chapter_starts=starts,
+    )

@@ -48,10 +48,17 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=VIEW
     HANDLER = "Community"
 
     def __init__(
-        self, vid: ViewerId, *, label: str, emoji: str | None = None, disabled: bool = False
+        self,
+        vid: ViewerId,
+        *,
+        label: str,
+        emoji: str | None = None,
+        disabled: bool = False,
+        row: int | None = None,
     ) -> None:
         super().__init__(
             discord.ui.Button(
+                row=row,
                 label=label,
                 emoji=emoji,
                 disabled=disabled,
@@ -145,22 +152,24 @@ def _move_line(replay: Replay, presenter: Presenter, n: int, *, current: bool) -
 
 
 def buttons(replay: Replay, presenter: Presenter, step: int, owner: int) -> list[ReplayButton]:
-    """⏮ ◀ ▶ ⏭ by move; by chapter back and on; the animated summary."""
+    """⏮ ◀ ▶ ⏭ by move (first row); by chapter back and on, the animated summary (second)."""
     game_id, last = replay.table.row.id, replay.last
-    chapter = presenter.chapter_name.capitalize()
+    chapter = presenter.chapter_name
 
-    def to(target: int, tag: str, label: str, emoji: str, off: bool) -> ReplayButton:
+    def to(target: int, tag: str, label: str, emoji: str, off: bool, row: int) -> ReplayButton:
         vid = ViewerId(owner, game_id, replay.clamp(target), tag)
-        return ReplayButton(vid, label=label, emoji=emoji, disabled=off)
+        return ReplayButton(vid, label=label, emoji=emoji, disabled=off, row=row)
 
     return [
-        to(0, "first", "First", "⏮", step == 0),
-        to(step - 1, "back", "Back", "◀", step == 0),
-        to(step + 1, "on", "Next", "▶", step == last),
-        to(last, "last", "Last", "⏭", step == last),
-        to(replay.chapter_back(step), "ch_back", f"{chapter} back", "⏪", step == 0),
-        to(replay.chapter_on(step), "ch_on", f"Next {chapter.lower()}", "⏩", step == last),
-        to(step, SUMMARY, "Animated summary", "🎞", False),
+        to(0, "first", "First", "⏮", step == 0, 0),
+        to(step - 1, "back", "Back", "◀", step == 0, 0),
+        to(step + 1, "on", "Next", "▶", step == last, 0),
+        to(last, "last", "Last", "⏭", step == last, 0),
+        to(
+            replay.chapter_back(step), "ch_back", f"{chapter.capitalize()} back", "⏪", step == 0, 1
+        ),
+        to(replay.chapter_on(step), "ch_on", f"Next {chapter}", "⏩", step == last, 1),
+        to(step, SUMMARY, "Animated summary", "🎞", False, 1),
     ]
 
 
