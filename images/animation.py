@@ -28,21 +28,37 @@ class Animation:
 
 def animate(pictures: Sequence[bytes]) -> Animation:
     """One frame per picture (PNG bytes), each shown `FRAME_MS`, the last `HOLD_MS`."""
-    frames = [_frame(data) for data in pictures]
+    frames = _same_size([_scaled(data) for data in pictures])
     durations = [FRAME_MS] * (len(frames) - 1) + [HOLD_MS]
     gif = _encode(frames, durations, "GIF", optimize=False, disposal=1)
-    webp = _encode([f.convert("RGB") for f in frames], durations, "WEBP", lossless=True, method=4)
+    webp = _encode([f.convert("RGB") for f in frames], durations, "WEBP", lossless=True, method=0)
     if len(webp) < len(gif):
         return Animation(webp, "summary.webp", len(frames), len(gif))
     return Animation(gif, "summary.gif", len(frames), len(webp))
 
 
-def _frame(data: bytes) -> Image.Image:
+def _scaled(data: bytes) -> Image.Image:
     image = Image.open(io.BytesIO(data)).convert("RGB")
     if image.width > MAX_WIDTH:
         height = round(image.height * MAX_WIDTH / image.width)
         image = image.resize((MAX_WIDTH, height), Image.Resampling.LANCZOS)
-    return image.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    return image
+
+
+def _same_size(images: Sequence[Image.Image]) -> list[Image.Image]:
+    """Every frame on a canvas of the largest (a game's pictures may differ in height, e.g.
+    Hold Your Horses' scoring grid), centred on its own corner colour; 256 colours."""
+    size = (max(i.width for i in images), max(i.height for i in images))
+    frames = []
+    for image in images:
+        if image.size != size:
+            canvas = Image.new("RGB", size, image.getpixel((0, 0)))
+            canvas.paste(image, ((size[0] - image.width) // 2, (size[1] - image.height) // 2))
+            image = canvas
+        frames.append(
+            image.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+        )
+    return frames
 
 
 def _encode(
