@@ -19,9 +19,10 @@ import discord
 
 from bot.components import GameButton, GameSelect, view_of
 from bot.custom_ids import BOX_VERB, ButtonId
+from bot.lobby_card import rematch_button
 from bot.presenter import ButtonLook, NumberBox, Presenter
 from bot.service import Table
-from bot.wording import seat_line
+from bot.wording import split_seat_events
 from rules.core import Action, Engine, Event, PlayerId
 from rules.seats import TAKE_SEAT
 
@@ -145,8 +146,7 @@ async def build_board(
     """The board message: what happened, whose turn, the picture, the public moves. Without
     a prompt it is a closing board: how a chapter (a race, a turn) ended, with no moves."""
     public = [e for e in events if e.visible_to is None]
-    seat_lines = [line for e in public if (line := seat_line(e, table.names))]
-    game_events = [e for e in public if seat_line(e, table.names) is None]
+    seat_lines, game_events = split_seat_events(public, table.names)
     lines = [*seat_lines, *presenter.narrate(game_events, table.names)][-NARRATION_LINES:]
     if prompt is not None:
         lines.append(f"**▶ {prompt}**")
@@ -159,11 +159,17 @@ async def build_board(
     if table.row.deadline is not None and timer:
         embed.add_field(name="Turn timer", value=f"AI plays <t:{int(table.row.deadline)}:R>")
     embed.set_footer(text=f"Move {table.row.step}")
+    outcome = engine.outcome(table.state)
+    final = prompt is not None and outcome is not None
+    if final:  # where players find the game's id afterwards
+        embed.add_field(name="Replay", value=f"`/replay id:{table.row.id}`")
     picture = await asyncio.to_thread(presenter.picture, table.state, table.names, game_events)
     embed.set_image(url=f"attachment://{picture.filename}")
     file = discord.File(io.BytesIO(picture.data), filename=picture.filename)
-    if prompt is None or engine.outcome(table.state) is not None:
-        return Board(embed, file, view_of([]))  # a closed chapter, or the end: nothing live
+    if final:
+        return Board(embed, file, view_of([rematch_button(table)]))
+    if prompt is None or outcome is not None:
+        return Board(embed, file, view_of([]))  # a closed chapter: nothing live
     # Under autoplay the table plays every seat: the board is to watch, not to click.
     clickers = engine.to_act(table.state) - (table.autoplayed - table.bots)
     offers, boxes = public_offers(engine, presenter, table.state, clickers)

@@ -49,6 +49,7 @@ COGS = (
     "cogs.risk",
     "cogs.general",
     "cogs.scoreboard",
+    "cogs.community",
 )
 SHUTDOWN_GRACE = 5.0  # seconds for clicks and boards in flight when the bot stops
 RETIRED_COMMAND = "That command is no longer part of Parlour. Type `/` to see the current ones."

@@ -7,6 +7,11 @@ buttons that are not tied to a step (the lobby, "My cards").
 
 A select menu is `v1:<game>:<game_id>:<step>:menu:<n>` (n tells a board's menus apart); each
 of its options has the value `<verb>[:<arg>]`, so a choice decodes to the same ButtonId.
+
+Private viewers (ephemeral messages) have buttons of their own, each naming the member the
+viewer belongs to: the replay viewer's `rv1:<owner>:<game_id>:<step>:<tag>` (the step the
+click shows) and `/history`'s `hp1:<owner>:<page>:<game>:<user>:<tag>` (`-` for no filter).
+The tag tells apart buttons of one message that lead to the same place.
 """
 
 from __future__ import annotations
@@ -28,6 +33,13 @@ MENU_TEMPLATE = _HEAD + rf"{MENU_VERB}:(?P<menu>[0-9]+)"
 _PATTERN = re.compile(TEMPLATE)
 _MENU_PATTERN = re.compile(MENU_TEMPLATE)
 _VALUE_PATTERN = re.compile(_ACTION)
+_TAG = r"(?P<tag>[a-z_]+)"
+VIEWER_TEMPLATE = rf"rv1:(?P<owner>[0-9]+):(?P<game_id>[0-9]+):(?P<step>[0-9]+):{_TAG}"
+PAGE_TEMPLATE = (
+    rf"hp1:(?P<owner>[0-9]+):(?P<page>[0-9]+):(?P<game>[a-z_]+|-):(?P<user>[0-9]+|-):{_TAG}"
+)
+_VIEWER_PATTERN = re.compile(VIEWER_TEMPLATE)
+_PAGE_PATTERN = re.compile(PAGE_TEMPLATE)
 
 
 @dataclass(frozen=True)
@@ -55,6 +67,65 @@ class ButtonId:
     def _head(self) -> str:
         step = "-" if self.step is None else str(self.step)
         return f"{VERSION}:{self.game}:{self.game_id}:{step}"
+
+
+@dataclass(frozen=True)
+class ViewerId:
+    """A replay viewer's button: show `game_id` at `step` to `owner`."""
+
+    owner: int
+    game_id: int
+    step: int
+    tag: str
+
+    def encode(self) -> str:
+        return _checked(f"rv1:{self.owner}:{self.game_id}:{self.step}:{self.tag}", _VIEWER_PATTERN)
+
+    @classmethod
+    def parse(cls, custom_id: str) -> ViewerId:
+        m = _fullmatch(_VIEWER_PATTERN, custom_id)
+        return cls(int(m["owner"]), int(m["game_id"]), int(m["step"]), m["tag"])
+
+
+@dataclass(frozen=True)
+class PageId:
+    """A `/history` button: show `owner` page `page` of the list, filtered as it was."""
+
+    owner: int
+    page: int
+    game: str | None
+    user: int | None
+    tag: str
+
+    def encode(self) -> str:
+        user = "-" if self.user is None else str(self.user)
+        text = f"hp1:{self.owner}:{self.page}:{self.game or '-'}:{user}:{self.tag}"
+        return _checked(text, _PAGE_PATTERN)
+
+    @classmethod
+    def parse(cls, custom_id: str) -> PageId:
+        m = _fullmatch(_PAGE_PATTERN, custom_id)
+        game, user = m["game"], m["user"]
+        return cls(
+            int(m["owner"]),
+            int(m["page"]),
+            None if game == "-" else game,
+            None if user == "-" else int(user),
+            m["tag"],
+        )
+
+
+def _checked(text: str, pattern: re.Pattern[str]) -> str:
+    if len(text) > MAX_LENGTH or not pattern.fullmatch(text):
+        raise ValueError(f"not a valid custom id: {text!r}")
+    return text
+
+
+def _fullmatch(pattern: re.Pattern[str], custom_id: str) -> re.Match[str]:
+    match = pattern.fullmatch(custom_id)
+    if match is None:
+        raise ValueError(f"not a Parlour custom id: {custom_id!r}")
+    return match
 
 
 def parse(custom_id: str) -> ButtonId:
@@ -86,8 +157,11 @@ def _button_id(head: re.Match[str], action: re.Match[str]) -> ButtonId:
 
 def is_parlour_id(custom_id: str) -> bool:
     """True for a custom id this version's buttons and menus answer (`GameButton`,
-    `GameSelect`); any other click is from an older version, or not ours."""
-    return bool(_PATTERN.fullmatch(custom_id) or _MENU_PATTERN.fullmatch(custom_id))
+    `GameSelect`, the viewers' buttons); any other click is from an older version, or not
+    ours."""
+    return any(
+        p.fullmatch(custom_id) for p in (_PATTERN, _MENU_PATTERN, _VIEWER_PATTERN, _PAGE_PATTERN)
+    )
 
 
 def is_box_id(custom_id: str) -> bool:

@@ -11,11 +11,12 @@ import discord
 from bot.autopilot import Autopilot
 from bot.custom_ids import ButtonId
 from bot.errors import UserError
-from bot.lobby_card import lobby_embed, lobby_view
+from bot.lobby_card import REMATCH, lobby_embed, lobby_view
 from bot.presenters import Presenters
 from bot.publisher import BoardPublisher
 from bot.replies import Reply
 from bot.service import GameService, Table
+from bot.storage import FINISHED
 from bot.wording import agree, listing
 
 # What the bot needs in the lobby's channel to run a game there, with Discord's wording.
@@ -80,6 +81,9 @@ class Lobby:
         if bid.verb == "start":
             await self._start(reply, bid.game_id)
             return
+        if bid.verb == REMATCH:
+            await self._rematch(reply, bid.game_id)
+            return
         if bid.verb == "join":
             side = int(bid.arg) if bid.arg.isdigit() else 0
             table = await self._service.join(bid.game_id, user.id, user.display_name, side)
@@ -92,6 +96,51 @@ class Lobby:
             await reply.update(embed=self._embed(table), view=None)
             return
         await reply.update(embed=self._embed(table), view=self._view(table))
+
+    async def _rematch(self, reply: Reply, game_id: int) -> None:
+        """A new lobby in the channel the finished game was started from, with its options
+        and the clicker as host; the humans who played are invited (mentioned once, here:
+        they still click Join)."""
+        old = await self._service.table(game_id)
+        if old.row.status != FINISHED:
+            raise UserError("A rematch can be started once this game is over.")
+        user = reply.interaction.user
+        if not isinstance(user, discord.Member) or user.guild.id != old.row.guild_id:
+            raise UserError("Only a member of this server can start a rematch.")
+        table = await self._service.create_lobby(
+            old.row.game,
+            guild_id=old.row.guild_id,
+            channel_id=old.row.channel_id,
+            host_id=user.id,
+            host_name=user.display_name,
+            options=old.row.options,
+        )
+        invited = sorted({s.player_id for s in old.seats if not s.is_bot} - {user.id})
+        text = f"🔁 Rematch of #{game_id}, hosted by <@{user.id}>." + (
+            f" {' '.join(f'<@{p}>' for p in invited)}: click **Join** to play again."
+            if invited
+            else ""
+        )
+        channel = reply.interaction.client.get_partial_messageable(
+            old.row.channel_id, guild_id=old.row.guild_id
+        )
+        try:
+            message = await channel.send(
+                text,
+                embed=self._embed(table),
+                view=self._view(table),
+                allowed_mentions=discord.AllowedMentions(
+                    everyone=False, roles=False, users=[discord.Object(p) for p in invited]
+                ),
+            )
+        except discord.HTTPException as e:
+            await self._service.cancel(table.row.id, user.id)
+            raise UserError(
+                f"I could not post the rematch's lobby in <#{old.row.channel_id}>: check that "
+                "the channel still exists and that I may send messages there."
+            ) from e
+        await self._service.set_ids(table.row.id, lobby_message_id=message.id)
+        await reply.private(f"Your rematch lobby is up: {message.jump_url}")
 
     async def _start(self, reply: Reply, game_id: int) -> None:
         table = await self._service.table(game_id)

@@ -19,7 +19,8 @@ from bot.storage import ACTIVE, CANCELLED, FINISHED, LOBBY
 from bot.wording import format_duration, mention
 from rules.core import Engine
 
-LOBBY_VERBS = frozenset({"join", "leave", "add_bot", "start", "cancel"})
+REMATCH = "rematch"  # on a finished game's final board: a new lobby for the same game
+LOBBY_VERBS = frozenset({"join", "leave", "add_bot", "start", "cancel", REMATCH})
 
 
 def side_names(table: Table, presenter: Presenter) -> Sequence[str]:
@@ -91,3 +92,9 @@ def lobby_view(table: Table, engine: Engine[Any], presenter: Presenter) -> disco
             button("cancel", "Cancel", discord.ButtonStyle.danger),
         ]
     )
+
+
+def rematch_button(table: Table) -> GameButton:
+    """The final board's Rematch button (anyone in the server may click it)."""
+    bid = ButtonId(table.row.game, table.row.id, None, REMATCH)
+    return GameButton(bid, label="Rematch", style=discord.ButtonStyle.success, emoji="🔁")

@@ -64,6 +64,8 @@ class Presenter(ABC):
     # True when a turn is many small actions (Risk: place, attack, move in...): the AI then
     # plays a bot's or an absent player's whole turn before the board is edited once.
     batch_ai_moves: ClassVar[bool] = False
+    # What a chapter is called in this game ("race", "turn"), for the replay viewer's jumps.
+    chapter_name: ClassVar[str] = "chapter"
 
     @abstractmethod
     def render_png(self, state: Any, names: Mapping[PlayerId, str]) -> bytes: ...

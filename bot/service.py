@@ -14,7 +14,7 @@ import logging
 import secrets
 import time
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
@@ -26,12 +26,23 @@ from bot.storage import (
     FINISHED,
     LOBBY,
     GameRow,
+    LoggedAction,
     ResultRow,
     SeatRow,
     StaleStep,
     Storage,
 )
-from rules.core import Action, Engine, Event, IllegalAction, Outcome, PlayerId, setup_rng, step_rng
+from rules.core import (
+    Action,
+    Engine,
+    Event,
+    IllegalAction,
+    Outcome,
+    PlayerId,
+    Step,
+    setup_rng,
+    step_rng,
+)
 from rules.seats import HAND_TO_AI, Seated
 
 log = logging.getLogger(__name__)
@@ -273,9 +284,7 @@ class GameService:
             self.check_can_start(table, by)
             engine = self.engine(table.row.game)
             try:
-                state = engine.initial_state(
-                    table.in_play_order(), table.row.options, setup_rng(table.row.seed)
-                )
+                state = self.initial_of(table)
             except IllegalAction as e:  # e.g. sides of unequal size
                 raise UserError(str(e)) from e
             try:
@@ -531,16 +540,11 @@ class GameService:
         engine = self.engine(table.row.game)
 
         def run() -> Replayed:
-            state = engine.initial_state(
-                table.in_play_order(), table.row.options, setup_rng(table.row.seed)
-            )
+            state = self.initial_of(table)
             before, events = state, list[Event]()
-            for entry in logged:
+            for entry, step in replay_log(engine, table, state, logged):
                 if entry.step == from_step:
                     before = state
-                step = engine.apply(
-                    state, entry.player_id, entry.action, step_rng(table.row.seed, entry.step)
-                )
                 state = step.state
                 if entry.step >= from_step:
                     events.extend(step.events)
@@ -549,6 +553,37 @@ class GameService:
             return Replayed(before, tuple(events), state)
 
         return await asyncio.to_thread(run)
+
+    async def replay_all(self, table: Table) -> tuple[Any, list[tuple[LoggedAction, Step[Any]]]]:
+        """The initial state and every logged action with what it did, rebuilt from the
+        seed (what the replay viewer steps through)."""
+        logged = await self.storage.actions(table.row.id)
+        engine = self.engine(table.row.game)
+
+        def run() -> tuple[Any, list[tuple[LoggedAction, Step[Any]]]]:
+            initial = self.initial_of(table)
+            return initial, list(replay_log(engine, table, initial, logged))
+
+        return await asyncio.to_thread(run)
+
+    def initial_of(self, table: Table) -> Any:
+        """The game's state before its first action, as `start` built it."""
+        return self.engine(table.row.game).initial_state(
+            table.in_play_order(), table.row.options, setup_rng(table.row.seed)
+        )
+
+
+def replay_log(
+    engine: Engine[Any], table: Table, initial: Any, logged: Sequence[LoggedAction]
+) -> Iterator[tuple[LoggedAction, Step[Any]]]:
+    """Apply the logged actions from `initial`, each with its step's random source."""
+    state = initial
+    for entry in logged:
+        step = engine.apply(
+            state, entry.player_id, entry.action, step_rng(table.row.seed, entry.step)
+        )
+        state = step.state
+        yield entry, step
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from babel import Locale
 from babel.lists import format_list
 
-from rules.core import Event, PlayerId
-from rules.seats import Resigned, SeatHandedToAI, SeatTakenBack
+from rules.core import Action, Event, PlayerId
+from rules.seats import Resigned, SeatHandedToAI, SeatTakenBack, Verb
 
 # British English lists have no serial comma: "Ana, Leo and Mia".
 LOCALE = "en_GB"
@@ -80,3 +80,24 @@ def seat_line(event: Event, names: Mapping[PlayerId, str]) -> str | None:
         case SeatTakenBack(player=p):
             return f"🪑 {mention(p, names)} took their seat back."
     return None
+
+
+def split_seat_events(
+    events: Sequence[Event], names: Mapping[PlayerId, str]
+) -> tuple[list[str], list[Event]]:
+    """The lines of the seat events among `events` (worded here, the same in every game),
+    and the other events, left to the game's presenter."""
+    lines = [line for e in events if (line := seat_line(e, names))]
+    return lines, [e for e in events if seat_line(e, names) is None]
+
+
+SEAT_MOVES: dict[str, str] = {
+    Verb.RESIGN: "Resign",
+    Verb.HAND_TO_AI: "Seat handed to the AI",
+    Verb.TAKE_SEAT: "Took their seat back",
+}
+
+
+def seat_move(action: Action) -> str | None:
+    """A seat action's name in a move list; None for a game's own action."""
+    return SEAT_MOVES.get(action.verb)

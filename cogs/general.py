@@ -19,7 +19,8 @@ clicks **Add bot**), then the host clicks **Start**: the game gets its own threa
 player whose turn it is can move; everyone else gets a private note. Your cards, bets or \
 mission are behind the 🔒 button, seen only by you.
 **See:** `/games` (games in this server), `/scoreboard` (standings per game), \
-`/stats` (one member's record).
+`/stats` (one member's record), `/history` (finished games), `/replay` (one of them, move \
+by move).
 **Admins:** `/settings turn-timer` sets the default turn timer for new games."""
 
 

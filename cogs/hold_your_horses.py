@@ -99,6 +99,8 @@ class HoldYourHorsesPresenter(Presenter):
             return Picture(render_finished_png(state, names))
         return Picture(render_png(state, names))
 
+    chapter_name = "race"
+
     def chapter(self, state: HoldYourHorsesState) -> int:
         return state.race.number
 

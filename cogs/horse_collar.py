@@ -190,6 +190,8 @@ class HorseCollarPresenter(Presenter):
     def slow_action(self, action: Action) -> bool:
         return action.verb == Verb.SHOOT  # physics and a replay to draw
 
+    chapter_name = "turn"
+
     def chapter(self, state: HorseCollarState) -> int:
         return len(state.history)  # a new board message for every side's turn
 

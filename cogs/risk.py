@@ -264,6 +264,8 @@ class RiskPresenter(Presenter):
     def render_png(self, state: RiskState, names: Mapping[PlayerId, str]) -> bytes:
         return render_png(map_view(state, names))
 
+    chapter_name = "turn"
+
     def chapter(self, state: RiskState) -> int:
         return state.turn
 

@@ -176,6 +176,8 @@ class WinnersCirclePresenter(Presenter):
             return Picture(render_payout_png(state, names))
         return Picture(render_png(state, names))
 
+    chapter_name = "race"
+
     def chapter(self, state: WinnersCircleState) -> int:
         # A race's board closes when it is paid out; the next board starts the next race.
         return state.race + (state.phase in (Phase.RACE_OVER, Phase.OVER))

@@ -487,6 +487,35 @@ class Storage(ABC):
         )
         return {r["game"]: _standing(r) for r in rows}
 
+    # --- history (read-only) ------------------------------------------------------------------
+
+    async def finished_games(
+        self,
+        guild_id: int,
+        *,
+        game: str | None = None,
+        player_id: int | None = None,
+        limit: int,
+        offset: int = 0,
+    ) -> list[tuple[GameRow, float]]:
+        """A guild's finished games, newest finish first, with when each finished; only
+        `game`'s, and only those `player_id` sat in, when given."""
+        sql = (
+            "SELECT games.*, (SELECT MAX(finished_at) FROM results"
+            " WHERE results.game_id = games.id) AS finished_at"
+            " FROM games WHERE guild_id = ? AND status = 'finished'"
+        )
+        params: list[Any] = [guild_id]
+        if game is not None:
+            sql += " AND game = ?"
+            params.append(game)
+        if player_id is not None:
+            sql += " AND id IN (SELECT game_id FROM seats WHERE player_id = ?)"
+            params.append(player_id)
+        sql += " ORDER BY finished_at DESC, id DESC LIMIT ? OFFSET ?"
+        rows = await self._read.fetch(sql, *params, limit, offset)
+        return [(_game(r), r["finished_at"] or r["updated_at"]) for r in rows]
+
     # --- guild settings ----------------------------------------------------------------------
 
     async def guild_turn_timer(self, guild_id: int) -> int:

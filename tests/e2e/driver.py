@@ -160,7 +160,8 @@ def is_result(message: FakeMessage) -> bool:
 
 
 def is_over(board: FakeMessage) -> bool:
-    return not board.buttons
+    """The final board: nothing left to play, only a rematch to start."""
+    return [b.get("label") for b in board.buttons] == ["Rematch"]
 
 
 def newest_board(fake: FakeDiscord, board: FakeMessage) -> FakeMessage:

@@ -213,7 +213,7 @@ async def test_a_singles_game_with_selects_replays_and_the_scoreboard(
     assert "**Red** (Ana)" in description(red_turn)
     assert "Frame 1: **Blue**'s turn with the hammer, Leo shoots first." in description(red_turn)
     assert_still_board(final)
-    assert not final.components
+    assert [b["label"] for b in final.buttons] == ["Rematch"]  # nothing left to play
 
     state = await state_of(bot, board)
     assert state.over and len(state.history) == 2

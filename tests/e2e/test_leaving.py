@@ -14,6 +14,7 @@ from tests.e2e.driver import (
     is_over,
     newest_board,
     open_panel,
+    play_one_move,
     start_game,
 )
 from tests.e2e.fake_discord import FakeDiscord, FakeMessage
@@ -122,7 +123,7 @@ async def test_the_host_ends_a_game_no_scoreboard_and_unlisted(
     )
     assert f"Ended by <@{ana['id']}>" in note.content
     ended = newest_board(fake, board)
-    assert is_over(ended) and "Ended by" in str(ended.embeds[0]["description"])
+    assert ended.buttons == [] and "Ended by" in str(ended.embeds[0]["description"])
     assert "Risk #1" not in await listed_games(fake, ana)
     assert "0 W" not in await scoreboard(fake, ana, "risk")
 
@@ -185,3 +186,24 @@ async def _is(value: object, wanted: str) -> bool:
 
 async def _logged_by_ai(parlour: ParlourBot, player: int) -> bool:
     return any(a.by_ai and a.player_id == player for a in await parlour.service.storage.actions(1))
+
+
+async def test_a_resigned_game_replays_to_its_end_with_the_resignation_told(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    await start_parlour()
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    board = await start_game(fake, ana, "cock-and-bull", joiners=[leo])
+    await play_one_move(fake, [ana, leo], board)
+    panel = await open_panel(fake, leo, board, MENU)
+    await panel_click(fake, leo, panel, "Resign…")
+    await panel_click(fake, leo, panel, "Resign")
+    await fake.wait_for(lambda: is_over(newest_board(fake, board)) or None)
+
+    rec = await fake.slash(ana, "replay", options={"id": 1})
+    viewer = (await rec.response()).message
+    assert viewer is not None and viewer.ephemeral
+    await (await fake.click(ana, viewer, label="Last")).response()
+    moves = str(viewer.embeds[0]["description"])
+    (last,) = [line for line in moves.splitlines() if line.startswith("▶ **2.**")]
+    assert last.startswith("▶ **2.** Leo · Resign — 🏳️") and "resigned" in last, moves

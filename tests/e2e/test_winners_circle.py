@@ -132,7 +132,8 @@ async def test_full_three_player_game_with_a_bot_then_scoreboard(
     assert lines and all(payout_text(line, names) in text for line in lines)
     assert "doubled" in text
     assert picture(boards[3]).size == (960, 820)
-    assert not boards[3].components  # the game is over: no live button (not even My chips)
+    # The game is over: no live button (not even My chips), only a rematch to start.
+    assert [b["label"] for b in boards[3].buttons] == ["Rematch"]
 
     result = fake.latest_message(board.channel_id, is_result)
     assert result is not None

@@ -1,0 +1,198 @@
+"""`/history` and `/replay`: a server's finished games, and any of them replayed privately.
+
+Both answer privately, with buttons that carry everything their click needs (the viewer's
+owner, the game, the step or page), so they keep working after a restart. Only the member
+who opened a viewer or a list can use its buttons.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import Interaction, ParlourBot
+from bot.custom_ids import PAGE_TEMPLATE, PageId, ViewerId
+from bot.errors import UserError
+from bot.history import Page, history_page
+from bot.replay import Replay, Replays
+from bot.replies import Reply
+from cogs.options import guild_id
+from cogs.replay_viewer import (
+    SUMMARY,
+    ReplayButton,
+    ViewerMessage,
+    picture_at,
+    summary,
+    viewer_message,
+)
+from cogs.scoreboard import GAME_CHOICES
+
+MAX_OPTION_INT = 2**53 - 1  # Discord's largest integer option
+
+
+class HistoryButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_TEMPLATE):
+    """◀ or ▶ under a `/history` list."""
+
+    def __init__(
+        self, pid: PageId, *, label: str = "…", emoji: str | None = None, disabled: bool = False
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                emoji=emoji,
+                disabled=disabled,
+                style=discord.ButtonStyle.secondary,
+                custom_id=pid.encode(),
+            )
+        )
+        self.pid = pid
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> HistoryButton:
+        return cls(PageId.parse(match.string))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = interaction.client.get_cog(Community.__cog_name__)
+        if not isinstance(cog, Community):
+            raise RuntimeError("the history's cog is not loaded")
+        await cog.page_click(interaction, self.pid)
+
+
+class Community(commands.Cog):
+    def __init__(self, bot: ParlourBot) -> None:
+        self.bot = bot
+        self.replays = Replays(bot.service, bot.presenters)
+
+    # --- /history ---------------------------------------------------------------------------
+
+    @app_commands.command(name="history")
+    @app_commands.guild_only()
+    @app_commands.describe(game="Only this game", user="Only games this member played")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def history(
+        self, interaction: Interaction, game: str | None = None, user: discord.User | None = None
+    ) -> None:
+        """This server's finished games, newest first, with their replays' ids."""
+        pid = PageId(interaction.user.id, 0, game, None if user is None else user.id, "open")
+        embed, view = await self._page(guild_id(interaction), pid)
+        await Reply.of(interaction).private(embed=embed, view=view)
+
+    async def page_click(self, interaction: discord.Interaction[Any], pid: PageId) -> None:
+        async def turn(reply: Reply) -> None:
+            _check_owner(reply, pid.owner, "/history")
+            embed, view = await self._page(guild_id(interaction), pid)
+            await reply.update(embed=embed, view=view)
+
+        await self.bot.router.handle(Reply.of(interaction), turn)
+
+    async def _page(self, guild: int, pid: PageId) -> tuple[discord.Embed, discord.ui.View]:
+        page = await history_page(
+            self.bot.service,
+            self.bot.presenters,
+            guild,
+            pid.page,
+            game=pid.game,
+            player_id=pid.user,
+        )
+        text = _history_text(page)
+        if pid.user is not None:
+            text = f"Games <@{pid.user}> played:\n\n{text}"
+        embed = discord.Embed(title=_history_title(pid), description=text[:4096])
+        embed.set_footer(text=f"Page {page.number + 1}")
+        view = discord.ui.View(timeout=None)
+        for move, label, emoji, tag, off in (
+            (-1, "Newer", "◀", "back", page.number == 0),
+            (1, "Older", "▶", "on", not page.more),
+        ):
+            target = PageId(pid.owner, max(0, page.number + move), pid.game, pid.user, tag)
+            view.add_item(HistoryButton(target, label=label, emoji=emoji, disabled=off))
+        return embed, view
+
+    # --- /replay ----------------------------------------------------------------------------
+
+    @app_commands.command(name="replay")
+    @app_commands.guild_only()
+    @app_commands.rename(game_id="id")
+    @app_commands.describe(game_id="The game's number: #N on its board, or from /history")
+    async def replay(
+        self, interaction: Interaction, game_id: app_commands.Range[int, 1, MAX_OPTION_INT]
+    ) -> None:
+        """Replay a finished game of this server, move by move (only you see it)."""
+        replay = await self.replays.open(game_id, guild_id(interaction))
+        viewer = await self._viewer(replay, 0, interaction.user.id)
+        await Reply.of(interaction).private(embed=viewer.embed, file=viewer.file, view=viewer.view)
+
+    async def viewer_click(self, interaction: discord.Interaction[Any], vid: ViewerId) -> None:
+        async def step(reply: Reply) -> None:
+            _check_owner(reply, vid.owner, f"/replay id:{vid.game_id}")
+            replay = await self.replays.open(vid.game_id, guild_id(interaction))
+            if vid.tag == SUMMARY:
+                await self._summary(reply, replay)
+                return
+            viewer = await self._viewer(replay, replay.clamp(vid.step), vid.owner)
+            await reply.update(embed=viewer.embed, attachments=[viewer.file], view=viewer.view)
+
+        await self.bot.router.handle(Reply.of(interaction), step)
+
+    async def _viewer(self, replay: Replay, step: int, owner: int) -> ViewerMessage:
+        game = replay.table.row.game
+        engine, presenter = self.bot.service.engine(game), self.bot.presenters.get(game)
+        picture = await asyncio.to_thread(picture_at, replay, presenter, step)
+        return viewer_message(replay, engine, presenter, step, owner, picture)
+
+    async def _summary(self, reply: Reply, replay: Replay) -> None:
+        """The animated summary, as a private message of its own (drawing it takes a while)."""
+        await reply.defer()
+        presenter = self.bot.presenters.get(replay.table.row.game)
+        animation = await asyncio.to_thread(summary, replay, presenter)
+        if len(animation.data) > reply.interaction.filesize_limit:
+            raise UserError("This game's summary is too large for Discord to show.")
+        kind = animation.filename.rsplit(".", 1)[-1].upper()
+        await reply.private(
+            f"**{presenter.title} #{replay.table.row.id}**, one frame per "
+            f"{presenter.chapter_name} ({animation.frames} frames, {kind}, "
+            f"{len(animation.data) // 1024} KB).",
+            file=discord.File(io.BytesIO(animation.data), filename=animation.filename),
+        )
+
+
+def _check_owner(reply: Reply, owner: int, command: str) -> None:
+    if reply.user_id != owner:
+        raise UserError(f"These buttons are someone else's: use `{command}` for your own.")
+
+
+def _history_title(pid: PageId) -> str:
+    title = "Finished games"
+    if pid.game is not None:
+        title += f" of {next(c.name for c in GAME_CHOICES if c.value == pid.game)}"
+    return title
+
+
+def _history_text(page: Page) -> str:
+    if not page.entries:
+        return "No finished games yet." if page.number == 0 else "No older games."
+    blocks = []
+    for e in page.entries:
+        where = f" · [thread]({e.thread_url})" if e.thread_url else ""
+        blocks.append(
+            f"**{e.title} #{e.game_id}** · <t:{int(e.finished_at)}:d>{where} · "
+            f"`/replay id:{e.game_id}`\n{e.players}\n{e.result}"
+        )
+    return "\n\n".join(blocks)
+
+
+async def setup(bot: ParlourBot) -> None:
+    bot.add_dynamic_items(ReplayButton, HistoryButton)
+    await bot.add_cog(Community(bot))

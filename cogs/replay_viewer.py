@@ -1,0 +1,189 @@
+"""The replay viewer: a finished game's board at any step, privately, with the moves around it.
+
+The message is rebuilt from the replay (see `bot.replay`) at each click: the picture at that
+step, a few moves before and after it, and buttons whose custom ids carry the game and the
+step they lead to, so a viewer keeps working after a restart. The game is over, so what was
+hidden during play (hands, hidden bets, cards drawn) is narrated too.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+import discord
+
+from bot.board import prompt_of
+from bot.custom_ids import VIEWER_TEMPLATE, ViewerId
+from bot.presenter import Presenter
+from bot.replay import Replay
+from bot.service import Table
+from bot.wording import seat_move, split_seat_events
+from images.animation import Animation, animate
+from rules.core import Engine
+
+CONTEXT = 3  # moves narrated before and after the current one
+LINE_CHARS = 220  # one move's line at most: the move list stays readable
+MAX_FRAMES = 60  # an animated summary of a very long game samples its chapters
+SUMMARY = "summary"  # the tag of the animated summary's button
+
+
+@dataclass(frozen=True)
+class ViewerMessage:
+    embed: discord.Embed
+    file: discord.File
+    view: discord.ui.View
+
+
+@runtime_checkable
+class ViewerHandler(Protocol):
+    async def viewer_click(self, interaction: discord.Interaction[Any], vid: ViewerId) -> None: ...
+
+
+class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=VIEWER_TEMPLATE):
+    """A replay viewer's button; the click goes to the cog registered as `HANDLER`."""
+
+    HANDLER = "Community"
+
+    def __init__(
+        self,
+        vid: ViewerId,
+        *,
+        label: str,
+        emoji: str | None = None,
+        disabled: bool = False,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                row=row,
+                label=label,
+                emoji=emoji,
+                disabled=disabled,
+                style=discord.ButtonStyle.secondary,
+                custom_id=vid.encode(),
+            )
+        )
+        self.vid = vid
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> ReplayButton:
+        return cls(ViewerId.parse(match.string), label="…")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        handler = interaction.client.get_cog(self.HANDLER)
+        if not isinstance(handler, ViewerHandler):
+            raise RuntimeError("the replay viewer's cog is not loaded")
+        await handler.viewer_click(interaction, self.vid)
+
+
+def picture_at(replay: Replay, presenter: Presenter, step: int) -> bytes:
+    """The board's picture at `step` (slow: call it off the event loop)."""
+    return presenter.render_png(replay.states[step], replay.table.names)
+
+
+def viewer_message(
+    replay: Replay,
+    engine: Engine[Any],
+    presenter: Presenter,
+    step: int,
+    owner: int,
+    picture: bytes,
+) -> ViewerMessage:
+    """The viewer at `step` for `owner`, showing `picture` (`picture_at(step)`)."""
+    table, state = replay.table, replay.states[step]
+    here = Table(table.row, table.seats, state)
+    lines = move_list(replay, presenter, step)
+    lines.append(f"**▶ {prompt_of(here, engine, presenter)}**")
+    embed = discord.Embed(
+        title=f"Replay · {presenter.title} #{table.row.id}",
+        description="\n".join(lines),
+        colour=presenter.colour,
+    )
+    chapters = len(replay.chapter_starts)
+    embed.set_footer(
+        text=f"Move {step} of {replay.last} · {presenter.chapter_name} "
+        f"{replay.chapter_index(step) + 1} of {chapters}"
+    )
+    embed.set_image(url="attachment://replay.png")
+    file = discord.File(io.BytesIO(picture), filename="replay.png")
+    view = discord.ui.View(timeout=None)
+    for button in buttons(replay, presenter, step, owner):
+        view.add_item(button)
+    return ViewerMessage(embed, file, view)
+
+
+def move_list(replay: Replay, presenter: Presenter, step: int) -> list[str]:
+    """The moves from `CONTEXT` before `step` to `CONTEXT` after it, the current one marked."""
+    first = max(1, step - CONTEXT)
+    last = min(replay.last, step + CONTEXT)
+    lines = [_move_line(replay, presenter, n, current=n == step) for n in range(first, last + 1)]
+    if step == 0:
+        lines.insert(0, "▶ **The start.**")
+    return lines
+
+
+def _move_line(replay: Replay, presenter: Presenter, n: int, *, current: bool) -> str:
+    move = replay.moves[n]
+    assert move is not None  # every step after the first was a move
+    player, action = move
+    names = replay.table.names
+    events = replay.events[n]
+    said, game_events = split_seat_events([e for e in events if e.visible_to is None], names)
+    said += presenter.narrate(game_events, names)
+    # The game is over: what only one player saw then may be told now.
+    for seat in replay.table.seats:
+        said += [
+            f"🔒 {seat.name}: {line}"
+            for line in presenter.narrate_private(events, seat.player_id, names)
+        ]
+    label = seat_move(action) or presenter.button(action, replay.states[n - 1]).label
+    text = f"{names.get(player, '?')} · {label}" + (f" — {' '.join(said)}" if said else "")
+    if len(text) > LINE_CHARS:
+        text = text[: LINE_CHARS - 1] + "…"
+    return f"▶ **{n}.** {text}" if current else f"`{n}.` {text}"
+
+
+def buttons(replay: Replay, presenter: Presenter, step: int, owner: int) -> list[ReplayButton]:
+    """⏮ ◀ ▶ ⏭ by move (first row); by chapter back and on, the animated summary (second)."""
+    game_id, last = replay.table.row.id, replay.last
+    chapter = presenter.chapter_name
+
+    def to(target: int, tag: str, label: str, emoji: str, off: bool, row: int) -> ReplayButton:
+        vid = ViewerId(owner, game_id, replay.clamp(target), tag)
+        return ReplayButton(vid, label=label, emoji=emoji, disabled=off, row=row)
+
+    return [
+        to(0, "first", "First", "⏮", step == 0, 0),
+        to(step - 1, "back", "Back", "◀", step == 0, 0),
+        to(step + 1, "on", "Next", "▶", step == last, 0),
+        to(last, "last", "Last", "⏭", step == last, 0),
+        to(
+            replay.chapter_back(step), "ch_back", f"{chapter.capitalize()} back", "⏪", step == 0, 1
+        ),
+        to(replay.chapter_on(step), "ch_on", f"Next {chapter}", "⏩", step == last, 1),
+        to(step, SUMMARY, "Animated summary", "🎞", False, 1),
+    ]
+
+
+def summary(replay: Replay, presenter: Presenter) -> Animation:
+    """One frame per chapter, at its end (at most `MAX_FRAMES`, the last always included)."""
+    ends = replay.chapter_ends()
+    picked = _sample(ends, MAX_FRAMES)
+    names = replay.table.names
+    return animate([presenter.render_png(replay.states[n], names) for n in picked])
+
+
+def _sample(items: Sequence[int], most: int) -> list[int]:
+    if len(items) <= most:
+        return list(items)
+    return [items[round(i * (len(items) - 1) / (most - 1))] for i in range(most)]
