@@ -12,7 +12,6 @@ first card's the player holds. Chance is split from resolution: `apply` rolls,
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from random import Random
 from typing import Any, ClassVar
 
@@ -79,6 +78,7 @@ from rules.risk.state import (
     TurnEnded,
     TurnStarted,
     WinKind,
+    evolve,
 )
 
 STATE_VERSION = 2  # 2: `bonus_pick` (a stored version 1 state is upgraded by `load`)
@@ -222,7 +222,7 @@ class Risk:
             for k, t in enumerate(territories):
                 owners[t] = (players[0], players[1], NEUTRAL)[k // 14]
             left = TWO_PLAYER_ARMIES - 14
-            return replace(
+            return evolve(
                 base,
                 owners=tuple(owners),
                 armies=(1,) * len(SLUGS),
@@ -233,13 +233,13 @@ class Risk:
             )
         start = START_ARMIES[n]
         if rules.setup is SetupMode.CLAIM:
-            return replace(base, setup_left=(start,) * n)
+            return evolve(base, setup_left=(start,) * n)
         # Dealt round the table from the first player, as evenly as possible.
         owners = [NEUTRAL] * len(SLUGS)
         for k, t in enumerate(territories):
             owners[t] = players[k % n]
         held = [owners.count(p) for p in players]
-        return replace(
+        return evolve(
             base,
             owners=tuple(owners),
             armies=(1,) * len(SLUGS),
@@ -348,7 +348,7 @@ def _put(state: RiskState, placements: Sequence[tuple[int, int]]) -> tuple[int, 
 def _claim(state: RiskState, slug: str) -> Step[RiskState]:
     i = INDEX[slug]
     me = state.player
-    state = replace(
+    state = evolve(
         state,
         owners=_with(state.owners, i, me),
         armies=_with(state.armies, i, 1),
@@ -357,9 +357,9 @@ def _claim(state: RiskState, slug: str) -> Step[RiskState]:
     events: list[Event] = [TerritoryClaimed(me, slug)]
     nxt = (state.current + 1) % len(state.players)
     if unclaimed(state):
-        return Step(replace(state, current=nxt), tuple(events))
+        return Step(evolve(state, current=nxt), tuple(events))
     # All 42 claimed: the rest of the armies go on in turn, from the next player on.
-    step = _next_setup_turn(replace(state, phase=Phase.SETUP_PLACE), nxt)
+    step = _next_setup_turn(evolve(state, phase=Phase.SETUP_PLACE), nxt)
     return Step(step.state, (*events, *step.events))
 
 
@@ -372,7 +372,7 @@ def _setup_place(state: RiskState, placements: Sequence[tuple[int, int]]) -> Ste
     armies = _put(state, placements)
     total = sum(n for _, n in placements)
     left = state.setup_left[state.current] - total
-    state = replace(
+    state = evolve(
         state,
         armies=armies,
         setup_left=_with(state.setup_left, state.current, left),
@@ -386,7 +386,7 @@ def _setup_place(state: RiskState, placements: Sequence[tuple[int, int]]) -> Ste
         if state.to_place > 0 and left > 0:
             return Step(state, tuple(events))
         if state.neutral_left > 0:
-            return Step(replace(state, phase=Phase.SETUP_NEUTRAL), tuple(events))
+            return Step(evolve(state, phase=Phase.SETUP_NEUTRAL), tuple(events))
     step = _next_setup_turn(state, (state.current + 1) % len(state.players))
     return Step(step.state, (*events, *step.events))
 
@@ -394,7 +394,7 @@ def _setup_place(state: RiskState, placements: Sequence[tuple[int, int]]) -> Ste
 def _place_neutral(state: RiskState, i: int) -> Step[RiskState]:
     armies = _with(state.armies, i, state.armies[i] + 1)
     left = state.neutral_left - 1
-    state = replace(state, armies=armies, neutral_left=left)
+    state = evolve(state, armies=armies, neutral_left=left)
     placed = ArmiesPlaced(state.player, NEUTRAL, SLUGS[i], 1, armies[i], left)
     step = _next_setup_turn(state, (state.current + 1) % len(state.players))
     return Step(step.state, (placed, *step.events))
@@ -409,10 +409,10 @@ def _next_setup_turn(state: RiskState, seat: int) -> Step[RiskState]:
         if state.setup_left[s] > 0:
             budget = min(TWO_PLAYER_SETUP_TURN, state.setup_left[s]) if n == 2 else 0
             return Step(
-                replace(state, current=s, phase=Phase.SETUP_PLACE, to_place=budget, source=""),
+                evolve(state, current=s, phase=Phase.SETUP_PLACE, to_place=budget, source=""),
                 (),
             )
-    started = _start_turn(replace(state, round=1), 0)
+    started = _start_turn(evolve(state, round=1), 0)
     return Step(started.state, (SetupFinished(state.players[0]), *started.events))
 
 
@@ -454,7 +454,7 @@ def _trade(state: RiskState, traded: tuple[int, ...]) -> Step[RiskState]:
     if bonus:
         armies = _with(armies, INDEX[bonus], armies[INDEX[bonus]] + TERRITORY_BONUS)
     hand = tuple(c for c in state.hands[seat] if c not in traded)
-    state = replace(
+    state = evolve(
         state,
         armies=armies,
         hands=_with(state.hands, seat, hand),
@@ -473,10 +473,10 @@ def _reinforce(state: RiskState, placements: Sequence[tuple[int, int]]) -> Step[
     armies = _put(state, placements)
     left = state.to_place - sum(n for _, n in placements)
     events = tuple(ArmiesPlaced(me, me, SLUGS[i], n, armies[i], left) for i, n in placements)
-    state = replace(state, armies=armies, to_place=left, source="")
+    state = evolve(state, armies=armies, to_place=left, source="")
     if left == 0:
         # All reinforcements are placed before attacking (after a trade-down: attack on).
-        state = replace(state, phase=Phase.ATTACK, resume_attack=False)
+        state = evolve(state, phase=Phase.ATTACK, resume_attack=False)
     return Step(state, events)
 
 
@@ -487,7 +487,7 @@ def _attack(state: RiskState, dice: int, stop: int, rng: Random) -> Step[RiskSta
     """Roll once (`stop` 0) or blitz: roll with the most dice until the territory falls or
     the source is down to `stop`. A defender who chooses is asked before each roll."""
     events: list[Event] = []
-    state = replace(state, blitz_stop=stop)
+    state = evolve(state, blitz_stop=stop)
     while True:
         if needs_defender_choice(state):
             asked = DefenceNeeded(
@@ -498,21 +498,21 @@ def _attack(state: RiskState, dice: int, stop: int, rng: Random) -> Step[RiskSta
                 attack_dice=dice,
             )
             events.append(asked)
-            return Step(replace(state, phase=Phase.DEFEND, attack_dice=dice), tuple(events))
+            return Step(evolve(state, phase=Phase.DEFEND, attack_dice=dice), tuple(events))
         defend = max_defend_dice(state.armies_on(state.target))
         step = _check_mission(_battle(state, roll(rng, dice), roll(rng, defend)))
         events += step.events
         state = step.state
         more = _blitz_goes_on(state)
         if more is None:
-            return Step(replace(state, blitz_stop=0), tuple(events))
+            return Step(evolve(state, blitz_stop=0), tuple(events))
         if not more:
             events.append(
                 AttackStopped(
                     state.player, state.source, state.target, state.armies_on(state.source)
                 )
             )
-            return Step(replace(state, blitz_stop=0), tuple(events))
+            return Step(evolve(state, blitz_stop=0), tuple(events))
         dice = max_attack_dice(state.armies_on(state.source))
 
 
@@ -525,7 +525,7 @@ def _defend(state: RiskState, dice: int, rng: Random) -> Step[RiskState]:
         if more is False:
             s = step.state
             events.append(AttackStopped(s.player, s.source, s.target, s.armies_on(s.source)))
-        return Step(replace(step.state, blitz_stop=0), tuple(events))
+        return Step(evolve(step.state, blitz_stop=0), tuple(events))
     dice_now = max_attack_dice(step.state.armies_on(step.state.source))
     rest = _attack(step.state, dice_now, step.state.blitz_stop, rng)
     return Step(rest.state, step.events + rest.events)
@@ -552,7 +552,7 @@ def _battle(
         source_armies=armies[s],
         target_armies=armies[t],
     )
-    state = replace(
+    state = evolve(
         state,
         armies=tuple(armies),
         phase=Phase.ATTACK,
@@ -563,7 +563,7 @@ def _battle(
         captured = _capture(state, len(attack_dice))
         return Step(captured.state, (rolled, *captured.events))
     if armies[s] < 2:  # nothing left to attack with from here
-        state = replace(state, source="", target="", blitz_stop=0)
+        state = evolve(state, source="", target="", blitz_stop=0)
     return Step(state, (rolled,))
 
 
@@ -584,7 +584,7 @@ def _capture(state: RiskState, dice: int) -> Step[RiskState]:
     armies = list(state.armies)
     armies[s] -= dice
     armies[t] = dice
-    state = replace(
+    state = evolve(
         state,
         owners=_with(state.owners, t, me),
         armies=tuple(armies),
@@ -602,7 +602,7 @@ def _capture(state: RiskState, dice: int) -> Step[RiskState]:
             won = _finish(state, kind, (me,))
             return Step(won.state, (*events, *won.events))
     if armies[s] > 1:
-        return Step(replace(state, phase=Phase.MOVE_IN, move_min=dice), tuple(events))
+        return Step(evolve(state, phase=Phase.MOVE_IN, move_min=dice), tuple(events))
     after = _after_capture(state)
     return Step(after.state, (*events, *after.events))
 
@@ -617,7 +617,7 @@ def _eliminate(state: RiskState, victim: PlayerId) -> Step[RiskState]:
     hand = state.hands[seat] + taken
     before = [effective_mission(state, s) for s in range(len(state.players))]
     hands = _with(_with(state.hands, victim_seat, ()), seat, hand)
-    state = replace(
+    state = evolve(
         state,
         hands=hands,
         eliminated=(*state.eliminated, Elimination(victim, me, state.turn)),
@@ -644,26 +644,26 @@ def _move_in(state: RiskState, total: int) -> Step[RiskState]:
     armies = list(state.armies)
     armies[s] -= extra
     armies[t] += extra
-    state = replace(state, armies=tuple(armies), move_min=0)
+    state = evolve(state, armies=tuple(armies), move_min=0)
     moved = ArmiesMovedIn(state.player, state.source, state.target, extra, armies[s], armies[t])
     after = _after_capture(state)
     return Step(after.state, (moved, *after.events))
 
 
 def _after_capture(state: RiskState) -> Step[RiskState]:
-    state = replace(state, source="", target="", phase=Phase.ATTACK)
+    state = evolve(state, source="", target="", phase=Phase.ATTACK)
     if state.resume_attack:  # trade down to 4 or fewer and place those armies first
-        return Step(replace(state, phase=Phase.REINFORCE, to_place=0), ())
+        return Step(evolve(state, phase=Phase.REINFORCE, to_place=0), ())
     return Step(state, ())
 
 
 def _end_attacks(state: RiskState, rng: Random) -> Step[RiskState]:
     ended = AttacksEnded(state.player)
-    state = replace(state, source="", target="")
+    state = evolve(state, source="", target="")
     if not fortify_sources(state, state.player):
         step = _end_turn(state, rng)
         return Step(step.state, (ended, *step.events))
-    return Step(replace(state, phase=Phase.FORTIFY), (ended,))
+    return Step(evolve(state, phase=Phase.FORTIFY), (ended,))
 
 
 # --- fortify and the end of a turn ------------------------------------------------------------
@@ -675,7 +675,7 @@ def _fortify(state: RiskState, count: int, rng: Random) -> Step[RiskState]:
     armies[s] -= count
     armies[t] += count
     moved = Fortified(state.player, state.source, state.target, count)
-    step = _end_turn(replace(state, armies=tuple(armies)), rng)
+    step = _end_turn(evolve(state, armies=tuple(armies)), rng)
     return Step(step.state, (moved, *step.events))
 
 
@@ -699,9 +699,9 @@ def _end_turn(state: RiskState, rng: Random) -> Step[RiskState]:
         if deck:
             card, deck = deck[0], deck[1:]
             hand = state.hands[seat] + (card,)
-            state = replace(state, hands=_with(state.hands, seat, hand))
+            state = evolve(state, hands=_with(state.hands, seat, hand))
             events += [CardDrawn(me, len(hand)), CardReceived(me, card, visible_to=frozenset({me}))]
-        state = replace(state, deck=deck, discard=discard)
+        state = evolve(state, deck=deck, discard=discard)
     n = len(state.players)
     nxt = next(
         (seat + k) % n for k in range(1, n + 1) if not state.is_out(state.players[(seat + k) % n])
@@ -714,14 +714,14 @@ def _end_turn(state: RiskState, rng: Random) -> Step[RiskState]:
             state, WinKind.TURN_LIMIT, tuple(p for p in alive(state) if standings[p] == best)
         )
         return Step(won.state, (*events, *won.events))
-    started = _start_turn(replace(state, round=state.round + new_round), nxt)
+    started = _start_turn(evolve(state, round=state.round + new_round), nxt)
     return Step(started.state, (*events, *started.events))
 
 
 def _start_turn(state: RiskState, seat: int) -> Step[RiskState]:
     player = state.players[seat]
     r = reinforcement(state, player)
-    state = replace(
+    state = evolve(
         state,
         current=seat,
         phase=Phase.REINFORCE,
@@ -743,7 +743,7 @@ def _start_turn(state: RiskState, seat: int) -> Step[RiskState]:
 
 
 def _finish(state: RiskState, kind: WinKind, winners: tuple[PlayerId, ...]) -> Step[RiskState]:
-    state = replace(
+    state = evolve(
         state, phase=Phase.OVER, win=kind, winners=winners, source="", target="", blitz_stop=0
     )
     return Step(state, (GameWon(winners, kind),))
@@ -785,19 +785,19 @@ def _with(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
 
 def _choose_source(state: RiskState, action: Action, rng: Random) -> Step[RiskState]:
     """The first part of a choice: where to place, attack from or move from."""
-    return Step(replace(state, source=parse_territory(action)), ())
+    return Step(evolve(state, source=parse_territory(action)), ())
 
 
 def _choose_target(state: RiskState, action: Action, rng: Random) -> Step[RiskState]:
     """The second part: the territory to attack or to move to."""
-    return Step(replace(state, target=parse_territory(action)), ())
+    return Step(evolve(state, target=parse_territory(action)), ())
 
 
 def _back(state: RiskState, action: Action, rng: Random) -> Step[RiskState]:
     """Undo the last part chosen: the target, else the source."""
     if state.target:
-        return Step(replace(state, target=""), ())
-    return Step(replace(state, source=""), ())
+        return Step(evolve(state, target=""), ())
+    return Step(evolve(state, source=""), ())
 
 
 def _place(state: RiskState, action: Action, rng: Random) -> Step[RiskState]:
@@ -825,7 +825,7 @@ _BY_VERB: dict[Verb, Handler] = {
     Verb.AUTO: lambda state, action, rng: _auto(state),
     Verb.TRADE: lambda state, action, rng: _trade(state, parse_trade(action)),
     Verb.BONUS: lambda state, action, rng: Step(
-        replace(state, bonus_pick=parse_territory(action)), ()
+        evolve(state, bonus_pick=parse_territory(action)), ()
     ),
     Verb.ATTACK_FROM: _choose_source,
     Verb.ATTACK_TO: _choose_target,

@@ -7,7 +7,8 @@ ints (`cards.py`): 0–41 the territory cards in map order, 42 and 43 the wilds.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any
 
 from rules.core import Event, PlayerId
 from rules.risk.map import TERRITORIES, neighbours
@@ -163,6 +164,26 @@ class RiskState:
     def hand(self, player: PlayerId) -> tuple[int, ...]:
         """Private: the cards `player` holds."""
         return self.hands[self.seat_of(player)]
+
+
+_FIELDS = frozenset(f.name for f in fields(RiskState))
+
+
+def evolve(state: RiskState, **changes: Any) -> RiskState:
+    """`dataclasses.replace(state, **changes)`, about eight times faster: the engine copies a
+    state several times an action, and `replace` re-runs the frozen `__init__` over every
+    field. The new instance's dict is filled before anyone sees it, so states stay immutable.
+
+    Raises:
+        TypeError: For a name that is not a field (as `replace` does).
+    """
+    if not changes.keys() <= _FIELDS:
+        raise TypeError(f"not RiskState fields: {sorted(changes.keys() - _FIELDS)}")
+    new = object.__new__(RiskState)
+    values = new.__dict__
+    values.update(state.__dict__)
+    values.update(changes)
+    return new
 
 
 # --- events -----------------------------------------------------------------------------------
