@@ -28,7 +28,7 @@ from rules.risk.actions import (
     parse_trade,
 )
 from rules.risk.battle import max_attack_dice, max_defend_dice, resolve_battle, roll
-from rules.risk.legal import legal_actions, refusal
+from rules.risk.legal import is_legal, legal_actions, refusal
 from rules.risk.missions import effective_mission, is_complete, mission_deck
 from rules.risk.options import OPTIONS
 from rules.risk.queries import (
@@ -249,11 +249,8 @@ class Risk:
 
     def to_act(self, state: RiskState) -> frozenset[PlayerId]:
         """The player whose (set-up) turn it is, or the defender choosing dice."""
-        if state.phase is Phase.OVER:
-            return frozenset()
-        if state.phase is Phase.DEFEND:
-            return frozenset({state.owner(state.target)})
-        return frozenset({state.player})
+        actor = _actor(state)
+        return frozenset() if actor is None else frozenset({actor})
 
     def legal_actions(self, state: RiskState, player: PlayerId) -> Sequence[Action]:
         """What the phase and the choice made so far allow, in the order a board offers it
@@ -269,13 +266,13 @@ class Risk:
         if their secret mission is complete."""
         if player not in state.players:
             raise IllegalAction("You are not playing in this game.")
-        if player not in self.to_act(state):
+        if player != _actor(state):
             if state.phase is Phase.OVER:
                 raise IllegalAction("The game is over.")
             if state.phase is Phase.DEFEND:
                 raise IllegalAction("Waiting for the defender to choose their dice.")
             raise IllegalAction("It is not your turn.")
-        if action not in self.legal_actions(state, player):
+        if not is_legal(state, action):
             raise IllegalAction(refusal(state, action))
         return _check_mission(_BY_VERB[Verb(action.verb)](state, action, rng))
 
@@ -329,6 +326,15 @@ class Risk:
         """One roll of the selected attack (source -> target) with these dice (a mission it
         completes wins at once)."""
         return _check_mission(_battle(state, attack_dice, defend_dice))
+
+
+def _actor(state: RiskState) -> PlayerId | None:
+    """Who acts now (`Risk.to_act`'s one player), None once the game is over."""
+    if state.phase is Phase.OVER:
+        return None
+    if state.phase is Phase.DEFEND:
+        return state.owner(state.target)
+    return state.player
 
 
 # --- set-up -----------------------------------------------------------------------------------
