@@ -37,4 +37,4 @@ def max_defend_dice(armies: int) -> int:
 
 def roll(rng: Random, count: int) -> tuple[int, ...]:
     """`count` dice, high to low."""
-    return tuple(sorted((rng.randint(1, 6) for _ in range(count)), reverse=True))
+    return tuple(sorted([rng.randint(1, 6) for _ in range(count)], reverse=True))

@@ -37,7 +37,7 @@ from rules.risk.queries import (
     attack_sources,
     attack_targets,
     bonus_territory,
-    fortify_sources,
+    can_fortify,
     must_trade,
     placeable,
     reinforcement,
@@ -274,7 +274,7 @@ class Risk:
             raise IllegalAction("It is not your turn.")
         if not is_legal(state, action):
             raise IllegalAction(refusal(state, action))
-        return _check_mission(_BY_VERB[Verb(action.verb)](state, action, rng))
+        return _check_mission(_BY_VERB[action.verb](state, action, rng))
 
     def outcome(self, state: RiskState) -> Outcome | None:
         """Places: the winners, then the players left by territories and armies, then the
@@ -666,7 +666,7 @@ def _after_capture(state: RiskState) -> Step[RiskState]:
 def _end_attacks(state: RiskState, rng: Random) -> Step[RiskState]:
     ended = AttacksEnded(state.player)
     state = evolve(state, source="", target="")
-    if not fortify_sources(state, state.player):
+    if not can_fortify(state, state.player):
         step = _end_turn(state, rng)
         return Step(step.state, (ended, *step.events))
     return Step(evolve(state, phase=Phase.FORTIFY), (ended,))
@@ -821,7 +821,7 @@ def _blitz(state: RiskState, action: Action, rng: Random) -> Step[RiskState]:
 
 
 Handler = Callable[[RiskState, Action, Random], Step[RiskState]]
-_BY_VERB: dict[Verb, Handler] = {
+_BY_VERB: dict[str, Handler] = {  # by the verb's text: an action's plain str finds it
     Verb.CLAIM: lambda state, action, rng: _claim(state, parse_territory(action)),
     Verb.PLACE_ON: _choose_source,
     Verb.PLACE: _place,

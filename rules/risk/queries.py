@@ -22,7 +22,9 @@ CONTINENT_INDEXES: dict[str, tuple[int, ...]] = {
 
 def territory_count(state: RiskState, player: PlayerId) -> int:
     """How many territories `player` holds."""
-    return sum(1 for i, o in enumerate(state.owners) if o == player and state.armies[i])
+    if 0 not in state.armies:  # every territory held (all but the claim set-up): count owners
+        return state.owners.count(player)
+    return sum(1 for o, a in zip(state.owners, state.armies, strict=True) if o == player and a)
 
 
 def army_count(state: RiskState, player: PlayerId) -> int:
@@ -132,6 +134,11 @@ def can_fortify_from(state: RiskState, player: PlayerId, i: int) -> bool:
         and state.armies[i] >= 2
         and any(owners[j] == player for j in ADJACENT[i])
     )
+
+
+def can_fortify(state: RiskState, player: PlayerId) -> bool:
+    """Whether `player` has any fortify to make (`fortify_sources` is not empty)."""
+    return any(can_fortify_from(state, player, i) for i in TERRITORY_INDEXES)
 
 
 def fortify_sources(state: RiskState, player: PlayerId) -> tuple[str, ...]:
