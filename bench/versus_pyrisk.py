@@ -153,15 +153,20 @@ class RandomGeneral:
     def _attack(self, state: RiskState, player: PlayerId) -> Action:
         if state.target:
             return blitz(1)  # on until the attack is exhausted
-        armies = state.armies
+        owners, armies = state.owners, state.armies
         if state.source:
             s = INDEX[state.source]
-            weaker = [SLUGS[j] for j in _enemies(state, s) if armies[j] < armies[s]]
-            return attack_to(self.rng.choice(weaker))
-        pairs = [
-            s for s in _own(state, player) for j in _enemies(state, s) if armies[s] > armies[j]
+            weaker = [j for j in ADJACENT[s] if owners[j] != player and armies[j] < armies[s]]
+            return attack_to(SLUGS[self.rng.choice(weaker)])
+        # StupidAI: every enemy neighbour weaker than the attacker (one entry per target).
+        sources = [
+            i
+            for i, o in enumerate(owners)
+            if o == player and armies[i] > 1
+            for j in ADJACENT[i]
+            if owners[j] != player and armies[j] < armies[i]
         ]
-        return attack_from(SLUGS[self.rng.choice(pairs)]) if pairs else END_ATTACKS
+        return attack_from(SLUGS[self.rng.choice(sources)]) if sources else END_ATTACKS
 
     def _move_in(self, state: RiskState, player: PlayerId) -> Action:
         asked = how_many(state)
@@ -181,17 +186,14 @@ class RandomGeneral:
     }
 
 
-def _own(state: RiskState, player: PlayerId) -> list[int]:
-    return [i for i, o in enumerate(state.owners) if o == player]
-
-
-def _enemies(state: RiskState, i: int) -> list[int]:
-    owners = state.owners
-    return [j for j in ADJACENT[i] if owners[j] != owners[i]]
-
-
 def _border(state: RiskState, player: PlayerId) -> list[int]:
-    return [i for i in _own(state, player) if _enemies(state, i)]
+    """Own territories with an enemy next door."""
+    owners = state.owners
+    return [
+        i
+        for i, o in enumerate(owners)
+        if o == player and any(owners[j] != player for j in ADJACENT[i])
+    ]
 
 
 def parlour_game(seed: str) -> tuple[int, int]:
