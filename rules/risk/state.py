@@ -47,6 +47,10 @@ class Phase(enum.Enum):
     FORTIFY = "fortify"
     OVER = "over"
 
+    # Members are singletons compared by identity: hash them so too, in C, rather than with
+    # Enum's Python-level __hash__ (the engine looks up handlers by phase on every action).
+    __hash__ = object.__hash__
+
 
 class WinKind(enum.Enum):
     """How the game was won."""
