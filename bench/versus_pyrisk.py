@@ -26,6 +26,7 @@ How the workloads are matched (bench/README.md has the table):
 from __future__ import annotations
 
 import os
+import random
 import sys
 import time
 from collections import Counter
@@ -80,41 +81,41 @@ class Tally:
 # --- pyrisk --------------------------------------------------------------------------------------
 
 
-def load_pyrisk() -> tuple[type, type] | None:
-    """pyrisk's `Game` and `StupidAI` from the checkout in `PYRISK_DIR`, or None without one.
-    Its modules import each other by top-level names (`game`, `ai`, `world`...)."""
+PlayGame = Callable[[str], tuple[int, int]]
+"""Plays one seeded game to its end: (steps, turns)."""
+
+
+def load_pyrisk() -> PlayGame | None:
+    """A headless game of three pyrisk `StupidAI`s, from the checkout in `PYRISK_DIR`; None
+    without one. pyrisk's modules import each other by top-level names (`game`, `ai`...)."""
     path = os.environ.get(ENV)
     if not path or not os.path.isfile(os.path.join(path, "game.py")):
         return None
     sys.path.insert(0, path)
-    game: ModuleType = __import__("game")
+    game_module: ModuleType = __import__("game")
     stupid: ModuleType = __import__("ai.stupid", fromlist=["StupidAI"])
-    return game.Game, stupid.StupidAI
 
+    class CountingGame(game_module.Game):  # type: ignore[misc, name-defined]
+        steps = turns = 0
 
-def pyrisk_game(game_class: type, ai_class: type, seed: str) -> tuple[int, int]:
-    """One headless pyrisk game of three `StupidAI`: (steps, turns)."""
-    steps = turns = 0
-
-    class CountingGame(game_class):  # type: ignore[misc, valid-type]
         def event(self, msg: tuple[Any, ...], territory: Any = None, player: Any = None) -> None:
-            nonlocal steps
-            steps += msg[0] not in ("start", "victory")  # bookkeeping, not a decision
+            self.steps += msg[0] not in ("start", "victory")  # bookkeeping, not a decision
             super().event(msg, territory, player)
 
-    class CountingAI(ai_class):  # type: ignore[misc, valid-type]
+    class CountingAI(stupid.StupidAI):  # type: ignore[misc, name-defined]
         def reinforce(self, available: int) -> Any:
-            nonlocal turns
-            turns += 1  # once at the start of every live player's turn
+            self.game.turns += 1  # once at the start of every live player's turn
             return super().reinforce(available)
 
-    pyrisk_random: Any = __import__("random")  # pyrisk rolls with the module's generator
-    pyrisk_random.seed(seed)
-    game = CountingGame(curses=False)
-    for name in ("ALPHA", "BRAVO", "CHARLIE")[:PLAYERS]:
-        game.add_player(name, CountingAI)
-    game.play()
-    return steps, turns
+    def play(seed: str) -> tuple[int, int]:
+        random.seed(seed)  # pyrisk rolls with the random module's generator
+        game = CountingGame(curses=False)
+        for name in ("ALPHA", "BRAVO", "CHARLIE")[:PLAYERS]:
+            game.add_player(name, CountingAI)
+        game.play()
+        return game.steps, game.turns
+
+    return play
 
 
 # --- Parlour -------------------------------------------------------------------------------------
@@ -213,17 +214,13 @@ def parlour_game(seed: str) -> tuple[int, int]:
 # --- side by side --------------------------------------------------------------------------------
 
 
-def side_by_side(seconds: float, rounds: int = 3) -> tuple[Tally, Tally] | None:
+def side_by_side(seconds: float, rounds: int = 12) -> tuple[Tally, Tally] | None:
     """(pyrisk, Parlour): full games, alternating sides `rounds` times for `seconds` in all
     per side (so a busy moment of the shared machine falls on both); None without pyrisk."""
-    loaded = load_pyrisk()
-    if loaded is None:
+    pyrisk_game = load_pyrisk()
+    if pyrisk_game is None:
         return None
-    game_class, ai_class = loaded
-    sides = {
-        "pyrisk": lambda seed: pyrisk_game(game_class, ai_class, seed),
-        "parlour": parlour_game,
-    }
+    sides: dict[str, PlayGame] = {"pyrisk": pyrisk_game, "parlour": parlour_game}
     tallies = {side: Tally() for side in sides}
     for side, play in sides.items():
         play(f"warm-up-{side}")
