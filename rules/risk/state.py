@@ -184,9 +184,7 @@ def evolve(state: RiskState, **changes: Any) -> RiskState:
     if not changes.keys() <= _FIELDS:
         raise TypeError(f"not RiskState fields: {sorted(changes.keys() - _FIELDS)}")
     new = object.__new__(RiskState)
-    values = new.__dict__
-    values.update(state.__dict__)
-    values.update(changes)
+    new.__dict__.update(state.__dict__, **changes)
     return new
 
 
