@@ -479,11 +479,9 @@ def _reinforce(state: RiskState, placements: Sequence[tuple[int, int]]) -> Step[
     armies = _put(state, placements)
     left = state.to_place - sum(n for _, n in placements)
     events = tuple(ArmiesPlaced(me, me, SLUGS[i], n, armies[i], left) for i, n in placements)
-    state = evolve(state, armies=armies, to_place=left, source="")
-    if left == 0:
-        # All reinforcements are placed before attacking (after a trade-down: attack on).
-        state = evolve(state, phase=Phase.ATTACK, resume_attack=False)
-    return Step(state, events)
+    # All reinforcements are placed before attacking (after a trade-down: attack on).
+    done = {"phase": Phase.ATTACK, "resume_attack": False} if left == 0 else {}
+    return Step(evolve(state, armies=armies, to_place=left, source="", **done), events)
 
 
 # --- attacks ----------------------------------------------------------------------------------
@@ -493,7 +491,8 @@ def _attack(state: RiskState, dice: int, stop: int, rng: Random) -> Step[RiskSta
     """Roll once (`stop` 0) or blitz: roll with the most dice until the territory falls or
     the source is down to `stop`. A defender who chooses is asked before each roll."""
     events: list[Event] = []
-    state = evolve(state, blitz_stop=stop)
+    if state.blitz_stop != stop:
+        state = evolve(state, blitz_stop=stop)
     while True:
         if needs_defender_choice(state):
             asked = DefenceNeeded(
@@ -511,14 +510,14 @@ def _attack(state: RiskState, dice: int, stop: int, rng: Random) -> Step[RiskSta
         state = step.state
         more = _blitz_goes_on(state)
         if more is None:
-            return Step(evolve(state, blitz_stop=0), tuple(events))
+            return Step(_blitz_over(state), tuple(events))
         if not more:
             events.append(
                 AttackStopped(
                     state.player, state.source, state.target, state.armies_on(state.source)
                 )
             )
-            return Step(evolve(state, blitz_stop=0), tuple(events))
+            return Step(_blitz_over(state), tuple(events))
         dice = max_attack_dice(state.armies_on(state.source))
 
 
@@ -531,7 +530,7 @@ def _defend(state: RiskState, dice: int, rng: Random) -> Step[RiskState]:
         if more is False:
             s = step.state
             events.append(AttackStopped(s.player, s.source, s.target, s.armies_on(s.source)))
-        return Step(evolve(step.state, blitz_stop=0), tuple(events))
+        return Step(_blitz_over(step.state), tuple(events))
     dice_now = max_attack_dice(step.state.armies_on(step.state.source))
     rest = _attack(step.state, dice_now, step.state.blitz_stop, rng)
     return Step(rest.state, step.events + rest.events)
@@ -571,6 +570,11 @@ def _battle(
     if armies[s] < 2:  # nothing left to attack with from here
         state = evolve(state, source="", target="", blitz_stop=0)
     return Step(state, (rolled,))
+
+
+def _blitz_over(state: RiskState) -> RiskState:
+    """`blitz_stop` back to 0 (most rolls end with it there already: no copy then)."""
+    return evolve(state, blitz_stop=0) if state.blitz_stop else state
 
 
 def _blitz_goes_on(state: RiskState) -> bool | None:
@@ -650,17 +654,17 @@ def _move_in(state: RiskState, total: int) -> Step[RiskState]:
     armies = list(state.armies)
     armies[s] -= extra
     armies[t] += extra
-    state = evolve(state, armies=tuple(armies), move_min=0)
     moved = ArmiesMovedIn(state.player, state.source, state.target, extra, armies[s], armies[t])
-    after = _after_capture(state)
+    after = _after_capture(state, armies=tuple(armies), move_min=0)
     return Step(after.state, (moved, *after.events))
 
 
-def _after_capture(state: RiskState) -> Step[RiskState]:
-    state = evolve(state, source="", target="", phase=Phase.ATTACK)
+def _after_capture(state: RiskState, **changes: Any) -> Step[RiskState]:
+    """Back to attacking, with `changes` made in the same copy."""
     if state.resume_attack:  # trade down to 4 or fewer and place those armies first
-        return Step(evolve(state, phase=Phase.REINFORCE, to_place=0), ())
-    return Step(state, ())
+        changes.update(to_place=0)
+    phase = Phase.REINFORCE if state.resume_attack else Phase.ATTACK
+    return Step(evolve(state, source="", target="", phase=phase, **changes), ())
 
 
 def _end_attacks(state: RiskState, rng: Random) -> Step[RiskState]:
