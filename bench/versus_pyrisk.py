@@ -128,6 +128,7 @@ class RandomGeneral:
     def __init__(self, rng: Random) -> None:
         self.rng = rng
         self.plan: list[tuple[str, int]] = []  # reinforcements still to place: (where, armies)
+        self.held: dict[PlayerId, list[str]] = {}  # each player's territories, in the set-up
 
     def choose(self, state: RiskState, player: PlayerId) -> Action:
         return self._BY_PHASE[state.phase](self, state, player)
@@ -138,8 +139,9 @@ class RandomGeneral:
     def _setup_place(self, state: RiskState, player: PlayerId) -> Action:
         if state.source:
             return place(1)
-        own = [SLUGS[i] for i, o in enumerate(state.owners) if o == player]
-        return place_on(self.rng.choice(own))
+        if player not in self.held:  # nothing changes hands while set-up armies are placed
+            self.held[player] = [SLUGS[i] for i, o in enumerate(state.owners) if o == player]
+        return place_on(self.rng.choice(self.held[player]))
 
     def _reinforce(self, state: RiskState, player: PlayerId) -> Action:
         if must_trade(state):
