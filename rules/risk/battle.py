@@ -40,5 +40,5 @@ FACES = (1, 2, 3, 4, 5, 6)
 
 def roll(rng: Random, count: int) -> tuple[int, ...]:
     """`count` dice, high to low. `choice` of a face draws exactly what `randint(1, 6)` did
-    (both take `_randbelow(6)`), so saved games replay, in a third of the time."""
+    (both take one `_randbelow(6)`), so saved games replay, with fewer calls a die."""
     return tuple(sorted([rng.choice(FACES) for _ in range(count)], reverse=True))
