@@ -1,6 +1,7 @@
 """Rules engine throughput per game: AI-vs-AI games and steps per second (engine only: no
 storage, no rendering), plus the figures some games are held to: a Horse Collar shot's
-simulation time, a Risk AI turn's time and six-AI games per second.
+simulation time, a Risk AI turn's time, six-AI games per second, and Risk side by side with
+pyrisk (`versus_pyrisk.py`: a checkout in $PYRISK_DIR, else it says how to get one).
 
 Run: .venv/bin/python -m bench.engine [--game NAME ...] [--seconds S]
 """
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bench.common import add_game_option, playout, print_load, print_table, selected_games, spread
+from bench.versus_pyrisk import versus_figures
 from rules.core import Engine
 from rules.horse_collar.actions import Verb
 from rules.registry import ENGINES
@@ -99,9 +101,14 @@ def turn_figures(engine: Engine[Any], seconds: float) -> list[tuple[str, str]]:
     ]
 
 
+def risk_figures(engine: Engine[Any], seconds: float) -> list[tuple[str, str]]:
+    """Risk: the six-AI figures, then three random players against pyrisk's."""
+    return turn_figures(engine, seconds) + versus_figures(seconds)
+
+
 EXTRAS: dict[str, Callable[[Engine[Any], float], list[tuple[str, str]]]] = {
     "horse_collar": shot_figures,
-    "risk": turn_figures,
+    "risk": risk_figures,
 }
 
 

@@ -12,7 +12,6 @@ first card's the player holds. Chance is split from resolution: `apply` rolls,
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from random import Random
 from typing import Any, ClassVar
 
@@ -29,7 +28,7 @@ from rules.risk.actions import (
     parse_trade,
 )
 from rules.risk.battle import max_attack_dice, max_defend_dice, resolve_battle, roll
-from rules.risk.legal import legal_actions, refusal
+from rules.risk.legal import is_legal, legal_actions, refusal
 from rules.risk.missions import effective_mission, is_complete, mission_deck
 from rules.risk.options import OPTIONS
 from rules.risk.queries import (
@@ -38,7 +37,7 @@ from rules.risk.queries import (
     attack_sources,
     attack_targets,
     bonus_territory,
-    fortify_sources,
+    can_fortify,
     must_trade,
     placeable,
     reinforcement,
@@ -79,6 +78,7 @@ from rules.risk.state import (
     TurnEnded,
     TurnStarted,
     WinKind,
+    evolve,
 )
 from rules.seats import Resigned, ai_plays_on, apply_seat_action, is_seat_action, resigned_last
 
@@ -224,7 +224,7 @@ class Risk:
             for k, t in enumerate(territories):
                 owners[t] = (players[0], players[1], NEUTRAL)[k // 14]
             left = TWO_PLAYER_ARMIES - 14
-            return replace(
+            return evolve(
                 base,
                 owners=tuple(owners),
                 armies=(1,) * len(SLUGS),
@@ -235,13 +235,13 @@ class Risk:
             )
         start = START_ARMIES[n]
         if rules.setup is SetupMode.CLAIM:
-            return replace(base, setup_left=(start,) * n)
+            return evolve(base, setup_left=(start,) * n)
         # Dealt round the table from the first player, as evenly as possible.
         owners = [NEUTRAL] * len(SLUGS)
         for k, t in enumerate(territories):
             owners[t] = players[k % n]
         held = [owners.count(p) for p in players]
-        return replace(
+        return evolve(
             base,
             owners=tuple(owners),
             armies=(1,) * len(SLUGS),
@@ -251,11 +251,8 @@ class Risk:
 
     def to_act(self, state: RiskState) -> frozenset[PlayerId]:
         """The player whose (set-up) turn it is, or the defender choosing dice."""
-        if state.phase is Phase.OVER:
-            return frozenset()
-        if state.phase is Phase.DEFEND:
-            return frozenset({state.owner(state.target)})
-        return frozenset({state.player})
+        actor = _actor(state)
+        return frozenset() if actor is None else frozenset({actor})
 
     def legal_actions(self, state: RiskState, player: PlayerId) -> Sequence[Action]:
         """What the phase and the choice made so far allow, in the order a board offers it
@@ -276,15 +273,15 @@ class Risk:
             )
         if player not in state.players:
             raise IllegalAction("You are not playing in this game.")
-        if player not in self.to_act(state):
+        if player != _actor(state):
             if state.phase is Phase.OVER:
                 raise IllegalAction("The game is over.")
             if state.phase is Phase.DEFEND:
                 raise IllegalAction("Waiting for the defender to choose their dice.")
             raise IllegalAction("It is not your turn.")
-        if action not in self.legal_actions(state, player):
+        if not is_legal(state, action):
             raise IllegalAction(refusal(state, action))
-        return _check_mission(_BY_VERB[Verb(action.verb)](state, action, rng))
+        return _check_mission(_BY_VERB[action.verb](state, action, rng))
 
     def outcome(self, state: RiskState) -> Outcome | None:
         """Places: the winners, then the players left by territories and armies, then the
@@ -344,6 +341,15 @@ class Risk:
         return _check_mission(_battle(state, attack_dice, defend_dice))
 
 
+def _actor(state: RiskState) -> PlayerId | None:
+    """Who acts now (`Risk.to_act`'s one player), None once the game is over."""
+    if state.phase is Phase.OVER:
+        return None
+    if state.phase is Phase.DEFEND:
+        return state.owner(state.target)
+    return state.player
+
+
 # --- set-up -----------------------------------------------------------------------------------
 
 
@@ -361,7 +367,7 @@ def _put(state: RiskState, placements: Sequence[tuple[int, int]]) -> tuple[int, 
 def _claim(state: RiskState, slug: str) -> Step[RiskState]:
     i = INDEX[slug]
     me = state.player
-    state = replace(
+    state = evolve(
         state,
         owners=_with(state.owners, i, me),
         armies=_with(state.armies, i, 1),
@@ -370,9 +376,9 @@ def _claim(state: RiskState, slug: str) -> Step[RiskState]:
     events: list[Event] = [TerritoryClaimed(me, slug)]
     nxt = _next_seat(state, state.current)
     if unclaimed(state):
-        return Step(replace(state, current=nxt), tuple(events))
+        return Step(evolve(state, current=nxt), tuple(events))
     # All 42 claimed: the rest of the armies go on in turn, from the next player on.
-    step = _next_setup_turn(replace(state, phase=Phase.SETUP_PLACE), nxt)
+    step = _next_setup_turn(evolve(state, phase=Phase.SETUP_PLACE), nxt)
     return Step(step.state, (*events, *step.events))
 
 
@@ -385,7 +391,7 @@ def _setup_place(state: RiskState, placements: Sequence[tuple[int, int]]) -> Ste
     armies = _put(state, placements)
     total = sum(n for _, n in placements)
     left = state.setup_left[state.current] - total
-    state = replace(
+    state = evolve(
         state,
         armies=armies,
         setup_left=_with(state.setup_left, state.current, left),
@@ -399,7 +405,7 @@ def _setup_place(state: RiskState, placements: Sequence[tuple[int, int]]) -> Ste
         if state.to_place > 0 and left > 0:
             return Step(state, tuple(events))
         if state.neutral_left > 0:
-            return Step(replace(state, phase=Phase.SETUP_NEUTRAL), tuple(events))
+            return Step(evolve(state, phase=Phase.SETUP_NEUTRAL), tuple(events))
     step = _next_setup_turn(state, (state.current + 1) % len(state.players))
     return Step(step.state, (*events, *step.events))
 
@@ -407,7 +413,7 @@ def _setup_place(state: RiskState, placements: Sequence[tuple[int, int]]) -> Ste
 def _place_neutral(state: RiskState, i: int) -> Step[RiskState]:
     armies = _with(state.armies, i, state.armies[i] + 1)
     left = state.neutral_left - 1
-    state = replace(state, armies=armies, neutral_left=left)
+    state = evolve(state, armies=armies, neutral_left=left)
     placed = ArmiesPlaced(state.player, NEUTRAL, SLUGS[i], 1, armies[i], left)
     step = _next_setup_turn(state, (state.current + 1) % len(state.players))
     return Step(step.state, (placed, *step.events))
@@ -422,11 +428,11 @@ def _next_setup_turn(state: RiskState, seat: int) -> Step[RiskState]:
         if state.setup_left[s] > 0:
             budget = min(TWO_PLAYER_SETUP_TURN, state.setup_left[s]) if n == 2 else 0
             return Step(
-                replace(state, current=s, phase=Phase.SETUP_PLACE, to_place=budget, source=""),
+                evolve(state, current=s, phase=Phase.SETUP_PLACE, to_place=budget, source=""),
                 (),
             )
     first = _next_seat(state, n - 1)  # the first player, unless they resigned
-    started = _start_turn(replace(state, round=1), first)
+    started = _start_turn(evolve(state, round=1), first)
     return Step(started.state, (SetupFinished(state.players[first]), *started.events))
 
 
@@ -468,7 +474,7 @@ def _trade(state: RiskState, traded: tuple[int, ...]) -> Step[RiskState]:
     if bonus:
         armies = _with(armies, INDEX[bonus], armies[INDEX[bonus]] + TERRITORY_BONUS)
     hand = tuple(c for c in state.hands[seat] if c not in traded)
-    state = replace(
+    state = evolve(
         state,
         armies=armies,
         hands=_with(state.hands, seat, hand),
@@ -487,11 +493,9 @@ def _reinforce(state: RiskState, placements: Sequence[tuple[int, int]]) -> Step[
     armies = _put(state, placements)
     left = state.to_place - sum(n for _, n in placements)
     events = tuple(ArmiesPlaced(me, me, SLUGS[i], n, armies[i], left) for i, n in placements)
-    state = replace(state, armies=armies, to_place=left, source="")
-    if left == 0:
-        # All reinforcements are placed before attacking (after a trade-down: attack on).
-        state = replace(state, phase=Phase.ATTACK, resume_attack=False)
-    return Step(state, events)
+    # All reinforcements are placed before attacking (after a trade-down: attack on).
+    done = {"phase": Phase.ATTACK, "resume_attack": False} if left == 0 else {}
+    return Step(evolve(state, armies=armies, to_place=left, source="", **done), events)
 
 
 # --- attacks ----------------------------------------------------------------------------------
@@ -501,7 +505,8 @@ def _attack(state: RiskState, dice: int, stop: int, rng: Random) -> Step[RiskSta
     """Roll once (`stop` 0) or blitz: roll with the most dice until the territory falls or
     the source is down to `stop`. A defender who chooses is asked before each roll."""
     events: list[Event] = []
-    state = replace(state, blitz_stop=stop)
+    if state.blitz_stop != stop:
+        state = evolve(state, blitz_stop=stop)
     while True:
         if needs_defender_choice(state):
             asked = DefenceNeeded(
@@ -512,21 +517,21 @@ def _attack(state: RiskState, dice: int, stop: int, rng: Random) -> Step[RiskSta
                 attack_dice=dice,
             )
             events.append(asked)
-            return Step(replace(state, phase=Phase.DEFEND, attack_dice=dice), tuple(events))
+            return Step(evolve(state, phase=Phase.DEFEND, attack_dice=dice), tuple(events))
         defend = max_defend_dice(state.armies_on(state.target))
         step = _check_mission(_battle(state, roll(rng, dice), roll(rng, defend)))
         events += step.events
         state = step.state
         more = _blitz_goes_on(state)
         if more is None:
-            return Step(replace(state, blitz_stop=0), tuple(events))
+            return Step(_blitz_over(state), tuple(events))
         if not more:
             events.append(
                 AttackStopped(
                     state.player, state.source, state.target, state.armies_on(state.source)
                 )
             )
-            return Step(replace(state, blitz_stop=0), tuple(events))
+            return Step(_blitz_over(state), tuple(events))
         dice = max_attack_dice(state.armies_on(state.source))
 
 
@@ -539,7 +544,7 @@ def _defend(state: RiskState, dice: int, rng: Random) -> Step[RiskState]:
         if more is False:
             s = step.state
             events.append(AttackStopped(s.player, s.source, s.target, s.armies_on(s.source)))
-        return Step(replace(step.state, blitz_stop=0), tuple(events))
+        return Step(_blitz_over(step.state), tuple(events))
     dice_now = max_attack_dice(step.state.armies_on(step.state.source))
     rest = _attack(step.state, dice_now, step.state.blitz_stop, rng)
     return Step(rest.state, step.events + rest.events)
@@ -566,7 +571,7 @@ def _battle(
         source_armies=armies[s],
         target_armies=armies[t],
     )
-    state = replace(
+    state = evolve(
         state,
         armies=tuple(armies),
         phase=Phase.ATTACK,
@@ -577,8 +582,13 @@ def _battle(
         captured = _capture(state, len(attack_dice))
         return Step(captured.state, (rolled, *captured.events))
     if armies[s] < 2:  # nothing left to attack with from here
-        state = replace(state, source="", target="", blitz_stop=0)
+        state = evolve(state, source="", target="", blitz_stop=0)
     return Step(state, (rolled,))
+
+
+def _blitz_over(state: RiskState) -> RiskState:
+    """`blitz_stop` back to 0 (most rolls end with it there already: no copy then)."""
+    return evolve(state, blitz_stop=0) if state.blitz_stop else state
 
 
 def _blitz_goes_on(state: RiskState) -> bool | None:
@@ -598,7 +608,7 @@ def _capture(state: RiskState, dice: int) -> Step[RiskState]:
     armies = list(state.armies)
     armies[s] -= dice
     armies[t] = dice
-    state = replace(
+    state = evolve(
         state,
         owners=_with(state.owners, t, me),
         armies=tuple(armies),
@@ -616,7 +626,7 @@ def _capture(state: RiskState, dice: int) -> Step[RiskState]:
             won = _finish(state, kind, (me,))
             return Step(won.state, (*events, *won.events))
     if armies[s] > 1:
-        return Step(replace(state, phase=Phase.MOVE_IN, move_min=dice), tuple(events))
+        return Step(evolve(state, phase=Phase.MOVE_IN, move_min=dice), tuple(events))
     after = _after_capture(state)
     return Step(after.state, (*events, *after.events))
 
@@ -631,7 +641,7 @@ def _eliminate(state: RiskState, victim: PlayerId) -> Step[RiskState]:
     hand = state.hands[seat] + taken
     before = [effective_mission(state, s) for s in range(len(state.players))]
     hands = _with(_with(state.hands, victim_seat, ()), seat, hand)
-    state = replace(
+    state = evolve(
         state,
         hands=hands,
         eliminated=(*state.eliminated, Elimination(victim, me, state.turn)),
@@ -658,26 +668,26 @@ def _move_in(state: RiskState, total: int) -> Step[RiskState]:
     armies = list(state.armies)
     armies[s] -= extra
     armies[t] += extra
-    state = replace(state, armies=tuple(armies), move_min=0)
     moved = ArmiesMovedIn(state.player, state.source, state.target, extra, armies[s], armies[t])
-    after = _after_capture(state)
+    after = _after_capture(state, armies=tuple(armies), move_min=0)
     return Step(after.state, (moved, *after.events))
 
 
-def _after_capture(state: RiskState) -> Step[RiskState]:
-    state = replace(state, source="", target="", phase=Phase.ATTACK)
+def _after_capture(state: RiskState, **changes: Any) -> Step[RiskState]:
+    """Back to attacking, with `changes` made in the same copy."""
     if state.resume_attack:  # trade down to 4 or fewer and place those armies first
-        return Step(replace(state, phase=Phase.REINFORCE, to_place=0), ())
-    return Step(state, ())
+        changes.update(to_place=0)
+    phase = Phase.REINFORCE if state.resume_attack else Phase.ATTACK
+    return Step(evolve(state, source="", target="", phase=phase, **changes), ())
 
 
 def _end_attacks(state: RiskState, rng: Random) -> Step[RiskState]:
     ended = AttacksEnded(state.player)
-    state = replace(state, source="", target="")
-    if not fortify_sources(state, state.player):
+    state = evolve(state, source="", target="")
+    if not can_fortify(state, state.player):
         step = _end_turn(state, rng)
         return Step(step.state, (ended, *step.events))
-    return Step(replace(state, phase=Phase.FORTIFY), (ended,))
+    return Step(evolve(state, phase=Phase.FORTIFY), (ended,))
 
 
 # --- fortify and the end of a turn ------------------------------------------------------------
@@ -689,7 +699,7 @@ def _fortify(state: RiskState, count: int, rng: Random) -> Step[RiskState]:
     armies[s] -= count
     armies[t] += count
     moved = Fortified(state.player, state.source, state.target, count)
-    step = _end_turn(replace(state, armies=tuple(armies)), rng)
+    step = _end_turn(evolve(state, armies=tuple(armies)), rng)
     return Step(step.state, (moved, *step.events))
 
 
@@ -713,9 +723,9 @@ def _end_turn(state: RiskState, rng: Random) -> Step[RiskState]:
         if deck:
             card, deck = deck[0], deck[1:]
             hand = state.hands[seat] + (card,)
-            state = replace(state, hands=_with(state.hands, seat, hand))
+            state = evolve(state, hands=_with(state.hands, seat, hand))
             events += [CardDrawn(me, len(hand)), CardReceived(me, card, visible_to=frozenset({me}))]
-        state = replace(state, deck=deck, discard=discard)
+        state = evolve(state, deck=deck, discard=discard)
     after = _next_turn(state, seat)
     return Step(after.state, (*events, *after.events))
 
@@ -738,13 +748,13 @@ def _next_turn(state: RiskState, seat: int) -> Step[RiskState]:
         return _finish(
             state, WinKind.TURN_LIMIT, tuple(p for p in alive(state) if standings[p] == best)
         )
-    return _start_turn(replace(state, round=state.round + new_round), nxt)
+    return _start_turn(evolve(state, round=state.round + new_round), nxt)
 
 
 def _start_turn(state: RiskState, seat: int) -> Step[RiskState]:
     player = state.players[seat]
     r = reinforcement(state, player)
-    state = replace(
+    state = evolve(
         state,
         current=seat,
         phase=Phase.REINFORCE,
@@ -781,7 +791,7 @@ def _to_neutral(state: RiskState, player: PlayerId) -> Step[RiskState]:
     """The resigner is out: their territories keep their armies under the neutral flag, their
     cards go to the discard pile, and a turn of theirs passes to the next player."""
     seat = state.seat_of(player)
-    state = replace(
+    state = evolve(
         state,
         owners=tuple(NEUTRAL if o == player else o for o in state.owners),
         discard=state.discard + state.hands[seat],
@@ -796,12 +806,12 @@ def _to_neutral(state: RiskState, player: PlayerId) -> Step[RiskState]:
     resigned = Resigned(player)
     if state.phase is Phase.DEFEND and state.owner(state.target) == NEUTRAL:
         # They were choosing dice: the attacker rolls again, against the neutral army.
-        return Step(replace(state, phase=Phase.ATTACK, attack_dice=0), (resigned,))
+        return Step(evolve(state, phase=Phase.ATTACK, attack_dice=0), (resigned,))
     if state.player != player:
         return Step(state, (resigned,))
-    state = replace(state, source="", target="", attack_dice=0, move_min=0, blitz_stop=0)
+    state = evolve(state, source="", target="", attack_dice=0, move_min=0, blitz_stop=0)
     if state.phase is Phase.SETUP_CLAIM:
-        passed = Step(replace(state, current=_next_seat(state, seat)), ())
+        passed = Step(evolve(state, current=_next_seat(state, seat)), ())
     elif state.phase is Phase.SETUP_PLACE:
         passed = _next_setup_turn(state, seat)
     else:
@@ -813,7 +823,7 @@ def _to_neutral(state: RiskState, player: PlayerId) -> Step[RiskState]:
 
 
 def _finish(state: RiskState, kind: WinKind, winners: tuple[PlayerId, ...]) -> Step[RiskState]:
-    state = replace(
+    state = evolve(
         state, phase=Phase.OVER, win=kind, winners=winners, source="", target="", blitz_stop=0
     )
     return Step(state, (GameWon(winners, kind),))
@@ -855,19 +865,19 @@ def _with(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
 
 def _choose_source(state: RiskState, action: Action, rng: Random) -> Step[RiskState]:
     """The first part of a choice: where to place, attack from or move from."""
-    return Step(replace(state, source=parse_territory(action)), ())
+    return Step(evolve(state, source=parse_territory(action)), ())
 
 
 def _choose_target(state: RiskState, action: Action, rng: Random) -> Step[RiskState]:
     """The second part: the territory to attack or to move to."""
-    return Step(replace(state, target=parse_territory(action)), ())
+    return Step(evolve(state, target=parse_territory(action)), ())
 
 
 def _back(state: RiskState, action: Action, rng: Random) -> Step[RiskState]:
     """Undo the last part chosen: the target, else the source."""
     if state.target:
-        return Step(replace(state, target=""), ())
-    return Step(replace(state, source=""), ())
+        return Step(evolve(state, target=""), ())
+    return Step(evolve(state, source=""), ())
 
 
 def _place(state: RiskState, action: Action, rng: Random) -> Step[RiskState]:
@@ -885,7 +895,7 @@ def _blitz(state: RiskState, action: Action, rng: Random) -> Step[RiskState]:
 
 
 Handler = Callable[[RiskState, Action, Random], Step[RiskState]]
-_BY_VERB: dict[Verb, Handler] = {
+_BY_VERB: dict[str, Handler] = {  # by the verb's text: an action's plain str finds it
     Verb.CLAIM: lambda state, action, rng: _claim(state, parse_territory(action)),
     Verb.PLACE_ON: _choose_source,
     Verb.PLACE: _place,
@@ -895,7 +905,7 @@ _BY_VERB: dict[Verb, Handler] = {
     Verb.AUTO: lambda state, action, rng: _auto(state),
     Verb.TRADE: lambda state, action, rng: _trade(state, parse_trade(action)),
     Verb.BONUS: lambda state, action, rng: Step(
-        replace(state, bonus_pick=parse_territory(action)), ()
+        evolve(state, bonus_pick=parse_territory(action)), ()
     ),
     Verb.ATTACK_FROM: _choose_source,
     Verb.ATTACK_TO: _choose_target,

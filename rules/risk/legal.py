@@ -5,7 +5,7 @@ legal number, every set held."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rules.core import Action
 from rules.risk.actions import (
@@ -31,6 +31,8 @@ from rules.risk.queries import (
     attack_targets,
     blitz_stops,
     bonus_choices,
+    can_attack_from,
+    can_fortify_from,
     fortify_reach,
     fortify_sources,
     how_many,
@@ -38,12 +40,18 @@ from rules.risk.queries import (
     trade_options,
     unclaimed,
 )
-from rules.risk.state import NEUTRAL, SLUGS, Phase, RiskState
+from rules.risk.state import INDEX, NEUTRAL, SLUGS, Phase, RiskState
 
 
 def legal_actions(state: RiskState) -> tuple[Action, ...]:
     """What the player to act (the defender, when one chooses dice) may do now."""
     return _BY_PHASE[state.phase](state)
+
+
+def is_legal(state: RiskState, action: Action) -> bool:
+    """Whether `action` is in `legal_actions(state)`, checked without building that list
+    (the engine checks every action it applies; tests hold the two to agreeing)."""
+    return _IS_LEGAL[state.phase](state, action)
 
 
 def refusal(state: RiskState, action: Action) -> str:
@@ -107,8 +115,8 @@ def _legal_reinforce(state: RiskState) -> tuple[Action, ...]:
 
 def _legal_attack(state: RiskState) -> tuple[Action, ...]:
     if state.target:
-        dice = range(1, max_attack_dice(state.armies_on(state.source)) + 1)
-        return (*_numbers(Verb.ROLL, dice), *_numbers(Verb.BLITZ, blitz_stops(state)), BACK)
+        rolls = _numbers(Verb.ROLL, _attack_dice(state))
+        return (*rolls, *_numbers(Verb.BLITZ, blitz_stops(state)), BACK)
     if state.source:
         return (*map(attack_to, attack_targets(state, state.source)), BACK)
     sources = attack_sources(state, state.player)
@@ -116,7 +124,15 @@ def _legal_attack(state: RiskState) -> tuple[Action, ...]:
 
 
 def _legal_defend(state: RiskState) -> tuple[Action, ...]:
-    return _numbers(Verb.DEFEND, range(1, max_defend_dice(state.armies_on(state.target)) + 1))
+    return _numbers(Verb.DEFEND, _defend_dice(state))
+
+
+def _attack_dice(state: RiskState) -> range:
+    return range(1, max_attack_dice(state.armies_on(state.source)) + 1)
+
+
+def _defend_dice(state: RiskState) -> range:
+    return range(1, max_defend_dice(state.armies_on(state.target)) + 1)
 
 
 def _legal_move_in(state: RiskState) -> tuple[Action, ...]:
@@ -140,4 +156,104 @@ _BY_PHASE = {
     Phase.DEFEND: _legal_defend,
     Phase.MOVE_IN: _legal_move_in,
     Phase.FORTIFY: _legal_fortify,
+}
+
+
+# --- one action checked by phase: the same choices as above, without the lists ---------------
+
+
+def _number_in(arg: str, numbers: Sequence[int]) -> bool:
+    """Whether `arg` is one of `numbers` written as `number_action` writes it ("07", "+7" or
+    " 7" are not)."""
+    try:
+        n = int(arg)
+    except ValueError:
+        return False
+    return str(n) == arg and n in numbers
+
+
+def _answers_how_many(state: RiskState, action: Action) -> bool:
+    asked = how_many(state)
+    return asked is not None and action.verb == asked.verb and _number_in(action.arg, asked.numbers)
+
+
+def _territory(arg: str) -> int:
+    """The territory's index, or -1 for an argument that names none."""
+    return INDEX.get(arg, -1)
+
+
+def _places_on_own(state: RiskState, action: Action) -> bool:
+    i = _territory(action.arg)
+    return action.verb == Verb.PLACE_ON and i >= 0 and state.owners[i] == state.player
+
+
+def _claim_ok(state: RiskState, action: Action) -> bool:
+    i = _territory(action.arg)
+    return action == AUTO or (action.verb == Verb.CLAIM and i >= 0 and state.armies[i] == 0)
+
+
+def _setup_place_ok(state: RiskState, action: Action) -> bool:
+    if state.source:
+        return action == BACK or _answers_how_many(state, action)
+    return action == AUTO or _places_on_own(state, action)
+
+
+def _setup_neutral_ok(state: RiskState, action: Action) -> bool:
+    i = _territory(action.arg)
+    return action == AUTO or (
+        action.verb == Verb.NEUTRAL_ON and i >= 0 and state.owners[i] == NEUTRAL
+    )
+
+
+def _reinforce_ok(state: RiskState, action: Action) -> bool:
+    if action.verb in (Verb.TRADE, Verb.BONUS):  # rare: the sets are listed
+        return action in _legal_reinforce(state)
+    if must_trade(state):
+        return action == AUTO
+    if state.source:
+        return action == BACK or _answers_how_many(state, action)
+    return action == AUTO or _places_on_own(state, action)
+
+
+def _attack_ok(state: RiskState, action: Action) -> bool:
+    verb, arg = action.verb, action.arg
+    if state.target:
+        if verb == Verb.ROLL:
+            return _number_in(arg, _attack_dice(state))
+        return (verb == Verb.BLITZ and _number_in(arg, blitz_stops(state))) or action == BACK
+    if state.source:
+        return (verb == Verb.ATTACK_TO and arg in attack_targets(state, state.source)) or (
+            action == BACK
+        )
+    if verb == Verb.ATTACK_FROM:
+        i = _territory(arg)
+        return i >= 0 and can_attack_from(state, state.player, i)
+    return action in (END_ATTACKS, END_TURN)
+
+
+def _defend_ok(state: RiskState, action: Action) -> bool:
+    return action.verb == Verb.DEFEND and _number_in(action.arg, _defend_dice(state))
+
+
+def _fortify_ok(state: RiskState, action: Action) -> bool:
+    if state.target:
+        return action == BACK or _answers_how_many(state, action)
+    if state.source:
+        reach = fortify_reach(state, state.source)
+        return (action.verb == Verb.FORTIFY_TO and action.arg in reach) or action == BACK
+    if action.verb == Verb.FORTIFY_FROM:
+        i = _territory(action.arg)
+        return i >= 0 and can_fortify_from(state, state.player, i)
+    return action == END_TURN
+
+
+_IS_LEGAL: dict[Phase, Callable[[RiskState, Action], bool]] = {
+    Phase.SETUP_CLAIM: _claim_ok,
+    Phase.SETUP_PLACE: _setup_place_ok,
+    Phase.SETUP_NEUTRAL: _setup_neutral_ok,
+    Phase.REINFORCE: _reinforce_ok,
+    Phase.ATTACK: _attack_ok,
+    Phase.DEFEND: _defend_ok,
+    Phase.MOVE_IN: _answers_how_many,
+    Phase.FORTIFY: _fortify_ok,
 }

@@ -14,6 +14,7 @@ from rules.risk.state import ADJACENT, INDEX, SLUGS, Phase, Reinforcement, RiskS
 BLITZ_STOPS = (1, 3, 5, 10)
 FORCED_TRADE_CARDS = 5  # "must" trade while holding 5 or more
 
+TERRITORY_INDEXES = range(len(SLUGS))
 CONTINENT_INDEXES: dict[str, tuple[int, ...]] = {
     slug: tuple(INDEX[t] for t in c.territories) for slug, c in CONTINENTS.items()
 }
@@ -21,7 +22,9 @@ CONTINENT_INDEXES: dict[str, tuple[int, ...]] = {
 
 def territory_count(state: RiskState, player: PlayerId) -> int:
     """How many territories `player` holds."""
-    return sum(1 for i, o in enumerate(state.owners) if o == player and state.armies[i])
+    if 0 not in state.armies:  # every territory held (all but the claim set-up): count owners
+        return state.owners.count(player)
+    return sum(1 for o, a in zip(state.owners, state.armies, strict=True) if o == player and a)
 
 
 def army_count(state: RiskState, player: PlayerId) -> int:
@@ -79,14 +82,20 @@ def enemy_neighbours(state: RiskState, i: int) -> tuple[int, ...]:
     return tuple(j for j in ADJACENT[i] if state.owners[j] != me)
 
 
-def attack_sources(state: RiskState, player: PlayerId) -> tuple[str, ...]:
-    """Territories `player` may attack from: own, 2+ armies, an enemy (or neutral) next door."""
-    owners, armies = state.owners, state.armies
-    return tuple(
-        SLUGS[i]
-        for i, o in enumerate(owners)
-        if o == player and armies[i] >= 2 and any(owners[j] != player for j in ADJACENT[i])
+def can_attack_from(state: RiskState, player: PlayerId, i: int) -> bool:
+    """Whether `player` may attack from territory `i`: own, 2+ armies, an enemy (or neutral)
+    next door."""
+    owners = state.owners
+    return (
+        owners[i] == player
+        and state.armies[i] >= 2
+        and any(owners[j] != player for j in ADJACENT[i])
     )
+
+
+def attack_sources(state: RiskState, player: PlayerId) -> tuple[str, ...]:
+    """Territories `player` may attack from (`can_attack_from`), in map order."""
+    return tuple(SLUGS[i] for i in TERRITORY_INDEXES if can_attack_from(state, player, i))
 
 
 def attack_targets(state: RiskState, source: str) -> tuple[str, ...]:
@@ -116,14 +125,25 @@ def fortify_reach(state: RiskState, source: str) -> tuple[str, ...]:
     return tuple(SLUGS[j] for j in sorted(seen))
 
 
-def fortify_sources(state: RiskState, player: PlayerId) -> tuple[str, ...]:
-    """Own territories with 2+ armies and an own territory to move to."""
-    owners, armies = state.owners, state.armies
-    return tuple(
-        SLUGS[i]
-        for i, o in enumerate(owners)
-        if o == player and armies[i] >= 2 and any(owners[j] == player for j in ADJACENT[i])
+def can_fortify_from(state: RiskState, player: PlayerId, i: int) -> bool:
+    """Whether `player` may move armies from territory `i`: own, 2+ armies, an own territory
+    next door."""
+    owners = state.owners
+    return (
+        owners[i] == player
+        and state.armies[i] >= 2
+        and any(owners[j] == player for j in ADJACENT[i])
     )
+
+
+def can_fortify(state: RiskState, player: PlayerId) -> bool:
+    """Whether `player` has any fortify to make (`fortify_sources` is not empty)."""
+    return any(can_fortify_from(state, player, i) for i in TERRITORY_INDEXES)
+
+
+def fortify_sources(state: RiskState, player: PlayerId) -> tuple[str, ...]:
+    """Territories `player` may move armies from (`can_fortify_from`), in map order."""
+    return tuple(SLUGS[i] for i in TERRITORY_INDEXES if can_fortify_from(state, player, i))
 
 
 def unclaimed(state: RiskState) -> tuple[str, ...]:

@@ -7,7 +7,8 @@ ints (`cards.py`): 0–41 the territory cards in map order, 42 and 43 the wilds.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any
 
 from rules.codec import added_later
 from rules.core import Event, PlayerId
@@ -47,6 +48,10 @@ class Phase(enum.Enum):
     MOVE_IN = "move_in"  # after a capture: how many armies follow
     FORTIFY = "fortify"
     OVER = "over"
+
+    # Members are singletons compared by identity: hash them so too, in C, rather than with
+    # Enum's Python-level __hash__ (the engine looks up handlers by phase on every action).
+    __hash__ = object.__hash__
 
 
 class WinKind(enum.Enum):
@@ -168,6 +173,24 @@ class RiskState:
     def hand(self, player: PlayerId) -> tuple[int, ...]:
         """Private: the cards `player` holds."""
         return self.hands[self.seat_of(player)]
+
+
+_FIELDS = frozenset(f.name for f in fields(RiskState))
+
+
+def evolve(state: RiskState, **changes: Any) -> RiskState:
+    """`dataclasses.replace(state, **changes)`, about eight times faster: the engine copies a
+    state several times an action, and `replace` re-runs the frozen `__init__` over every
+    field. The new instance's dict is filled before anyone sees it, so states stay immutable.
+
+    Raises:
+        TypeError: For a name that is not a field (as `replace` does).
+    """
+    if not changes.keys() <= _FIELDS:
+        raise TypeError(f"not RiskState fields: {sorted(changes.keys() - _FIELDS)}")
+    new = object.__new__(RiskState)
+    new.__dict__.update(state.__dict__, **changes)
+    return new
 
 
 # --- events -----------------------------------------------------------------------------------

@@ -1,0 +1,261 @@
+"""Risk against pyrisk (github.com/chronitis/pyrisk), side by side in one process: three
+random players a game on each side, full games to world domination, steps/s and games/s.
+
+pyrisk is not on PyPI and has no licence, so it is never copied here: point `PYRISK_DIR` at
+a checkout (`HOW_TO_GET`). Its own game loop is driven headless (no curses display) with
+three of its random AI, `StupidAI`; nothing in its files is changed, the bench only
+subclasses its `Game` to count steps.
+
+How the workloads are matched (bench/README.md has the table):
+
+- three players; territories claimed one by one, then set-up armies placed one at a time;
+- Parlour's player mirrors `StupidAI`'s choices from what the state shows: claim a random
+  unclaimed territory; place one set-up army at a time on a random own territory; spread
+  the reinforcements army by army over random border territories; attack every enemy
+  neighbour weaker than the attacker until the attack is exhausted (a blitz to 1), moving
+  in everything but one army; never fortify. Parlour's rules add cards (a forced trade at
+  five, a random set) which pyrisk does not have;
+- a pyrisk step is one event its game applies for an AI decision (a claim, a set-up army,
+  a reinforcement of one territory, one whole attack, a free move); a Parlour step is one
+  `apply` (the same decisions take sub-steps: `place_on` then `place`, `attack_from`,
+  `attack_to`, `blitz`, `move_in`, then `end_attacks` / `end_turn`);
+- each side's randomness is one seeded generator a game; the time is the whole game, the
+  players' choices included.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from random import Random
+from types import ModuleType
+from typing import Any, ClassVar
+
+from rules.core import Action, PlayerId, setup_rng
+from rules.risk import ENGINE
+from rules.risk.actions import (
+    END_ATTACKS,
+    END_TURN,
+    attack_from,
+    attack_to,
+    blitz,
+    claim,
+    move_in,
+    place,
+    place_on,
+    trade,
+)
+from rules.risk.queries import how_many, must_trade, trade_options, unclaimed
+from rules.risk.state import ADJACENT, INDEX, SLUGS, Phase, RiskState
+
+PLAYERS = 3
+ENV = "PYRISK_DIR"
+HOW_TO_GET = (
+    f"set {ENV} to a checkout of github.com/chronitis/pyrisk (not on PyPI, no licence: "
+    f"keep it outside the repository), e.g. git clone https://github.com/chronitis/pyrisk "
+    f"/tmp/pyrisk && {ENV}=/tmp/pyrisk .venv/bin/python -m bench.engine --game risk"
+)
+
+
+@dataclass
+class Tally:
+    """Full games played on one side, their steps and turns, and the seconds they took."""
+
+    games: int = 0
+    steps: int = 0
+    turns: int = 0
+    seconds: float = 0.0
+
+    def add(self, steps: int, turns: int, seconds: float) -> None:
+        self.games += 1
+        self.steps += steps
+        self.turns += turns
+        self.seconds += seconds
+
+
+# --- pyrisk --------------------------------------------------------------------------------------
+
+
+PlayGame = Callable[[str], tuple[int, int]]
+"""Plays one seeded game to its end: (steps, turns)."""
+
+
+def load_pyrisk() -> PlayGame | None:
+    """A headless game of three pyrisk `StupidAI`s, from the checkout in `PYRISK_DIR`; None
+    without one. pyrisk's modules import each other by top-level names (`game`, `ai`...)."""
+    path = os.environ.get(ENV)
+    if not path or not os.path.isfile(os.path.join(path, "game.py")):
+        return None
+    sys.path.insert(0, path)
+    game_module: ModuleType = __import__("game")
+    stupid: ModuleType = __import__("ai.stupid", fromlist=["StupidAI"])
+
+    class CountingGame(game_module.Game):  # type: ignore[misc, name-defined]
+        steps = turns = 0
+
+        def event(self, msg: tuple[Any, ...], territory: Any = None, player: Any = None) -> None:
+            self.steps += msg[0] not in ("start", "victory")  # bookkeeping, not a decision
+            super().event(msg, territory, player)
+
+    class CountingAI(stupid.StupidAI):  # type: ignore[misc, name-defined]
+        def reinforce(self, available: int) -> Any:
+            self.game.turns += 1  # once at the start of every live player's turn
+            return super().reinforce(available)
+
+    def play(seed: str) -> tuple[int, int]:
+        random.seed(seed)  # pyrisk rolls with the random module's generator
+        game = CountingGame(curses=False)
+        for name in ("ALPHA", "BRAVO", "CHARLIE")[:PLAYERS]:
+            game.add_player(name, CountingAI)
+        game.play()
+        return game.steps, game.turns
+
+    return play
+
+
+# --- Parlour -------------------------------------------------------------------------------------
+
+
+class RandomGeneral:
+    """Parlour's random player, making `StupidAI`'s choices through Parlour's actions (see the
+    module's docstring); every action must pass `ENGINE.apply`'s check."""
+
+    def __init__(self, rng: Random) -> None:
+        self.rng = rng
+        self.plan: list[tuple[str, int]] = []  # reinforcements still to place: (where, armies)
+        self.held: dict[PlayerId, list[str]] = {}  # each player's territories, in the set-up
+
+    def choose(self, state: RiskState, player: PlayerId) -> Action:
+        return self._BY_PHASE[state.phase](self, state, player)
+
+    def _claim(self, state: RiskState, player: PlayerId) -> Action:
+        return claim(self.rng.choice(unclaimed(state)))
+
+    def _setup_place(self, state: RiskState, player: PlayerId) -> Action:
+        if state.source:
+            return place(1)
+        if player not in self.held:  # nothing changes hands while set-up armies are placed
+            self.held[player] = [SLUGS[i] for i, o in enumerate(state.owners) if o == player]
+        return place_on(self.rng.choice(self.held[player]))
+
+    def _reinforce(self, state: RiskState, player: PlayerId) -> Action:
+        if must_trade(state):
+            return trade(self.rng.choice(trade_options(state, player)))
+        if state.source:
+            return place(self.plan.pop(0)[1])
+        if not self.plan:  # StupidAI: each army on a random border territory
+            border = [SLUGS[i] for i in _border(state, player)]
+            self.plan = list(Counter(self.rng.choices(border, k=state.to_place)).items())
+        return place_on(self.plan[0][0])
+
+    def _attack(self, state: RiskState, player: PlayerId) -> Action:
+        if state.target:
+            return blitz(1)  # on until the attack is exhausted
+        owners, armies = state.owners, state.armies
+        if state.source:
+            s = INDEX[state.source]
+            weaker = [j for j in ADJACENT[s] if owners[j] != player and armies[j] < armies[s]]
+            return attack_to(SLUGS[self.rng.choice(weaker)])
+        # StupidAI: every enemy neighbour weaker than the attacker (one entry per target).
+        sources = [
+            i
+            for i, o in enumerate(owners)
+            if o == player and armies[i] > 1
+            for j in ADJACENT[i]
+            if owners[j] != player and armies[j] < armies[i]
+        ]
+        return attack_from(SLUGS[self.rng.choice(sources)]) if sources else END_ATTACKS
+
+    def _move_in(self, state: RiskState, player: PlayerId) -> Action:
+        asked = how_many(state)
+        assert asked is not None
+        return move_in(asked.numbers[-1])  # everything but one, as StupidAI
+
+    def _fortify(self, state: RiskState, player: PlayerId) -> Action:
+        return END_TURN  # StupidAI makes no free move
+
+    _BY_PHASE: ClassVar[dict[Phase, Callable[[RandomGeneral, RiskState, PlayerId], Action]]] = {
+        Phase.SETUP_CLAIM: _claim,
+        Phase.SETUP_PLACE: _setup_place,
+        Phase.REINFORCE: _reinforce,
+        Phase.ATTACK: _attack,
+        Phase.MOVE_IN: _move_in,
+        Phase.FORTIFY: _fortify,
+    }
+
+
+def _border(state: RiskState, player: PlayerId) -> list[int]:
+    """Own territories with an enemy next door."""
+    owners = state.owners
+    return [
+        i
+        for i, o in enumerate(owners)
+        if o == player and any(owners[j] != player for j in ADJACENT[i])
+    ]
+
+
+def parlour_game(seed: str) -> tuple[int, int]:
+    """One Parlour game of three `RandomGeneral`s, claim set-up: (steps, turns)."""
+    rng = Random(seed)
+    general = RandomGeneral(rng)
+    seats = tuple(101 * (n + 1) for n in range(PLAYERS))
+    state = ENGINE.initial_state(seats, {"setup": "claim"}, setup_rng(seed))
+    steps = 0
+    while to_act := ENGINE.to_act(state):
+        player = min(to_act)
+        state = ENGINE.apply(state, player, general.choose(state, player), rng).state
+        steps += 1
+    return steps, state.turn
+
+
+# --- side by side --------------------------------------------------------------------------------
+
+
+def side_by_side(seconds: float, rounds: int = 12) -> tuple[Tally, Tally] | None:
+    """(pyrisk, Parlour): full games, alternating sides `rounds` times for `seconds` in all
+    per side (so a busy moment of the shared machine falls on both); None without pyrisk."""
+    pyrisk_game = load_pyrisk()
+    if pyrisk_game is None:
+        return None
+    sides: dict[str, PlayGame] = {"pyrisk": pyrisk_game, "parlour": parlour_game}
+    tallies = {side: Tally() for side in sides}
+    for side, play in sides.items():
+        play(f"warm-up-{side}")
+    for _ in range(rounds):
+        for side, play in sides.items():
+            tally = tallies[side]
+            end = time.perf_counter() + seconds / rounds
+            while time.perf_counter() < end:
+                start = time.perf_counter()
+                steps, turns = play(f"versus-{side}-{tally.games}")
+                tally.add(steps, turns, time.perf_counter() - start)
+    return tallies["pyrisk"], tallies["parlour"]
+
+
+def versus_figures(seconds: float) -> list[tuple[str, str]]:
+    """The figures for `bench.engine`'s table: each side's rates, and Parlour's ratios."""
+    both = side_by_side(seconds)
+    if both is None:
+        print(f"versus pyrisk skipped: {HOW_TO_GET}")
+        return [("versus pyrisk", f"skipped: no checkout in ${ENV}")]
+    pyrisk, parlour = both
+    rows = []
+    for label, t in (("pyrisk", pyrisk), ("parlour", parlour)):
+        rows.append(
+            (
+                f"3 random, {label}: games/s, steps/s ({t.games} games, "
+                f"{t.steps / t.games:.0f} steps and {t.turns / t.games:.1f} turns a game)",
+                f"{t.games / t.seconds:,.1f}, {t.steps / t.seconds:,.0f}",
+            )
+        )
+    games_ratio = (parlour.games / parlour.seconds) / (pyrisk.games / pyrisk.seconds)
+    steps_ratio = (parlour.steps / parlour.seconds) / (pyrisk.steps / pyrisk.seconds)
+    rows.append(
+        ("3 random, parlour ÷ pyrisk: games/s, steps/s", f"{games_ratio:.2f}×, {steps_ratio:.2f}×")
+    )
+    return rows
