@@ -598,8 +598,10 @@ class Replayed:
 
 def _results(table: Table, outcome: Outcome) -> list[ResultRow]:
     """Scoreboard rows; a resigner's is a loss whatever their place (a table where everyone
-    resigned still places someone first)."""
+    resigned still places someone first). A game played by sides is rated side against
+    side; any other, seat against seat."""
     bots = table.bots
+    by_sides = table.side_count > 1
     resigned = frozenset(table.resigned)
     return [
         ResultRow(
@@ -609,6 +611,7 @@ def _results(table: Table, outcome: Outcome) -> list[ResultRow]:
             score=outcome.scores.get(seat.player_id, 0),
             won=outcome.places[seat.player_id] == 1 and seat.player_id not in resigned,
             stats=outcome.stats.get(seat.player_id, {}),
+            team=seat.side if by_sides else seat.seat,
         )
         for seat in table.seats
     ]

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, ClassVar, Protocol
 
+from bot.ratings import Placing, Rating, rated_id, update
 from bot.shards import Shards
 from rules.core import Action
 
@@ -30,7 +31,7 @@ LOBBY, ACTIVE, FINISHED, CANCELLED, ABANDONED = (
 MAX_ID = 2**63 - 1  # SQLite's INTEGER range, PostgreSQL's BIGINT
 
 # Every table, parents before children (the order `copy-db` writes them in).
-TABLES = ("games", "seats", "actions", "results", "guild_settings")
+TABLES = ("games", "seats", "actions", "results", "guild_settings", "ratings")
 
 
 class Row(Protocol):
@@ -117,6 +118,29 @@ class ResultRow:
     score: int
     won: bool
     stats: Mapping[str, int]
+    team: int  # who it played with: a side in a game played by sides, else its own seat
+
+    @property
+    def placing(self) -> Placing:
+        return Placing(rated_id(self.player_id, self.is_bot), self.team, self.place, self.won)
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    """A player's rating in one game of a server (player `AI_PLAYER`: the AI)."""
+
+    player_id: int
+    rating: Rating
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    """How one seat's finished game moved its player's conservative rating (μ − 3σ)."""
+
+    player_id: int
+    is_bot: bool
+    before: float
+    after: float
 
 
 @dataclass(frozen=True)
@@ -175,6 +199,9 @@ class Storage(ABC):
     stats_array: ClassVar[str]
     # Appended to the read of the game row in an action's transaction: locks it there.
     for_update: ClassVar[str]
+    # Takes a server's ratings lock (`?`: the server) for the rest of the transaction; empty
+    # where a write transaction excludes every other already.
+    lock_guild: ClassVar[str]
 
     def __init__(self, reader: Conn) -> None:
         self._read = reader  # for reads outside a transaction
@@ -425,25 +452,75 @@ class Storage(ABC):
                 now,
             )
             if results is not None:
-                await db.executemany(
-                    "INSERT INTO results (game_id, player_id, guild_id, game, is_bot, place,"
-                    " score, won, stats, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [
-                        (
-                            game_id,
-                            r.player_id,
-                            game["guild_id"],
-                            game["game"],
-                            int(r.is_bot),
-                            r.place,
-                            r.score,
-                            int(r.won),
-                            json.dumps(dict(r.stats)),
-                            now,
-                        )
-                        for r in results
-                    ],
+                await self._finish(db, game_id, game["guild_id"], game["game"], results, now)
+
+    async def _finish(
+        self,
+        db: Conn,
+        game_id: int,
+        guild_id: int,
+        game: str,
+        results: Iterable[ResultRow],
+        now: float,
+    ) -> None:
+        """A finished game's results, and its players' ratings updated from them."""
+        rows = list(results)
+        await self._lock_guild(db, guild_id)
+        before = await self._ratings_in(db, guild_id, game)
+        after = update([r.placing for r in rows], before)
+        await db.executemany(
+            "INSERT INTO results (game_id, player_id, guild_id, game, is_bot, place, score, won,"
+            " stats, finished_at, team, rating_before, rating_after)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    game_id,
+                    r.player_id,
+                    guild_id,
+                    game,
+                    int(r.is_bot),
+                    r.place,
+                    r.score,
+                    int(r.won),
+                    json.dumps(dict(r.stats)),
+                    now,
+                    r.team,
+                    *_ordinals(r.placing.player_id, before, after),
                 )
+                for r in rows
+            ],
+        )
+        await self._save_ratings(db, guild_id, game, after)
+
+    async def _lock_guild(self, db: Conn, guild_id: int) -> None:
+        """Hold the server's ratings lock until the transaction ends: its rating updates (a
+        game's end, a recompute) run one at a time, even across processes, and none reads a
+        rating another is about to change."""
+        if self.lock_guild:
+            await db.fetchone(self.lock_guild, guild_id)
+
+    async def _ratings_in(self, db: Conn, guild_id: int, game: str) -> dict[int, Rating]:
+        rows = await db.fetch(
+            "SELECT player_id, mu, sigma, played, wins FROM ratings"
+            " WHERE guild_id = ? AND game = ?",
+            guild_id,
+            game,
+        )
+        return {r["player_id"]: _rating(r) for r in rows}
+
+    async def _save_ratings(
+        self, db: Conn, guild_id: int, game: str, ratings: Mapping[int, Rating]
+    ) -> None:
+        await db.executemany(
+            "INSERT INTO ratings (guild_id, game, player_id, mu, sigma, played, wins)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, player_id) DO UPDATE"
+            " SET mu = excluded.mu, sigma = excluded.sigma, played = excluded.played,"
+            " wins = excluded.wins",
+            [
+                (guild_id, game, player, r.mu, r.sigma, r.played, r.wins)
+                for player, r in sorted(ratings.items())
+            ],
+        )
 
     async def actions(self, game_id: int) -> list[LoggedAction]:
         rows = await self._read.fetch(
@@ -486,6 +563,72 @@ class Storage(ABC):
             player_id,
         )
         return {r["game"]: _standing(r) for r in rows}
+
+    # --- ratings ---------------------------------------------------------------------------
+
+    async def ratings(self, guild_id: int, game: str) -> list[RatingRow]:
+        """A server's ratings for one game, the highest conservative rating (μ − 3σ) first."""
+        rows = await self._read.fetch(
+            "SELECT player_id, mu, sigma, played, wins FROM ratings"
+            " WHERE guild_id = ? AND game = ? ORDER BY mu - 3 * sigma DESC, player_id",
+            guild_id,
+            game,
+        )
+        return [RatingRow(r["player_id"], _rating(r)) for r in rows]
+
+    async def rating_changes(self, game_id: int) -> list[RatingChange]:
+        """How a finished game moved each seat's rating, in seat order (none if unrated)."""
+        rows = await self._read.fetch(
+            "SELECT results.player_id, results.is_bot, rating_before, rating_after"
+            " FROM results JOIN seats ON seats.game_id = results.game_id"
+            " AND seats.player_id = results.player_id"
+            " WHERE results.game_id = ? AND rating_after IS NOT NULL ORDER BY seats.seat",
+            game_id,
+        )
+        return [
+            RatingChange(r["player_id"], bool(r["is_bot"]), r["rating_before"], r["rating_after"])
+            for r in rows
+        ]
+
+    async def recompute_ratings(self, guild_id: int) -> int:
+        """Rate the server's results again from the first, in the order the games finished,
+        exactly as each game's end did; returns how many games were rated."""
+        async with self._transaction() as db:
+            await self._lock_guild(db, guild_id)
+            rows = await db.fetch(
+                "SELECT game_id, game, player_id, is_bot, team, place, won FROM results"
+                " WHERE guild_id = ? ORDER BY finished_at, game_id",
+                guild_id,
+            )
+            games: dict[int, list[Row]] = {}
+            for row in rows:
+                games.setdefault(row["game_id"], []).append(row)
+            ratings: dict[str, dict[int, Rating]] = {}
+            columns: list[tuple[float | None, float | None, int, int]] = []
+            for game_id, seats in games.items():
+                before = ratings.setdefault(seats[0]["game"], {})
+                placings = {
+                    r["player_id"]: Placing(
+                        rated_id(r["player_id"], bool(r["is_bot"])),
+                        r["team"],
+                        r["place"],
+                        bool(r["won"]),
+                    )
+                    for r in seats
+                }
+                after = update(list(placings.values()), before)
+                for player, placing in placings.items():
+                    columns.append((*_ordinals(placing.player_id, before, after), game_id, player))
+                before.update(after)
+            await db.execute("DELETE FROM ratings WHERE guild_id = ?", guild_id)
+            await db.executemany(
+                "UPDATE results SET rating_before = ?, rating_after = ?"
+                " WHERE game_id = ? AND player_id = ?",
+                columns,
+            )
+            for game, per_player in ratings.items():
+                await self._save_ratings(db, guild_id, game, per_player)
+        return len(games)
 
     # --- history (read-only) ------------------------------------------------------------------
 
@@ -584,6 +727,20 @@ class Storage(ABC):
 
 def _of(rows: Iterable[Row], shards: Shards | None) -> list[int]:
     return [r["id"] for r in rows if shards is None or shards.owns(r["guild_id"])]
+
+
+def _rating(row: Row) -> Rating:
+    return Rating(row["mu"], row["sigma"], row["played"], row["wins"])
+
+
+def _ordinals(
+    player: int, before: Mapping[int, Rating], after: Mapping[int, Rating]
+) -> tuple[float | None, float | None]:
+    """A result's rating columns: the conservative rating before and after (None, None when
+    the game rated nobody)."""
+    if player not in after:
+        return None, None
+    return before.get(player, Rating()).ordinal, after[player].ordinal
 
 
 def _standing(row: Row) -> StandingRow:

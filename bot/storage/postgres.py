@@ -21,6 +21,7 @@ from bot.storage.base import Conn, Row, Storage
 POOL_SIZE = 10
 CONNECT_TIMEOUT = 10.0  # seconds
 MIGRATION_LOCK = 0x5061726C6F7572  # "Parlour": the advisory lock migrations take
+RATINGS_LOCK = 0x52617465  # "Rate": with a server's id, the lock its rating updates take
 
 
 @functools.lru_cache(maxsize=512)
@@ -56,6 +57,8 @@ class PostgresStorage(Storage):
     backend = "postgres"
     stats_array = "json_agg(stats::json)::text"
     for_update = " FOR UPDATE"
+    # Two keys: this lock's kind, then the server folded into 32 bits (a clash only waits).
+    lock_guild = f"SELECT pg_advisory_xact_lock({RATINGS_LOCK}, (?::bigint % 2147483647)::int)"
 
     def __init__(self, pool: asyncpg.Pool) -> None:
         super().__init__(_Conn(pool))

@@ -34,10 +34,15 @@ async def test_copy_db_round_trip(tmp_path: Path, postgres_url: str) -> None:
     row arrives as it was, every game replays to its stored state, and the copy plays on."""
     source = tmp_path / "parlour.sqlite3"
     shutil.copy(OLD_DATABASE, source)
+    upgraded = await open_storage(f"sqlite:///{source}")
+    try:  # its games rated, as a server manager's /recompute-ratings does after the upgrade
+        assert [await upgraded.recompute_ratings(g) for g in (1 << 22, 3 << 22)] == [1, 1]
+    finally:
+        await upgraded.close()
     done = copy_db("--to", postgres_url, cwd=tmp_path, DATABASE_PATH=str(source))
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [
-        "copied 7 games, 14 seats, 363 actions, 4 results, 1 guild_settings",
+        "copied 7 games, 14 seats, 363 actions, 4 results, 1 guild_settings, 4 ratings",
         "replayed 6 games from their seeds and logs: every one matches its state",
     ]
     old, new = await open_storage(f"sqlite:///{source}"), await open_storage(postgres_url)
