@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, ClassVar, Protocol
 
-from bot.ratings import Placing, Rating, rated_id, update
+from bot.ratings import AI_PLAYER, Placing, Rating, rated_id, update
 from bot.shards import Shards
 from rules.core import Action
 
@@ -566,13 +566,17 @@ class Storage(ABC):
 
     # --- ratings ---------------------------------------------------------------------------
 
-    async def ratings(self, guild_id: int, game: str) -> list[RatingRow]:
-        """A server's ratings for one game, the highest conservative rating (μ − 3σ) first."""
+    async def ratings(self, guild_id: int, game: str, *, with_ai: bool = True) -> list[RatingRow]:
+        """A server's ratings for one game, the highest conservative rating (μ − 3σ) first;
+        the AI's among them unless told not to."""
         rows = await self._read.fetch(
             "SELECT player_id, mu, sigma, played, wins FROM ratings"
-            " WHERE guild_id = ? AND game = ? ORDER BY mu - 3 * sigma DESC, player_id",
+            " WHERE guild_id = ? AND game = ? AND (? OR player_id <> ?)"
+            " ORDER BY mu - 3 * sigma DESC, player_id",
             guild_id,
             game,
+            with_ai,
+            AI_PLAYER,
         )
         return [RatingRow(r["player_id"], _rating(r)) for r in rows]
 
