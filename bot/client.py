@@ -49,6 +49,7 @@ COGS = (
     "cogs.risk",
     "cogs.general",
     "cogs.scoreboard",
+    "cogs.leaderboard",
     "cogs.community",
 )
 SHUTDOWN_GRACE = 5.0  # seconds for clicks and boards in flight when the bot stops

@@ -36,7 +36,7 @@ from bot.replies import Reply
 from bot.scheduler import Scheduler
 from bot.service import GameService, Played, Table
 from bot.storage import ACTIVE, FINISHED
-from bot.wording import without_mentions
+from bot.wording import rating_changes, without_mentions
 from rules.core import Event, PlayerId
 
 log = logging.getLogger(__name__)
@@ -378,9 +378,11 @@ class BoardPublisher:
         engine = self._service.engine(table.row.game)
         presenter = self._presenters.get(table.row.game)
         result = prompt_of(table, engine, presenter)
+        changes = await self._service.storage.rating_changes(table.row.id)
+        rated = f"\n📈 Rating: {rating_changes(changes, table.names)}" if changes else ""
         try:
             await self._thread(table).send(
-                f"🏁 {result}\nSee `/scoreboard` for the standings.",
+                f"🏁 {result}{rated}\nSee `/scoreboard` and `/leaderboard` for the standings.",
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         except discord.NotFound:

@@ -39,6 +39,11 @@ class Rating:
         """The rating as shown."""
         return shown(self.ordinal)
 
+    @property
+    def ranked(self) -> bool:
+        """True once the player has played enough rated games for a leaderboard to rank."""
+        return self.played >= MIN_GAMES
+
 
 def shown(ordinal: float) -> int:
     return round(SCALE * ordinal)
@@ -53,6 +58,21 @@ class Placing:
     team: int
     place: int
     won: bool
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    """How a finished game moved one seat's player's conservative rating (μ − 3σ)."""
+
+    player_id: int  # the seat's: a bot seat's is negative, its rating the AI's
+    is_bot: bool
+    before: float
+    after: float
+
+    @property
+    def shown(self) -> int:
+        """The change as shown: the difference of the shown ratings, so changes add up."""
+        return shown(self.after) - shown(self.before)
 
 
 def rated_id(player_id: int, is_bot: bool) -> int:

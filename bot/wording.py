@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from babel import Locale
 from babel.lists import format_list
 
+from bot.ratings import RatingChange
 from rules.core import Action, Event, PlayerId
 from rules.seats import Resigned, SeatHandedToAI, SeatTakenBack, Verb
 
@@ -56,6 +57,17 @@ def who(players: Sequence[PlayerId], names: Mapping[PlayerId, str]) -> str:
 def winners_phrase(winners: Sequence[PlayerId], names: Mapping[PlayerId, str]) -> str:
     """A result line's subject: `<@1> wins`, or `<@1> and <@2> share the win`."""
     return f"{who(winners, names)} {agree(len(winners), 'wins', 'share the win')}"
+
+
+def rating_changes(changes: Sequence[RatingChange], names: Mapping[PlayerId, str]) -> str:
+    """A finished game's rating changes, seat by seat: "<@1> +24 · <@2> −11 · 🤖 AI +3" (the
+    AI once, however many bot seats it played)."""
+    parts: dict[str, str] = {}
+    for change in changes:
+        who = "🤖 AI" if change.is_bot else mention(change.player_id, names)
+        delta = change.shown
+        parts[who] = f"+{delta}" if delta > 0 else f"−{-delta}" if delta < 0 else "±0"
+    return " · ".join(f"{who} {delta}" for who, delta in parts.items())
 
 
 def format_duration(seconds: int) -> str:

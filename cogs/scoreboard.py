@@ -1,14 +1,18 @@
-"""`/scoreboard` and `/stats`: standings from the results of finished games."""
+"""`/scoreboard` and `/stats`: standings from the results of finished games, and (in
+`/stats`) each game's rating and rank."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.client import Interaction, ParlourBot
+from bot.ratings import MIN_GAMES
 from bot.replies import Reply
-from bot.storage import StandingRow
+from bot.storage import RatingRow, StandingRow
 from cogs.options import guild_id
 from rules.registry import ENGINES
 
@@ -18,6 +22,18 @@ TOP = 15
 
 def _who(row: StandingRow) -> str:
     return f"🤖 Bot {-row.player_id}" if row.is_bot else f"<@{row.player_id}>"
+
+
+def rating_text(rows: Sequence[RatingRow], player: int) -> str:
+    """A player's rating and rank among `rows` (a game's ratings, as `/leaderboard` shows
+    them by default)."""
+    mine = next((r.rating for r in rows if r.player_id == player), None)
+    if mine is None:
+        return "Not rated yet"
+    ranked = [r.player_id for r in rows if r.rating.ranked]
+    if player not in ranked:
+        return f"Rating {mine.points} · ranked after {MIN_GAMES} rated games ({mine.played} so far)"
+    return f"Rating {mine.points} · rank {ranked.index(player) + 1} of {len(ranked)}"
 
 
 class Scoreboard(commands.Cog):
@@ -54,7 +70,8 @@ class Scoreboard(commands.Cog):
     @app_commands.describe(user="Whose record to show")
     async def stats(self, interaction: Interaction, user: discord.User) -> None:
         """One member's record in this server, across every game."""
-        per_game = await self.bot.service.storage.player_stats(guild_id(interaction), user.id)
+        storage = self.bot.service.storage
+        per_game = await storage.player_stats(guild_id(interaction), user.id)
         embed = discord.Embed(title=f"{user.display_name} — record")
         if not per_game:
             embed.description = "No finished games yet."
@@ -66,10 +83,11 @@ class Scoreboard(commands.Cog):
                 f"\n{title}: {row.stats.get(key, 0)}"
                 for key, title in presenter.stat_columns.items()
             )
+            rating = rating_text(await storage.ratings(guild_id(interaction), game), user.id)
             embed.add_field(
                 name=presenter.title,
                 value=f"{row.played} played · {row.wins} W / {row.losses} L\n"
-                f"{row.points} points{extra}",
+                f"{row.points} points{extra}\n{rating}",
             )
         await Reply.of(interaction).private(embed=embed)
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, ClassVar, Protocol
 
-from bot.ratings import AI_PLAYER, Placing, Rating, rated_id, update
+from bot.ratings import AI_PLAYER, Placing, Rating, RatingChange, rated_id, update
 from bot.shards import Shards
 from rules.core import Action
 
@@ -131,16 +131,6 @@ class RatingRow:
 
     player_id: int
     rating: Rating
-
-
-@dataclass(frozen=True)
-class RatingChange:
-    """How one seat's finished game moved its player's conservative rating (μ − 3σ)."""
-
-    player_id: int
-    is_bot: bool
-    before: float
-    after: float
 
 
 @dataclass(frozen=True)
