@@ -51,12 +51,27 @@ async def listed_games(fake: FakeDiscord, user: JSON) -> str:
     return str((await rec.response()).message.embeds[0]["description"])
 
 
+async def resign(fake: FakeDiscord, user: JSON, board: FakeMessage) -> None:
+    """`user` resigns from `board`'s panel; returns once a board tells the others."""
+    panel = await open_panel(fake, user, board, MENU)
+    await panel_click(fake, user, panel, "Resign…")
+    assert "You resigned." in await panel_click(fake, user, panel, "Resign")
+    await fake.wait_for(
+        lambda: "resigned" in str(newest_board(fake, board).embeds[0]["description"]) or None
+    )
+
+
+async def duel(fake: FakeDiscord) -> tuple[JSON, JSON, FakeMessage]:
+    """Ana and Leo at a game of Cock & Bull; its board."""
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    return ana, leo, await start_game(fake, ana, "cock-and-bull", joiners=[leo])
+
+
 async def test_resigning_a_duel_hands_the_win_to_the_opponent_and_counts_as_a_loss(
     fake: FakeDiscord, start_parlour: ParlourFactory
 ) -> None:
     parlour = await start_parlour()
-    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
-    board = await start_game(fake, ana, "cock-and-bull", joiners=[leo])
+    ana, leo, board = await duel(fake)
     panel = await open_panel(fake, leo, board, MENU)
     confirm_text = await panel_click(fake, leo, panel, "Resign…")
     assert "Are you sure?" in confirm_text
@@ -78,8 +93,7 @@ async def test_keep_playing_changes_nothing(
     fake: FakeDiscord, start_parlour: ParlourFactory
 ) -> None:
     parlour = await start_parlour()
-    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
-    board = await start_game(fake, ana, "cock-and-bull", joiners=[leo])
+    _ana, leo, board = await duel(fake)
     panel = await open_panel(fake, leo, board, MENU)
     await panel_click(fake, leo, panel, "Resign…")
     assert "Carry on" in await panel_click(fake, leo, panel, "Keep playing")
@@ -95,9 +109,7 @@ async def test_hold_your_horses_resigner_is_played_out_by_the_ai_and_finishes_la
         fake, ana, "hold-your-horses", joiners=[leo, mia], options={"races": 1}
     )
     for user in (ana, leo, mia):
-        panel = await open_panel(fake, user, board, MENU)
-        await panel_click(fake, user, panel, "Resign…")
-        assert "You resigned." in await panel_click(fake, user, panel, "Resign")
+        await resign(fake, user, board)
     # Every seat is the AI's now: it plays the race to its end.
     await eventually(lambda: _is(status(parlour), "finished"), timeout=30)
     lines = (await scoreboard(fake, ana, "hold_your_horses")).splitlines()
@@ -151,8 +163,7 @@ async def test_every_player_voting_ends_the_game(
     fake: FakeDiscord, start_parlour: ParlourFactory
 ) -> None:
     parlour = await start_parlour()
-    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
-    board = await start_game(fake, ana, "cock-and-bull", joiners=[leo])
+    ana, leo, board = await duel(fake)
     panel = await open_panel(fake, leo, board, MENU)
     assert "(1/2)" in await panel_click(fake, leo, panel, "Vote to end (0/2)")
     assert await status(parlour) == "active"
@@ -169,8 +180,7 @@ async def test_a_seat_handed_to_the_ai_is_played_until_taken_back(
     fake: FakeDiscord, start_parlour: ParlourFactory
 ) -> None:
     parlour = await start_parlour()
-    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
-    board = await start_game(fake, ana, "cock-and-bull", joiners=[leo])
+    ana, leo, board = await duel(fake)
     panel = await open_panel(fake, leo, board, MENU)
     assert "Hand a seat" not in str(panel.components)  # not the host
     panel = await open_panel(fake, ana, board, MENU)
@@ -198,12 +208,9 @@ async def test_a_resigned_game_replays_to_its_end_with_the_resignation_told(
     fake: FakeDiscord, start_parlour: ParlourFactory
 ) -> None:
     await start_parlour()
-    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
-    board = await start_game(fake, ana, "cock-and-bull", joiners=[leo])
+    ana, leo, board = await duel(fake)
     await play_one_move(fake, [ana, leo], board)
-    panel = await open_panel(fake, leo, board, MENU)
-    await panel_click(fake, leo, panel, "Resign…")
-    await panel_click(fake, leo, panel, "Resign")
+    await resign(fake, leo, board)
     await fake.wait_for(lambda: is_over(newest_board(fake, board)) or None)
 
     rec = await fake.slash(ana, "replay", options={"id": 1})
@@ -213,16 +220,6 @@ async def test_a_resigned_game_replays_to_its_end_with_the_resignation_told(
     moves = str(viewer.embeds[0]["description"])
     (last,) = [line for line in moves.splitlines() if line.startswith("▶ **2.**")]
     assert last.startswith("▶ **2.** Leo · Resign — 🏳️") and "resigned" in last, moves
-
-
-async def resign(fake: FakeDiscord, user: JSON, board: FakeMessage) -> None:
-    """`user` resigns from `board`'s panel; returns once a board tells the others."""
-    panel = await open_panel(fake, user, board, MENU)
-    await panel_click(fake, user, panel, "Resign…")
-    assert "You resigned." in await panel_click(fake, user, panel, "Resign")
-    await fake.wait_for(
-        lambda: "resigned" in str(newest_board(fake, board).embeds[0]["description"]) or None
-    )
 
 
 async def replays_to_its_state(parlour: ParlourBot, game_id: int = 1) -> None:
