@@ -20,7 +20,7 @@ from bot.client import Interaction, ParlourBot
 from bot.custom_ids import PAGE_TEMPLATE, PageId, ViewerId
 from bot.errors import UserError
 from bot.history import Page, history_page
-from bot.replay import Replay, Replays
+from bot.replay import Replay
 from bot.replies import Reply
 from cogs.options import guild_id
 from cogs.replay_viewer import (
@@ -73,7 +73,6 @@ class HistoryButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAG
 class Community(commands.Cog):
     def __init__(self, bot: ParlourBot) -> None:
         self.bot = bot
-        self.replays = Replays(bot.service, bot.presenters)
 
     # --- /history ---------------------------------------------------------------------------
 
@@ -130,14 +129,14 @@ class Community(commands.Cog):
         self, interaction: Interaction, game_id: app_commands.Range[int, 1, MAX_OPTION_INT]
     ) -> None:
         """Replay a finished game of this server, move by move (only you see it)."""
-        replay = await self.replays.open(game_id, guild_id(interaction))
+        replay = await self.bot.replays.open(game_id, guild_id(interaction))
         viewer = await self._viewer(replay, 0, interaction.user.id)
         await Reply.of(interaction).private(embed=viewer.embed, file=viewer.file, view=viewer.view)
 
     async def viewer_click(self, interaction: discord.Interaction[Any], vid: ViewerId) -> None:
         async def step(reply: Reply) -> None:
             _check_owner(reply, vid.owner, f"/replay id:{vid.game_id}")
-            replay = await self.replays.open(vid.game_id, guild_id(interaction))
+            replay = await self.bot.replays.open(vid.game_id, guild_id(interaction))
             if vid.tag == SUMMARY:
                 await self._summary(reply, replay)
                 return
