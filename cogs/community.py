@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import Interaction, ParlourBot
+from bot.components import plain_button
 from bot.custom_ids import PAGE_TEMPLATE, PageId, ViewerId
 from bot.errors import UserError
 from bot.history import Page, history_page
@@ -42,15 +43,7 @@ class HistoryButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAG
     def __init__(
         self, pid: PageId, *, label: str = "…", emoji: str | None = None, disabled: bool = False
     ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                emoji=emoji,
-                disabled=disabled,
-                style=discord.ButtonStyle.secondary,
-                custom_id=pid.encode(),
-            )
-        )
+        super().__init__(plain_button(pid.encode(), label=label, emoji=emoji, disabled=disabled))
         self.pid = pid
 
     @classmethod
