@@ -28,6 +28,7 @@ from bot.play import Play
 from bot.presenters import Presenters
 from bot.publisher import BoardPublisher
 from bot.recovery import Recovery
+from bot.replay import Replays
 from bot.replies import Reply
 from bot.router import GENERIC_ERROR, OLD_BUTTON, Router
 from bot.scheduler import Scheduler
@@ -116,6 +117,7 @@ class ParlourBot(commands.Bot):
     router: Router
     clicks: Clicks
     recovery: Recovery
+    replays: Replays
 
     def __init__(
         self,
@@ -174,6 +176,7 @@ class ParlourBot(commands.Bot):
         self.lobby = Lobby(self.service, self.presenters, self.publisher, self.autopilot)
         self.play = Play(self.service, self.presenters, self.publisher, self.autopilot)
         self.table_menu = TableMenu(self.service, self.publisher, self.play)
+        self.replays = Replays(self.service, self.presenters)
         self.clicks = Clicks(self.router, self.lobby, self.play, self.table_menu)
         self.recovery = Recovery(
             self.service,

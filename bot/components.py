@@ -32,6 +32,21 @@ async def _click(interaction: discord.Interaction[Any], bid: ButtonId) -> None:
     await client.clicks.click(interaction, bid)
 
 
+def plain_button(
+    custom_id: str,
+    *,
+    label: str,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    emoji: str | None = None,
+    disabled: bool = False,
+    row: int | None = None,
+) -> discord.ui.Button[Any]:
+    """The button a DynamicItem wraps (every Parlour button is one)."""
+    return discord.ui.Button(
+        label=label, style=style, emoji=emoji, disabled=disabled, row=row, custom_id=custom_id
+    )
+
+
 class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
     def __init__(
         self,
@@ -43,12 +58,8 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLA
         disabled: bool = False,
     ) -> None:
         super().__init__(
-            discord.ui.Button(
-                label=label,
-                style=style,
-                emoji=emoji,
-                disabled=disabled,
-                custom_id=button_id.encode(),
+            plain_button(
+                button_id.encode(), label=label, style=style, emoji=emoji, disabled=disabled
             )
         )
         self.button_id = button_id

@@ -17,10 +17,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import Interaction, ParlourBot
+from bot.components import plain_button
 from bot.custom_ids import PAGE_TEMPLATE, PageId, ViewerId
 from bot.errors import UserError
 from bot.history import Page, history_page
-from bot.replay import Replay, Replays
+from bot.replay import Replay
 from bot.replies import Reply
 from cogs.options import guild_id
 from cogs.replay_viewer import (
@@ -42,15 +43,7 @@ class HistoryButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAG
     def __init__(
         self, pid: PageId, *, label: str = "…", emoji: str | None = None, disabled: bool = False
     ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label,
-                emoji=emoji,
-                disabled=disabled,
-                style=discord.ButtonStyle.secondary,
-                custom_id=pid.encode(),
-            )
-        )
+        super().__init__(plain_button(pid.encode(), label=label, emoji=emoji, disabled=disabled))
         self.pid = pid
 
     @classmethod
@@ -73,7 +66,6 @@ class HistoryButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAG
 class Community(commands.Cog):
     def __init__(self, bot: ParlourBot) -> None:
         self.bot = bot
-        self.replays = Replays(bot.service, bot.presenters)
 
     # --- /history ---------------------------------------------------------------------------
 
@@ -130,14 +122,14 @@ class Community(commands.Cog):
         self, interaction: Interaction, game_id: app_commands.Range[int, 1, MAX_OPTION_INT]
     ) -> None:
         """Replay a finished game of this server, move by move (only you see it)."""
-        replay = await self.replays.open(game_id, guild_id(interaction))
+        replay = await self.bot.replays.open(game_id, guild_id(interaction))
         viewer = await self._viewer(replay, 0, interaction.user.id)
         await Reply.of(interaction).private(embed=viewer.embed, file=viewer.file, view=viewer.view)
 
     async def viewer_click(self, interaction: discord.Interaction[Any], vid: ViewerId) -> None:
         async def step(reply: Reply) -> None:
             _check_owner(reply, vid.owner, f"/replay id:{vid.game_id}")
-            replay = await self.replays.open(vid.game_id, guild_id(interaction))
+            replay = await self.bot.replays.open(vid.game_id, guild_id(interaction))
             if vid.tag == SUMMARY:
                 await self._summary(reply, replay)
                 return

@@ -17,6 +17,7 @@ from typing import Any, Protocol, runtime_checkable
 import discord
 
 from bot.board import prompt_of
+from bot.components import plain_button
 from bot.custom_ids import VIEWER_TEMPLATE, ViewerId
 from bot.presenter import Presenter
 from bot.replay import Replay
@@ -58,14 +59,7 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=VIEW
         row: int | None = None,
     ) -> None:
         super().__init__(
-            discord.ui.Button(
-                row=row,
-                label=label,
-                emoji=emoji,
-                disabled=disabled,
-                style=discord.ButtonStyle.secondary,
-                custom_id=vid.encode(),
-            )
+            plain_button(vid.encode(), label=label, emoji=emoji, disabled=disabled, row=row)
         )
         self.vid = vid
 

@@ -9,15 +9,21 @@ from bot.client import ParlourBot
 from tests.e2e.conftest import ParlourFactory
 from tests.e2e.driver import (
     JSON,
+    board_message,
     choose,
+    click_ok,
     eventually,
     is_over,
     newest_board,
+    open_lobby,
     open_panel,
     play_one_move,
+    play_to_the_end,
     start_game,
 )
 from tests.e2e.fake_discord import FakeDiscord, FakeMessage
+from tests.e2e.test_winners_circle import CHOICES as WC_CHOICES
+from tests.e2e.test_winners_circle import PRIVATE as WC_PRIVATE
 
 MENU = "Resign or end…"
 
@@ -45,12 +51,27 @@ async def listed_games(fake: FakeDiscord, user: JSON) -> str:
     return str((await rec.response()).message.embeds[0]["description"])
 
 
+async def resign(fake: FakeDiscord, user: JSON, board: FakeMessage) -> None:
+    """`user` resigns from `board`'s panel; returns once a board tells the others."""
+    panel = await open_panel(fake, user, board, MENU)
+    await panel_click(fake, user, panel, "Resign…")
+    assert "You resigned." in await panel_click(fake, user, panel, "Resign")
+    await fake.wait_for(
+        lambda: "resigned" in str(newest_board(fake, board).embeds[0]["description"]) or None
+    )
+
+
+async def duel(fake: FakeDiscord) -> tuple[JSON, JSON, FakeMessage]:
+    """Ana and Leo at a game of Cock & Bull; its board."""
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    return ana, leo, await start_game(fake, ana, "cock-and-bull", joiners=[leo])
+
+
 async def test_resigning_a_duel_hands_the_win_to_the_opponent_and_counts_as_a_loss(
     fake: FakeDiscord, start_parlour: ParlourFactory
 ) -> None:
     parlour = await start_parlour()
-    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
-    board = await start_game(fake, ana, "cock-and-bull", joiners=[leo])
+    ana, leo, board = await duel(fake)
     panel = await open_panel(fake, leo, board, MENU)
     confirm_text = await panel_click(fake, leo, panel, "Resign…")
     assert "Are you sure?" in confirm_text
@@ -72,8 +93,7 @@ async def test_keep_playing_changes_nothing(
     fake: FakeDiscord, start_parlour: ParlourFactory
 ) -> None:
     parlour = await start_parlour()
-    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
-    board = await start_game(fake, ana, "cock-and-bull", joiners=[leo])
+    _ana, leo, board = await duel(fake)
     panel = await open_panel(fake, leo, board, MENU)
     await panel_click(fake, leo, panel, "Resign…")
     assert "Carry on" in await panel_click(fake, leo, panel, "Keep playing")
@@ -89,9 +109,7 @@ async def test_hold_your_horses_resigner_is_played_out_by_the_ai_and_finishes_la
         fake, ana, "hold-your-horses", joiners=[leo, mia], options={"races": 1}
     )
     for user in (ana, leo, mia):
-        panel = await open_panel(fake, user, board, MENU)
-        await panel_click(fake, user, panel, "Resign…")
-        assert "You resigned." in await panel_click(fake, user, panel, "Resign")
+        await resign(fake, user, board)
     # Every seat is the AI's now: it plays the race to its end.
     await eventually(lambda: _is(status(parlour), "finished"), timeout=30)
     lines = (await scoreboard(fake, ana, "hold_your_horses")).splitlines()
@@ -145,8 +163,7 @@ async def test_every_player_voting_ends_the_game(
     fake: FakeDiscord, start_parlour: ParlourFactory
 ) -> None:
     parlour = await start_parlour()
-    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
-    board = await start_game(fake, ana, "cock-and-bull", joiners=[leo])
+    ana, leo, board = await duel(fake)
     panel = await open_panel(fake, leo, board, MENU)
     assert "(1/2)" in await panel_click(fake, leo, panel, "Vote to end (0/2)")
     assert await status(parlour) == "active"
@@ -163,8 +180,7 @@ async def test_a_seat_handed_to_the_ai_is_played_until_taken_back(
     fake: FakeDiscord, start_parlour: ParlourFactory
 ) -> None:
     parlour = await start_parlour()
-    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
-    board = await start_game(fake, ana, "cock-and-bull", joiners=[leo])
+    ana, leo, board = await duel(fake)
     panel = await open_panel(fake, leo, board, MENU)
     assert "Hand a seat" not in str(panel.components)  # not the host
     panel = await open_panel(fake, ana, board, MENU)
@@ -192,12 +208,9 @@ async def test_a_resigned_game_replays_to_its_end_with_the_resignation_told(
     fake: FakeDiscord, start_parlour: ParlourFactory
 ) -> None:
     await start_parlour()
-    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
-    board = await start_game(fake, ana, "cock-and-bull", joiners=[leo])
+    ana, leo, board = await duel(fake)
     await play_one_move(fake, [ana, leo], board)
-    panel = await open_panel(fake, leo, board, MENU)
-    await panel_click(fake, leo, panel, "Resign…")
-    await panel_click(fake, leo, panel, "Resign")
+    await resign(fake, leo, board)
     await fake.wait_for(lambda: is_over(newest_board(fake, board)) or None)
 
     rec = await fake.slash(ana, "replay", options={"id": 1})
@@ -207,3 +220,75 @@ async def test_a_resigned_game_replays_to_its_end_with_the_resignation_told(
     moves = str(viewer.embeds[0]["description"])
     (last,) = [line for line in moves.splitlines() if line.startswith("▶ **2.**")]
     assert last.startswith("▶ **2.** Leo · Resign — 🏳️") and "resigned" in last, moves
+
+
+async def replays_to_its_state(parlour: ParlourBot, game_id: int = 1) -> None:
+    """The resignation is in the log: a replay from the seed reaches the saved state."""
+    assert await parlour.service.replay(game_id) == (await parlour.service.table(game_id)).state
+
+
+async def test_a_two_player_risk_resigner_loses_at_once(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    parlour = await start_parlour()
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    board = await start_game(fake, ana, "risk", joiners=[leo])
+    await resign(fake, leo, board)  # out of turn: Ana is to claim
+    await eventually(lambda: _is(status(parlour), "finished"))
+    await fake.wait_for(lambda: is_over(newest_board(fake, board)) or None)
+    await replays_to_its_state(parlour)
+    lines = (await scoreboard(fake, ana, "risk")).splitlines()
+    assert ana["id"] in lines[0] and "1 W / 0 L" in lines[0]
+    assert leo["id"] in lines[1] and "0 W / 1 L" in lines[1]
+
+
+async def test_a_risk_resigner_among_three_leaves_neutral_armies_and_the_game_goes_on(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    parlour = await start_parlour()
+    ana, leo, mia = (fake.make_user(n) for n in ("Ana", "Leo", "Mia"))
+    board = await start_game(fake, ana, "risk", joiners=[leo, mia], options={"setup": "deal"})
+    before = (await parlour.service.table(1)).state
+    held = sum(1 for owner in before.owners if owner == int(mia["id"]))
+    await resign(fake, mia, board)
+    state = (await parlour.service.table(1)).state
+    assert await status(parlour) == "active" and held > 0
+    assert int(mia["id"]) not in state.owners  # every territory of hers is neutral now
+    assert sum(1 for a, b in zip(before.owners, state.owners, strict=True) if a != b) == held
+    await replays_to_its_state(parlour)
+    refused = await (await fake.click(mia, newest_board(fake, board), label=MENU)).response()
+    assert refused.message is not None and refused.message.ephemeral  # out of the game
+
+
+async def test_a_winners_circle_resigner_is_played_out_by_the_ai_and_finishes_last(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    parlour = await start_parlour()
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    board = await start_game(fake, ana, "winners-circle", joiners=[leo])
+    await resign(fake, leo, board)
+    state = (await parlour.service.table(1)).state
+    assert parlour.service.engine("winners_circle").ai_seats(state) == {int(leo["id"])}
+    await play_to_the_end(
+        fake, [ana], newest_board(fake, board), WC_CHOICES, private_label=WC_PRIVATE
+    )
+    await eventually(lambda: _is(status(parlour), "finished"), timeout=30)
+    await replays_to_its_state(parlour)
+    lines = (await scoreboard(fake, ana, "winners_circle")).splitlines()
+    assert leo["id"] in lines[-1] and "0 W / 1 L" in lines[-1]
+
+
+async def test_a_horse_collar_single_who_resigns_leaves_the_other_side_the_winner(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    parlour = await start_parlour()
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    lobby = await open_lobby(fake, ana, "horse-collar", {"frames": 1, "target": 11})
+    await click_ok(fake, leo, lobby, "Join Blue")
+    await fake.click(ana, lobby, label="Start")
+    board = await fake.wait_for(lambda: board_message(fake))
+    await resign(fake, leo, board)
+    await eventually(lambda: _is(status(parlour), "finished"))
+    await replays_to_its_state(parlour)
+    lines = (await scoreboard(fake, ana, "horse_collar")).splitlines()
+    assert ana["id"] in lines[0] and "1 W / 0 L" in lines[0]
