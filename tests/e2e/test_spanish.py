@@ -69,6 +69,6 @@ async def test_the_servers_language_outranks_the_hosts(
     assert done.message is not None and "in Spanish" in done.message.content
     lobby = await open_lobby(fake, admin, GAME)
     assert "Unirse" in offered(lobby)
-    await fake.slash(admin, "settings", "language", options={"language": "host"})
+    await (await fake.slash(admin, "settings", "language", options={"language": "host"})).response()
     lobby = await open_lobby(fake, admin, GAME)
     assert "Join" in offered(lobby)
