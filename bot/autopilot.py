@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
+from bot.i18n import _, game_language, speaking
 from bot.presenters import Presenters
 from bot.publisher import BoardPublisher
 from bot.scheduler import Scheduler
@@ -140,13 +141,12 @@ class Autopilot:
             return
         engine = self._service.engine(row.game)
         humans = engine.to_act(table.state) - table.autoplayed
-        prompt = self._presenters.get(row.game).prompt(table.state, table.names)
-        await self._publisher.ping(
-            table,
-            humans,
-            f"⏰ still your turn: {without_mentions(prompt, table.names)} "
-            f"— the AI plays for you <t:{int(row.deadline)}:R>.",
-        )
+        with speaking(game_language(row.options)):  # a public message
+            prompt = self._presenters.get(row.game).prompt(table.state, table.names)
+            text = _("⏰ still your turn: {prompt} — the AI plays for you {when}.").format(
+                prompt=without_mentions(prompt, table.names), when=f"<t:{int(row.deadline)}:R>"
+            )
+        await self._publisher.ping(table, humans, text)
         await self._service.mark_reminded(game_id)
         self._scheduler.at(
             (game_id, "timer"),

@@ -19,6 +19,7 @@ import discord
 
 from bot.components import GameButton, GameSelect, view_of
 from bot.custom_ids import BOX_VERB, ButtonId
+from bot.i18n import _, game_language, speaking
 from bot.lobby_card import rematch_button
 from bot.presenter import ButtonLook, NumberBox, Presenter
 from bot.service import Table
@@ -112,7 +113,7 @@ def public_offers(
 def box_buttons(table: Table, boxes: Sequence[NumberBox]) -> list[GameButton]:
     row = table.row
     return [
-        GameButton(ButtonId(row.game, row.id, row.step, ASK, box.verb), label="Type a number…")
+        GameButton(ButtonId(row.game, row.id, row.step, ASK, box.verb), label=_("Type a number…"))
         for box in boxes
     ]
 
@@ -123,13 +124,19 @@ def peek_button(table: Table, presenter: Presenter) -> list[GameButton]:
     bid = ButtonId(table.row.game, table.row.id, None, PEEK)
     return [
         GameButton(
-            bid, label=presenter.private_label, style=discord.ButtonStyle.secondary, emoji="🔒"
+            bid, label=_(presenter.private_label), style=discord.ButtonStyle.secondary, emoji="🔒"
         )
     ]
 
 
 def prompt_of(table: Table, engine: Engine[Any], presenter: Presenter) -> str:
-    """The board's last line: whose turn and what to do, or how the game ended."""
+    """The board's last line: whose turn and what to do, or how the game ended, in the
+    game's language."""
+    with speaking(game_language(table.row.options)):
+        return _prompt_of(table, engine, presenter)
+
+
+def _prompt_of(table: Table, engine: Engine[Any], presenter: Presenter) -> str:
     outcome = engine.outcome(table.state)
     if outcome is not None:
         return presenter.result(table.state, outcome, table.names)
@@ -144,7 +151,19 @@ async def build_board(
     events: Sequence[Event] = (),
 ) -> Board:
     """The board message: what happened, whose turn, the picture, the public moves. Without
-    a prompt it is a closing board: how a chapter (a race, a turn) ended, with no moves."""
+    a prompt it is a closing board: how a chapter (a race, a turn) ended, with no moves.
+    Everyone reads it, so it speaks the game's language, and so does its picture."""
+    with speaking(game_language(table.row.options)):
+        return await _build_board(table, engine, presenter, prompt, events)
+
+
+async def _build_board(
+    table: Table,
+    engine: Engine[Any],
+    presenter: Presenter,
+    prompt: str | None,
+    events: Sequence[Event],
+) -> Board:
     public = [e for e in events if e.visible_to is None]
     seat_lines, game_events = split_seat_events(public, table.names)
     lines = [*seat_lines, *presenter.narrate(game_events, table.names)][-NARRATION_LINES:]
@@ -157,12 +176,13 @@ async def build_board(
     )
     timer = int(table.row.options.get("turn_timer", 0))
     if table.row.deadline is not None and timer:
-        embed.add_field(name="Turn timer", value=f"AI plays <t:{int(table.row.deadline)}:R>")
-    embed.set_footer(text=f"Move {table.row.step}")
+        deadline = f"<t:{int(table.row.deadline)}:R>"
+        embed.add_field(name=_("Turn timer"), value=_("AI plays {when}").format(when=deadline))
+    embed.set_footer(text=_("Move {step}").format(step=table.row.step))
     outcome = engine.outcome(table.state)
     final = prompt is not None and outcome is not None
     if final:  # where players find the game's id afterwards
-        embed.add_field(name="Replay", value=f"`/replay id:{table.row.id}`")
+        embed.add_field(name=_("Replay"), value=f"`/replay id:{table.row.id}`")
     picture = await asyncio.to_thread(presenter.picture, table.state, table.names, game_events)
     embed.set_image(url=f"attachment://{picture.filename}")
     file = discord.File(io.BytesIO(picture.data), filename=picture.filename)
@@ -185,10 +205,11 @@ def table_buttons(table: Table, to_act: frozenset[PlayerId]) -> list[GameButton]
     """Every live board's way to resign, end or hand a seat over (`bot.table_menu`), and
     "Take my seat back" while the AI plays an absent player's turn."""
     row = table.row
-    buttons = [GameButton(ButtonId(row.game, row.id, None, TABLE_MENU), label="Resign or end…")]
+    menu = ButtonId(row.game, row.id, None, TABLE_MENU)
+    buttons = [GameButton(menu, label=_("Resign or end…"))]
     if to_act & table.away:
         bid = ButtonId(row.game, row.id, None, TAKE_SEAT.verb)
-        buttons.append(GameButton(bid, label="Take my seat back", emoji="🪑"))
+        buttons.append(GameButton(bid, label=_("Take my seat back"), emoji="🪑"))
     return buttons
 
 
@@ -200,7 +221,7 @@ def private_panel(
     news: Sequence[str] = (),
 ) -> tuple[str, discord.ui.View]:
     """`player`'s private panel: what only they may see, and their secret choices."""
-    text = presenter.private(table.state, player, table.names) or "Nothing private to show."
+    text = presenter.private(table.state, player, table.names) or _("Nothing private to show.")
     if news:
         text = "\n".join(news) + "\n\n" + text
     offers = [

@@ -9,6 +9,7 @@ import discord
 from bot.board import ASK, PEEK
 from bot.custom_ids import ButtonId
 from bot.errors import UserError
+from bot.i18n import _
 from bot.lobby import Lobby
 from bot.lobby_card import LOBBY_VERBS
 from bot.play import Play
@@ -44,7 +45,7 @@ class Clicks:
         elif bid.verb in TABLE_VERBS:
             await self._table_menu.click(reply, bid)
         elif bid.step is None:
-            raise UserError("That button is not available.")
+            raise UserError(_("That button is not available."))
         else:
             await self._play.click(
                 reply, bid.game, bid.game_id, bid.step, Action(bid.verb, bid.arg)

@@ -16,9 +16,11 @@ from discord.ext import commands
 from bot.autopilot import Autopilot
 from bot.clicks import Clicks
 from bot.command_sync import sync_if_changed
+from bot.command_translator import CatalogTranslator
 from bot.components import GameButton, GameSelect
 from bot.custom_ids import is_box_id, is_parlour_id, parse, typed_value
 from bot.errors import UserError
+from bot.i18n import N_, _
 from bot.instance_lock import InstanceLock
 from bot.invite import invite_url
 from bot.lobby import Lobby
@@ -54,8 +56,8 @@ COGS = (
     "cogs.community",
 )
 SHUTDOWN_GRACE = 5.0  # seconds for clicks and boards in flight when the bot stops
-RETIRED_COMMAND = "That command is no longer part of Parlour. Type `/` to see the current ones."
-CHANGED_COMMAND = (
+RETIRED_COMMAND = N_("That command is no longer part of Parlour. Type `/` to see the current ones.")
+CHANGED_COMMAND = N_(
     "That command has just changed; Discord will show its new form shortly. Try again in a minute."
 )
 
@@ -94,15 +96,15 @@ class ParlourTree(app_commands.CommandTree["ParlourBot"]):
         if isinstance(original, UserError):
             await reply.private(str(original))
         elif isinstance(error, app_commands.CommandNotFound):
-            await reply.private(RETIRED_COMMAND)
+            await reply.private(_(RETIRED_COMMAND))
         elif isinstance(error, app_commands.CommandSignatureMismatch):
-            await reply.private(CHANGED_COMMAND)
+            await reply.private(_(CHANGED_COMMAND))
         elif isinstance(error, app_commands.CheckFailure):
-            await reply.private(str(error) or "You can't use that here.")
+            await reply.private(str(error) or _("You can't use that here."))
         else:
             command = interaction.command.qualified_name if interaction.command else "?"
             log.error("/%s failed", command, exc_info=original)
-            await reply.private(GENERIC_ERROR)
+            await reply.private(_(GENERIC_ERROR))
 
 
 class ParlourBot(commands.Bot):
@@ -150,6 +152,8 @@ class ParlourBot(commands.Bot):
         self.router = Router(self.metrics)
 
     async def setup_hook(self) -> None:
+        # Every command's names and descriptions in each language with a catalog.
+        await self.tree.set_translator(CatalogTranslator())
         if self._sync_only:
             self.presenters = Presenters()  # the cogs register theirs as they load
             for cog in COGS:
@@ -280,7 +284,9 @@ class ParlourBot(commands.Bot):
         if kind is discord.InteractionType.modal_submit and is_box_id(custom_id):
             await self.clicks.typed(interaction, parse(custom_id), typed_value(data))
         elif not is_parlour_id(custom_id):
-            await self.router.handle(Reply.of(interaction), lambda reply: reply.private(OLD_BUTTON))
+            await self.router.handle(
+                Reply.of(interaction), lambda reply: reply.private(_(OLD_BUTTON))
+            )
 
     async def close(self) -> None:
         """Stop taking clicks, let those in flight finish, then stop timers and bots (they

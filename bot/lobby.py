@@ -11,6 +11,7 @@ import discord
 from bot.autopilot import Autopilot
 from bot.custom_ids import ButtonId
 from bot.errors import UserError
+from bot.i18n import N_, _, game_language, speaking
 from bot.lobby_card import REMATCH, lobby_embed, lobby_view
 from bot.presenters import Presenters
 from bot.publisher import BoardPublisher
@@ -21,10 +22,10 @@ from bot.wording import agree, listing
 
 # What the bot needs in the lobby's channel to run a game there, with Discord's wording.
 REQUIRED_PERMISSIONS = {
-    "create_public_threads": "Create Public Threads",
-    "send_messages_in_threads": "Send Messages in Threads",
-    "attach_files": "Attach Files",
-    "embed_links": "Embed Links",
+    "create_public_threads": N_("Create Public Threads"),
+    "send_messages_in_threads": N_("Send Messages in Threads"),
+    "attach_files": N_("Attach Files"),
+    "embed_links": N_("Embed Links"),
 }
 # A week, Discord's longest: a slow game's thread stays open between moves (and if it is
 # archived all the same, the board publisher opens it again).
@@ -53,9 +54,9 @@ class Lobby:
         """`/<game> new`: post a lobby in this channel."""
         interaction = reply.interaction
         if interaction.guild is None or interaction.channel is None:
-            raise UserError("Games are played in a server's text channel, not in DMs.")
+            raise UserError(_("Games are played in a server's text channel, not in DMs."))
         if isinstance(interaction.channel, discord.Thread):
-            raise UserError("Start games from a text channel: each game gets its own thread.")
+            raise UserError(_("Start games from a text channel: each game gets its own thread."))
         _check_permissions(interaction)
         table = await self._service.create_lobby(
             game,
@@ -103,10 +104,10 @@ class Lobby:
         they still click Join)."""
         old = await self._service.table(game_id)
         if old.row.status != FINISHED:
-            raise UserError("A rematch can be started once this game is over.")
+            raise UserError(_("A rematch can be started once this game is over."))
         user = reply.interaction.user
         if not isinstance(user, discord.Member) or user.guild.id != old.row.guild_id:
-            raise UserError("Only a member of this server can start a rematch.")
+            raise UserError(_("Only a member of this server can start a rematch."))
         table = await self._service.create_lobby(
             old.row.game,
             guild_id=old.row.guild_id,
@@ -116,11 +117,13 @@ class Lobby:
             options=old.row.options,
         )
         invited = sorted({s.player_id for s in old.seats if not s.is_bot} - {user.id})
-        text = f"🔁 Rematch of #{game_id}, hosted by <@{user.id}>." + (
-            f" {' '.join(f'<@{p}>' for p in invited)}: click **Join** to play again."
-            if invited
-            else ""
-        )
+        with speaking(game_language(table.row.options)):  # a public message
+            text = _("🔁 Rematch of #{game}, hosted by {host}.").format(
+                game=game_id, host=f"<@{user.id}>"
+            )
+            if invited:
+                again = _("{players}: click **Join** to play again.")
+                text += " " + again.format(players=" ".join(f"<@{p}>" for p in invited))
         channel = reply.interaction.client.get_partial_messageable(
             old.row.channel_id, guild_id=old.row.guild_id
         )
@@ -135,19 +138,20 @@ class Lobby:
             )
         except discord.HTTPException as e:
             await self._service.cancel(table.row.id, user.id)
-            raise UserError(
-                f"I could not post the rematch's lobby in <#{old.row.channel_id}>: check that "
-                "the channel still exists and that I may send messages there."
-            ) from e
+            cannot = _(
+                "I could not post the rematch's lobby in {channel}: check that the channel "
+                "still exists and that I may send messages there."
+            )
+            raise UserError(cannot.format(channel=f"<#{old.row.channel_id}>")) from e
         await self._service.set_ids(table.row.id, lobby_message_id=message.id)
-        await reply.private(f"Your rematch lobby is up: {message.jump_url}")
+        await reply.private(_("Your rematch lobby is up: {link}").format(link=message.jump_url))
 
     async def _start(self, reply: Reply, game_id: int) -> None:
         table = await self._service.table(game_id)
         self._service.check_can_start(table, reply.user_id)
         _check_permissions(reply.interaction)
         if game_id in self._starting:
-            raise UserError("The game is starting already.")
+            raise UserError(_("The game is starting already."))
         self._starting.add(game_id)
         try:
             await reply.defer()  # creating a thread can take a moment
@@ -163,7 +167,7 @@ class Lobby:
     async def _create_thread(self, reply: Reply, table: Table) -> None:
         message = reply.interaction.message
         if message is None:
-            raise UserError("Click Start on the lobby message.")
+            raise UserError(_("Click Start on the lobby message."))
         title = self._presenters.get(table.row.game).title
         try:
             thread = await message.create_thread(
@@ -171,8 +175,10 @@ class Lobby:
             )
         except discord.Forbidden as e:
             raise UserError(
-                "Discord did not let me create the game's thread here. Ask a server "
-                "admin for the Create Public Threads permission, then click Start again."
+                _(
+                    "Discord did not let me create the game's thread here. Ask a server "
+                    "admin for the Create Public Threads permission, then click Start again."
+                )
             ) from e
         await self._service.set_ids(table.row.id, thread_id=thread.id)
 
@@ -181,8 +187,11 @@ def _check_permissions(interaction: discord.Interaction[Any]) -> None:
     perms = interaction.app_permissions
     missing = [label for attr, label in REQUIRED_PERMISSIONS.items() if not getattr(perms, attr)]
     if missing:
+        cannot = _(
+            "I can't run a game in this channel: I am missing the **{names}** {permissions} "
+            "here. Ask a server admin to grant them, then try again."
+        )
+        permissions = agree(len(missing), "permission", "permissions")
         raise UserError(
-            "I can't run a game in this channel: I am missing the "
-            f"**{listing(missing)}** {agree(len(missing), 'permission', 'permissions')} here. "
-            "Ask a server admin to grant them, then try again."
+            cannot.format(names=listing([_(m) for m in missing]), permissions=permissions)
         )

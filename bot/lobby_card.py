@@ -13,6 +13,7 @@ import discord
 
 from bot.components import GameButton, view_of
 from bot.custom_ids import ButtonId
+from bot.i18n import _, game_language, speaking
 from bot.presenter import Presenter
 from bot.service import Table
 from bot.storage import ACTIVE, CANCELLED, FINISHED, LOBBY
@@ -25,36 +26,50 @@ LOBBY_VERBS = frozenset({"join", "leave", "add_bot", "start", "cancel", REMATCH}
 
 def side_names(table: Table, presenter: Presenter) -> Sequence[str]:
     """The sides players join, when the game is played by sides."""
-    return presenter.sides[: table.side_count] if presenter.sides else ()
+    return [_(side) for side in presenter.sides[: table.side_count]]
 
 
 def lobby_embed(
     table: Table, engine: Engine[Any], presenter: Presenter, note: str = ""
 ) -> discord.Embed:
+    """The lobby message, in the game's language (`note` is worded by the caller)."""
+    with speaking(game_language(table.row.options)):
+        return _lobby_embed(table, engine, presenter, note)
+
+
+def _lobby_embed(
+    table: Table, engine: Engine[Any], presenter: Presenter, note: str
+) -> discord.Embed:
     status = table.row.status
+    thread = table.row.thread_id
     lines = {
-        LOBBY: f"Hosted by <@{table.row.host_id}>. Click **Join** to play; "
-        "the host clicks **Start** when everyone is in.",
-        ACTIVE: "The game is on"
-        + (f" in <#{table.row.thread_id}>." if table.row.thread_id else "."),
-        FINISHED: "This game is over.",
-        CANCELLED: "The host cancelled this game.",
+        LOBBY: _(
+            "Hosted by {host}. Click **Join** to play; the host clicks **Start** when "
+            "everyone is in."
+        ).format(host=f"<@{table.row.host_id}>"),
+        ACTIVE: _("The game is on in {thread}.").format(thread=f"<#{thread}>")
+        if thread
+        else _("The game is on."),
+        FINISHED: _("This game is over."),
+        CANCELLED: _("The host cancelled this game."),
     }
     embed = discord.Embed(
         title=f"{presenter.title} · #{table.row.id}",
-        description=lines.get(status, "This game was abandoned.") + (f"\n{note}" if note else ""),
+        description=lines.get(status, _("This game was abandoned."))
+        + (f"\n{note}" if note else ""),
         colour=presenter.colour,
     )
     count = f"{engine.min_players}" + (
         f"–{engine.max_players}" if engine.max_players != engine.min_players else ""
     )
     embed.add_field(
-        name=f"Players ({len(table.seats)}; needs {count})",
+        name=_("Players ({seated}; needs {count})").format(seated=len(table.seats), count=count),
         value=_players(table, presenter) or "—",
     )
     rules = presenter.describe_options(table.row.options)
-    rules.append(f"Turn timer: {format_duration(int(table.row.options.get('turn_timer', 0)))}")
-    embed.add_field(name="House rules", value="\n".join(rules))
+    timer = format_duration(int(table.row.options.get("turn_timer", 0)))
+    rules.append(_("Turn timer: {timer}").format(timer=timer))
+    embed.add_field(name=_("House rules"), value="\n".join(rules))
     return embed
 
 
@@ -70,6 +85,12 @@ def _players(table: Table, presenter: Presenter) -> str:
 
 
 def lobby_view(table: Table, engine: Engine[Any], presenter: Presenter) -> discord.ui.View:
+    """The lobby's buttons, in the game's language."""
+    with speaking(game_language(table.row.options)):
+        return _lobby_view(table, engine, presenter)
+
+
+def _lobby_view(table: Table, engine: Engine[Any], presenter: Presenter) -> discord.ui.View:
     full = len(table.seats) >= engine.max_players
 
     def button(
@@ -79,17 +100,19 @@ def lobby_view(table: Table, engine: Engine[Any], presenter: Presenter) -> disco
         return GameButton(bid, label=label, style=style, disabled=off)
 
     joins = [
-        button("join", f"Join {name}", discord.ButtonStyle.success, full, str(i))
+        button(
+            "join", _("Join {side}").format(side=name), discord.ButtonStyle.success, full, str(i)
+        )
         for i, name in enumerate(side_names(table, presenter))
-    ] or [button("join", "Join", discord.ButtonStyle.success, full)]
+    ] or [button("join", _("Join"), discord.ButtonStyle.success, full)]
     # Five buttons a row: with four sides, the joins take the first row.
     return view_of(
         [
             *joins,
-            button("leave", "Leave", discord.ButtonStyle.secondary),
-            button("add_bot", "Add bot", discord.ButtonStyle.secondary, full),
-            button("start", "Start", discord.ButtonStyle.primary),
-            button("cancel", "Cancel", discord.ButtonStyle.danger),
+            button("leave", _("Leave"), discord.ButtonStyle.secondary),
+            button("add_bot", _("Add bot"), discord.ButtonStyle.secondary, full),
+            button("start", _("Start"), discord.ButtonStyle.primary),
+            button("cancel", _("Cancel"), discord.ButtonStyle.danger),
         ]
     )
 
@@ -97,4 +120,4 @@ def lobby_view(table: Table, engine: Engine[Any], presenter: Presenter) -> disco
 def rematch_button(table: Table) -> GameButton:
     """The final board's Rematch button (anyone in the server may click it)."""
     bid = ButtonId(table.row.game, table.row.id, None, REMATCH)
-    return GameButton(bid, label="Rematch", style=discord.ButtonStyle.success, emoji="🔁")
+    return GameButton(bid, label=_("Rematch"), style=discord.ButtonStyle.success, emoji="🔁")

@@ -11,6 +11,7 @@ from bot.autopilot import Autopilot
 from bot.board import private_panel
 from bot.custom_ids import ButtonId
 from bot.errors import UserError
+from bot.i18n import _
 from bot.presenters import Presenters
 from bot.publisher import BoardPublisher
 from bot.replies import Reply
@@ -67,10 +68,10 @@ class Play:
         """ "Type a number…": open the box for the number the player is asked for now."""
         table = await self._service.table(bid.game_id)
         if table.state is None or bid.step != table.row.step:
-            raise UserError("That button is out of date: the game has moved on.")
+            raise UserError(_("That button is out of date: the game has moved on."))
         box = self._presenters.get(table.row.game).number_box(table.state, reply.user_id)
         if box is None or box.verb != bid.arg:
-            raise UserError("There is no number for you to type right now.")
+            raise UserError(_("There is no number for you to type right now."))
         text = discord.ui.TextInput[discord.ui.Modal](
             label=f"A number from {box.low} to {box.high}"[:45],
             custom_id=NUMBER_FIELD,
@@ -88,19 +89,19 @@ class Play:
         if not number.isdigit():
             raise UserError(f"“{value[:20]}” is not a number: type digits only, e.g. 12.")
         if bid.step is None:
-            raise UserError("That box is not available.")
+            raise UserError(_("That box is not available."))
         await self.click(reply, bid.game, bid.game_id, bid.step, Action(bid.arg, str(int(number))))
 
     async def peek(self, reply: Reply, game_id: int) -> None:
         """Open the clicker's private panel: their hand, mission or secret choices."""
         table = await self._service.table(game_id)
         if reply.user_id not in table.names:
-            raise UserError("You are not playing in this game.")
+            raise UserError(_("You are not playing in this game."))
         if table.state is None:
-            raise UserError("The game has not started yet.")
+            raise UserError(_("The game has not started yet."))
         engine = self._service.engine(table.row.game)
         if engine.outcome(table.state) is not None:
-            raise UserError("This game is over.")
+            raise UserError(_("This game is over."))
         presenter = self._presenters.get(table.row.game)
         text, view = private_panel(table, engine, presenter, reply.user_id)
         await reply.private(text, view=view)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from bot.errors import UserError
+from bot.i18n import _
 from bot.presenter import Presenter
 
 
@@ -26,4 +27,4 @@ class Presenters:
         try:
             return self._by_game[game]
         except KeyError:
-            raise UserError("This game is not available on this bot any more.") from None
+            raise UserError(_("This game is not available on this bot any more.")) from None

@@ -29,6 +29,7 @@ import discord
 
 from bot.board import Board, build_board, prompt_of
 from bot.errors import GameUnreadable
+from bot.i18n import _, game_language, speaking
 from bot.lobby_card import lobby_embed
 from bot.metrics import Metrics
 from bot.presenters import Presenters
@@ -338,13 +339,16 @@ class BoardPublisher:
         engine = self._service.engine(table.row.game)
         humans = engine.to_act(table.state) - table.autoplayed
         presenter = self._presenters.get(table.row.game)
-        prompt = without_mentions(presenter.prompt(table.state, table.names), table.names)
+        with speaking(game_language(table.row.options)):  # a public message
+            prompt = without_mentions(presenter.prompt(table.state, table.names), table.names)
+            first = _("the game is on! {prompt}").format(prompt=prompt)
+            turn = _("your turn: {prompt}").format(prompt=prompt)
         if span.catch is Catch.FIRST:
-            await self.ping(table, humans, f"the game is on! {prompt}")
+            await self.ping(table, humans, first)
         elif span.catch is Catch.REPLAYED or (span.catch is Catch.MOVES and repair):
-            await self.ping(table, humans, f"your turn: {prompt}")
+            await self.ping(table, humans, turn)
         elif span.catch is Catch.MOVES:
-            await self.ping(table, humans - span.was_to_act, f"your turn: {prompt}")
+            await self.ping(table, humans - span.was_to_act, turn)
 
     async def ping(self, table: Table, players: Iterable[PlayerId], text: str) -> None:
         """One short message that mentions only `players` (humans); the previous one goes."""
@@ -426,7 +430,9 @@ class BoardPublisher:
         self._scheduler.cancel_game(table.row.id)
         await self._service.abandon(table.row.id)
         fresh = await self._service.table(table.row.id)
-        await self.edit_lobby(fresh, "The game's thread was deleted, so the game ended.")
+        with speaking(game_language(table.row.options)):
+            note = _("The game's thread was deleted, so the game ended.")
+        await self.edit_lobby(fresh, note)
 
     async def set_aside(self, game_id: int, reason: str) -> None:
         """A game this version can't load or show: marked, so every other game plays on

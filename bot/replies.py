@@ -17,6 +17,8 @@ from typing import Any
 
 import discord
 
+from bot.i18n import _
+
 log = logging.getLogger(__name__)
 
 _KEY = "parlour.reply"
@@ -125,7 +127,7 @@ class Reply:
         """Open a box (a modal): only as the first answer, so a click that was deferred (a
         slow moment) asks the player to click again."""
         if self.answered:
-            await self.private("Sorry, that took too long: click the button again.")
+            await self.private(_("Sorry, that took too long: click the button again."))
             return
         await self._answer(lambda: self.interaction.response.send_modal(modal))
 

@@ -19,15 +19,16 @@ from typing import Any
 import discord
 
 from bot.errors import UserError
+from bot.i18n import N_, _, language_of, speaking
 from bot.metrics import Metrics
 from bot.replies import Reply
 
 log = logging.getLogger(__name__)
 
 ANSWER_BY = 2.5  # seconds after Discord created the interaction: its limit is 3
-GENERIC_ERROR = "Something went wrong on our side; your move was not applied. Please try again."
-SHUTTING_DOWN = "Parlour is restarting; please click again in a few seconds."
-OLD_BUTTON = (
+GENERIC_ERROR = N_("Something went wrong on our side; your move was not applied. Please try again.")
+SHUTTING_DOWN = N_("Parlour is restarting; please click again in a few seconds.")
+OLD_BUTTON = N_(
     "This button is from an older version of the game. Use the latest board in the game's "
     "thread (`/games` links to it)."
 )
@@ -59,17 +60,22 @@ class Router:
     async def handle(self, reply: Reply, handler: Handler, *, on_error: bool = True) -> None:
         """Run `handler`, deferring its interaction if it has not answered in time. With
         `on_error`, errors are answered here; without, they propagate (the command tree
-        answers them in its own `on_error`)."""
+        answers them in its own `on_error`). Whatever the handler words is in the clicker's
+        language unless it says otherwise (a public message speaks the game's)."""
+        with speaking(language_of(reply.interaction.locale)):
+            await self._handle(reply, handler, on_error=on_error)
+
+    async def _handle(self, reply: Reply, handler: Handler, *, on_error: bool) -> None:
         if self.closing:
             reply.outcome = "shutting_down"
-            await reply.private(SHUTTING_DOWN)
+            await reply.private(_(SHUTTING_DOWN))
             self._count(reply)
             return
         task = asyncio.ensure_future(self._run(reply, handler) if on_error else handler(reply))
         self._in_flight.add(task)
         self._idle.clear()
         try:
-            done, _ = await asyncio.wait({task}, timeout=self._budget(reply.interaction))
+            done, _pending = await asyncio.wait({task}, timeout=self._budget(reply.interaction))
             if not done and not reply.answered:
                 log.info("interaction %s: slow answer, deferred", reply.interaction.id)
                 await reply.defer()
@@ -95,7 +101,7 @@ class Router:
         except Exception:
             reply.outcome = "error"
             log.exception("interaction %s failed", reply.interaction.id)
-            await reply.private(GENERIC_ERROR)
+            await reply.private(_(GENERIC_ERROR))
 
     def _budget(self, interaction: discord.Interaction[Any]) -> float:
         """Seconds left before the deferral must go out: the deadline counts from when

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any, cast
 
 from bot.errors import GameUnreadable, UserError
+from bot.i18n import GAME_LANGUAGE, N_, _, current
 from bot.storage import (
     ABANDONED,
     ACTIVE,
@@ -32,6 +33,7 @@ from bot.storage import (
     StaleStep,
     Storage,
 )
+from bot.wording import count
 from rules.core import (
     Action,
     Engine,
@@ -152,7 +154,7 @@ class GameService:
         """The game as saved; GameUnreadable if this version cannot load it."""
         row = await self.storage.get_game(game_id)
         if row is None:
-            raise UserError("That game no longer exists.")
+            raise UserError(_("That game no longer exists."))
         seats = await self.storage.seats(game_id)
         if row.broken is not None:
             raise GameUnreadable(row.broken, marked=True)
@@ -187,6 +189,8 @@ class GameService:
         options = dict(options)
         if "turn_timer" not in options:
             options["turn_timer"] = await self.storage.guild_turn_timer(guild_id)
+        if GAME_LANGUAGE not in options:  # the server's choice, else the host's language
+            options[GAME_LANGUAGE] = await self.storage.guild_language(guild_id) or current()
         game_id = await self.storage.create_game(
             game=game,
             guild_id=guild_id,
@@ -205,15 +209,15 @@ class GameService:
         try:
             engine.validate_options(options)
         except IllegalAction as e:
-            raise UserError(str(e)) from e
+            raise UserError(_(str(e))) from e
 
     async def _lobby(self, game_id: int) -> Table:
         table = await self.table(game_id)
         if table.row.status != LOBBY:
             raise UserError(
-                "This game has already started."
+                _("This game has already started.")
                 if table.row.status == ACTIVE
-                else "This lobby is closed."
+                else _("This lobby is closed.")
             )
         return table
 
@@ -221,9 +225,9 @@ class GameService:
         async with self.lock(game_id):
             table = await self._lobby(game_id)
             if player in table.names:
-                raise UserError("You are already in this game.")
+                raise UserError(_("You are already in this game."))
             if not 0 <= side < table.side_count:
-                raise UserError("That side is not in this game.")
+                raise UserError(_("That side is not in this game."))
             self._check_room(table)
             seat = SeatRow(len(table.seats), player, name, False, side)
             await self.storage.add_seat(game_id, seat)
@@ -232,7 +236,7 @@ class GameService:
     async def add_bot(self, game_id: int, by: PlayerId) -> Table:
         async with self.lock(game_id):
             table = await self._lobby(game_id)
-            self._check_host(table, by, "add a bot")
+            self._check_host(table, by, N_("add a bot"))
             self._check_room(table)
             taken = {p for p in table.bots}
             bot_id = next(-n for n in range(1, MAX_BOTS + 2) if -n not in taken)
@@ -247,36 +251,41 @@ class GameService:
         async with self.lock(game_id):
             table = await self._lobby(game_id)
             if player not in table.names:
-                raise UserError("You are not in this game.")
+                raise UserError(_("You are not in this game."))
             if player == table.row.host_id:
-                raise UserError("You are hosting: use Cancel to close the lobby.")
+                raise UserError(_("You are hosting: use Cancel to close the lobby."))
             await self.storage.remove_seat(game_id, player)
             return await self.table(game_id)
 
     async def cancel(self, game_id: int, by: PlayerId) -> Table:
         async with self.lock(game_id):
             table = await self._lobby(game_id)
-            self._check_host(table, by, "cancel it")
+            self._check_host(table, by, N_("cancel it"))
             await self.storage.update_game(game_id, self._clock(), status=CANCELLED)
             return await self.table(game_id)
 
     def check_can_start(self, table: Table, by: PlayerId) -> None:
         """Raise UserError unless `by` may start `table` now (cheap: no writes)."""
         if table.row.status != LOBBY:
-            raise UserError("This game has already started.")
-        self._check_host(table, by, "start it")
+            raise UserError(_("This game has already started."))
+        self._check_host(table, by, N_("start it"))
         engine = self.engine(table.row.game)
         if len(table.seats) < engine.min_players:
+            needs = _("{game} needs at least {players} ({joined} joined).")
             raise UserError(
-                f"{engine.title} needs at least {engine.min_players} players "
-                f"({len(table.seats)} joined)."
+                needs.format(
+                    game=engine.title,
+                    players=count(engine.min_players, "player", "players"),
+                    joined=len(table.seats),
+                )
             )
         sizes = [sum(s.side == side for s in table.seats) for side in range(table.side_count)]
         if len(set(sizes)) > 1:  # a game by sides: seats are grouped by side at the start
-            raise UserError(
-                f"The sides are not equal ({' v '.join(map(str, sizes))} players): join the "
-                "smaller side, or **Add bot** fills it."
+            unequal = _(
+                "The sides are not equal ({sizes} players): join the smaller side, or "
+                "**Add bot** fills it."
             )
+            raise UserError(unequal.format(sizes=" v ".join(map(str, sizes))))
 
     async def start(self, game_id: int, by: PlayerId) -> Table:
         async with self.lock(game_id):
@@ -286,23 +295,25 @@ class GameService:
             try:
                 state = self.initial_of(table)
             except IllegalAction as e:  # e.g. sides of unequal size
-                raise UserError(str(e)) from e
+                raise UserError(_(str(e))) from e
             try:
                 await self.storage.start_game(
                     game_id, engine.dump(state), self._deadline(table, state), self._clock()
                 )
             except StaleStep as e:
-                raise UserError("This game has already started.") from e
+                raise UserError(_("This game has already started.")) from e
             return await self.table(game_id)
 
     def _check_host(self, table: Table, by: PlayerId, what: str) -> None:
         if by != table.row.host_id:
-            raise UserError(f"Only the host, <@{table.row.host_id}>, can {what}.")
+            only = _("Only the host, {host}, can {what}.")
+            raise UserError(only.format(host=f"<@{table.row.host_id}>", what=_(what)))
 
     def _check_room(self, table: Table) -> None:
         engine = self.engine(table.row.game)
         if len(table.seats) >= engine.max_players:
-            raise UserError(f"The game is full ({engine.max_players} players).")
+            full = _("The game is full ({players}).")
+            raise UserError(full.format(players=count(engine.max_players, "player", "players")))
 
     # --- playing -----------------------------------------------------------------------------
 
@@ -325,7 +336,7 @@ class GameService:
             table = await self.table(game_id)
             current = table.row.board_message_id
             if on_board is not None and current is not None and on_board < current:
-                raise UserError("That board is out of date: use the latest one in the thread.")
+                raise UserError(_("That board is out of date: use the latest one in the thread."))
             return await self._apply(table, player, action, expected_step, by_ai=by_ai)
 
     async def _apply(
@@ -333,18 +344,20 @@ class GameService:
     ) -> Played:
         row = table.row
         if row.status != ACTIVE:
-            raise UserError("This game is over." if row.state else "This game has not started.")
+            raise UserError(
+                _("This game is over.") if row.state else _("This game has not started.")
+            )
         if player not in table.names:
-            raise UserError("You are not playing in this game.")
+            raise UserError(_("You are not playing in this game."))
         if expected_step != row.step:
-            raise UserError("That button is out of date: the game has moved on.")
+            raise UserError(_("That button is out of date: the game has moved on."))
         engine = self.engine(row.game)
         rng = step_rng(row.seed, row.step)
         try:
             # In a worker thread: a shot's physics or an AI's search must not stall the gateway.
             step = await asyncio.to_thread(engine.apply, table.state, player, action, rng)
         except IllegalAction as e:
-            raise UserError(str(e)) from e
+            raise UserError(_(str(e))) from e
         outcome = engine.outcome(step.state)
         results = None if outcome is None else _results(replace(table, state=step.state), outcome)
         dumped = engine.dump(step.state)
@@ -362,7 +375,7 @@ class GameService:
                 now=self._clock(),
             )
         except StaleStep as e:
-            raise UserError("That button is out of date: the game has moved on.") from e
+            raise UserError(_("That button is out of date: the game has moved on.")) from e
         # The row as just written, without reading it back.
         after = replace(
             row,
@@ -452,9 +465,9 @@ class GameService:
             table = await self.table(game_id)
             player = by
             if action == HAND_TO_AI:
-                self._check_manager(table, by, manager, "hand a seat to the AI")
+                self._check_manager(table, by, manager, N_("hand a seat to the AI"))
                 if seat is None or seat not in table.names or seat in table.bots:
-                    raise UserError("Choose a member playing in this game.")
+                    raise UserError(_("Choose a member playing in this game."))
                 player = seat
             return await self._apply(table, player, action, table.row.step, by_ai=False)
 
@@ -462,7 +475,7 @@ class GameService:
         """The host (or `manager`) ends a started game: abandoned, no winner, no results."""
         async with self.lock(game_id):
             table = await self._active(game_id)
-            self._check_manager(table, by, manager, "end this game")
+            self._check_manager(table, by, manager, N_("end this game"))
             await self.storage.update_game(
                 game_id, self._clock(), status=ABANDONED, deadline=None, ended_by=by
             )
@@ -473,9 +486,9 @@ class GameService:
         async with self.lock(game_id):
             table = await self._active(game_id)
             if by not in table.voters:
-                raise UserError("Only the members still playing this game can vote to end it.")
+                raise UserError(_("Only the members still playing this game can vote to end it."))
             if by in table.row.end_votes:
-                raise UserError("You have already voted to end this game.")
+                raise UserError(_("You have already voted to end this game."))
             votes = (*table.row.end_votes, by)
             ended = set(table.voters) <= set(votes)
             extra: dict[str, Any] = {"status": ABANDONED, "deadline": None} if ended else {}
@@ -488,16 +501,14 @@ class GameService:
         table = await self.table(game_id)
         if table.row.status != ACTIVE:
             raise UserError(
-                "This game is over." if table.row.state else "This game has not started."
+                _("This game is over.") if table.row.state else _("This game has not started.")
             )
         return table
 
     def _check_manager(self, table: Table, by: PlayerId, manager: bool, what: str) -> None:
         if by != table.row.host_id and not manager:
-            raise UserError(
-                f"Only the host, <@{table.row.host_id}>, or a member who can manage threads "
-                f"can {what}."
-            )
+            only = _("Only the host, {host}, or a member who can manage threads can {what}.")
+            raise UserError(only.format(host=f"<@{table.row.host_id}>", what=_(what)))
 
     async def abandon(self, game_id: int) -> None:
         """The game's thread is gone: stop its timers and hide it from /games."""

@@ -22,6 +22,7 @@ from bot.board import TABLE_MENU
 from bot.components import GameButton, GameSelect, view_of
 from bot.custom_ids import ButtonId
 from bot.errors import UserError
+from bot.i18n import _
 from bot.play import Play
 from bot.publisher import BoardPublisher
 from bot.replies import Reply
@@ -68,7 +69,7 @@ class TableMenu:
         me = reply.user_id
         manager = self._can_manage(reply, table)
         if me not in table.names and not manager:
-            raise UserError("You are not playing in this game.")
+            raise UserError(_("You are not playing in this game."))
         items: list[discord.ui.Item[Any]] = []
         lines: list[str] = []
         if me in table.away:
@@ -89,7 +90,7 @@ class TableMenu:
                 menu_id = ButtonId(bid.game, bid.game_id, None, "menu").menu_id(0)
                 items.insert(0, GameSelect(menu_id, options, "Hand a seat to the AI…"))
         if not items:
-            raise UserError("There is nothing you can change in this game.")
+            raise UserError(_("There is nothing you can change in this game."))
         await reply.private("\n".join(lines) or "Leave or end this game:", view=view_of(items))
 
     async def _resign_ask(self, reply: Reply, bid: ButtonId) -> None:
@@ -164,7 +165,7 @@ class TableMenu:
     async def _active(self, game_id: int) -> Table:
         table = await self._service.table(game_id)
         if table.row.status != "active":
-            raise UserError("This game is over.")
+            raise UserError(_("This game is over."))
         return table
 
     @staticmethod

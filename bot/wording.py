@@ -10,38 +10,43 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from babel import Locale
 from babel.lists import format_list
 
+from bot.i18n import N_, _, babel_locale, ngettext
 from bot.ratings import RatingChange
 from rules.core import Action, Event, PlayerId
 from rules.seats import Resigned, SeatHandedToAI, SeatTakenBack, Verb
-
-# British English lists have no serial comma: "Ana, Leo and Mia".
-LOCALE = "en_GB"
 
 _MENTION = re.compile(r"<@(-?\d+)>")
 
 
 def mention(player: PlayerId, names: Mapping[PlayerId, str]) -> str:
     """A human as a mention (shown as their name, pinging no one inside embeds); a bot by name."""
-    return f"<@{player}>" if player > 0 else f"🤖 {names.get(player, 'Bot')}"
+    if player > 0:
+        return f"<@{player}>"
+    return "🤖 " + names.get(player, _("Bot"))
 
 
 def without_mentions(text: str, names: Mapping[PlayerId, str]) -> str:
     """`text` with every mention written as the bold name, for a message whose own mentions
     are its first words: nobody is mentioned twice."""
-    return _MENTION.sub(lambda m: f"**{names.get(int(m[1]), 'someone')}**", text)
+    someone = _("someone")
+    return _MENTION.sub(lambda m: f"**{names.get(int(m[1]), someone)}**", text)
 
 
-def listing(items: Sequence[str]) -> str:
-    """Items as a sentence lists them: "Ana", "Ana and Leo", "Ana, Leo and Mia"."""
-    return format_list(list(items), locale=LOCALE) if items else ""
+def listing(items: Sequence[str], *, either: bool = False) -> str:
+    """Items as a sentence lists them in the current language: "Ana", "Ana and Leo",
+    "Ana, Leo and Mia" (British English: no serial comma; Spanish: "Ana, Leo y Mia");
+    with `either`, alternatives: "1, 2 or 3"."""
+    if not items:
+        return ""
+    return format_list(list(items), style="or" if either else "standard", locale=babel_locale())
 
 
 def agree(n: int, one: str, other: str) -> str:
-    """The form of a word that agrees with a count of `n`: `agree(2, "holds", "hold")`."""
-    return one if Locale.parse(LOCALE).plural_form(n) == "one" else other
+    """The form of a word that agrees with a count of `n`, in the current language:
+    `agree(2, "holds", "hold")` (the catalog takes both forms as one plural message)."""
+    return ngettext(one, other, n)
 
 
 def count(n: int, one: str, other: str) -> str:
@@ -72,10 +77,13 @@ def rating_changes(changes: Sequence[RatingChange], names: Mapping[PlayerId, str
 
 def format_duration(seconds: int) -> str:
     if seconds <= 0:
-        return "off"
-    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
-        if seconds >= size and seconds % size == 0:
-            return count(seconds // size, unit, f"{unit}s")
+        return _("off")
+    if seconds % 86400 == 0:
+        return count(seconds // 86400, "day", "days")
+    if seconds % 3600 == 0:
+        return count(seconds // 3600, "hour", "hours")
+    if seconds % 60 == 0:
+        return count(seconds // 60, "minute", "minutes")
     return count(seconds, "second", "seconds")
 
 
@@ -84,13 +92,15 @@ def seat_line(event: Event, names: Mapping[PlayerId, str]) -> str | None:
     any other event (its game's presenter words it)."""
     match event:
         case Resigned(player=p, winners=winners) if winners:
-            return f"🏳️ {mention(p, names)} resigned: {winners_phrase(winners, names)}."
+            line = _("🏳️ {player} resigned: {winners}.")
+            return line.format(player=mention(p, names), winners=winners_phrase(winners, names))
         case Resigned(player=p):
-            return f"🏳️ {mention(p, names)} resigned and finishes last."
+            return _("🏳️ {player} resigned and finishes last.").format(player=mention(p, names))
         case SeatHandedToAI(player=p):
-            return f"🤖 The AI plays for {mention(p, names)} until they take their seat back."
+            line = _("🤖 The AI plays for {player} until they take their seat back.")
+            return line.format(player=mention(p, names))
         case SeatTakenBack(player=p):
-            return f"🪑 {mention(p, names)} took their seat back."
+            return _("🪑 {player} took their seat back.").format(player=mention(p, names))
     return None
 
 
@@ -104,12 +114,13 @@ def split_seat_events(
 
 
 SEAT_MOVES: dict[str, str] = {
-    Verb.RESIGN: "Resign",
-    Verb.HAND_TO_AI: "Seat handed to the AI",
-    Verb.TAKE_SEAT: "Took their seat back",
+    Verb.RESIGN: N_("Resign"),
+    Verb.HAND_TO_AI: N_("Seat handed to the AI"),
+    Verb.TAKE_SEAT: N_("Took their seat back"),
 }
 
 
 def seat_move(action: Action) -> str | None:
     """A seat action's name in a move list; None for a game's own action."""
-    return SEAT_MOVES.get(action.verb)
+    move = SEAT_MOVES.get(action.verb)
+    return None if move is None else _(move)

@@ -10,8 +10,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import Interaction, ParlourBot
+from bot.i18n import N_, _
 from bot.presenter import ButtonLook, Presenter
-from bot.wording import agree, count, mention
+from bot.wording import agree, count, listing, mention
 from cogs.options import house_rules, new_command, rules_text, send_rules
 from images.cock_and_bull import render_png
 from rules.cock_and_bull.actions import (
@@ -51,7 +52,9 @@ from rules.core import Action, Event, Outcome, PlayerId
 
 GAME = "cock_and_bull"
 FACE_ICON = {Face.COCK: "🐓", Face.BULL: "🐂", Face.MONKEY: "🐒"}
-GROUP_NAME = {"bend": "the Bend", "field": "the Field", "crown": "the Crown"}
+GROUP_NAME = {"bend": N_("the Bend"), "field": N_("the Field"), "crown": N_("the Crown")}
+FACE_NAME = {Face.COCK: N_("Cock"), Face.BULL: N_("Bull"), Face.MONKEY: N_("Monkey")}
+COLOUR_NAME = {Colour.RED: N_("red"), Colour.BLACK: N_("black")}
 
 RULES_SUMMARY = """\
 **Aim:** cover all six spots of the Arms with your colour (**Chip-In**) or peg your way \
@@ -71,11 +74,19 @@ placed); the loser scores their Mantle. Peg-Out: both score Mantle + own chips \
 
 
 def _name(player: PlayerId, names: Mapping[PlayerId, str]) -> str:
-    return f"**{names.get(player, 'Someone')}**"
+    return "**" + names.get(player, _("Someone")) + "**"
 
 
 def _dice(dice: Sequence[Face]) -> str:
-    return " + ".join(f"{FACE_ICON[f]} {f.value.title()}" for f in dice)
+    return " + ".join(_face(f) for f in dice)
+
+
+def _face(face: Face) -> str:
+    return f"{FACE_ICON[face]} {_(FACE_NAME[face])}"
+
+
+def _group(spot: int | None) -> str:
+    return _(GROUP_NAME[group_of(spot or 0).value])
 
 
 class CockAndBullPresenter(Presenter):
@@ -95,56 +106,73 @@ class CockAndBullPresenter(Presenter):
             waiting = [
                 names[p] for p, r in zip(state.players, state.start_rolls, strict=True) if r is None
             ]
-            return f"{' and '.join(waiting)}: roll one die for the first turn"
+            line = _("{players}: roll one die for the first turn")
+            return line.format(players=listing(waiting))
         who = names[state.players[state.current]]
+        group = _(GROUP_NAME[(state.pending_group or group_of(0)).value])
+        points = state.pending_points
         return {
-            Phase.CHOOSE_COLOUR: f"{who}: choose your colour",
-            Phase.ROLL: f"{who} to roll",
-            Phase.PLACE_OR_FLIP: f"{who}: place a new chip or flip one on "
-            f"{GROUP_NAME[(state.pending_group or group_of(0)).value]}?",
-            Phase.REMOVE_OR_POINT: f"{who}: remove an opponent's chip, or take 1 point?",
-            Phase.TAKE_OR_DECLINE: f"{who}: take {state.pending_points} Mantle "
-            f"{agree(state.pending_points, 'point', 'points')}, or decline?",
-            Phase.OVER: "The match is over",
-        }[state.phase]
+            Phase.CHOOSE_COLOUR: _("{player}: choose your colour"),
+            Phase.ROLL: _("{player} to roll"),
+            Phase.PLACE_OR_FLIP: _("{player}: place a new chip or flip one on {group}?"),
+            Phase.REMOVE_OR_POINT: _("{player}: remove an opponent's chip, or take 1 point?"),
+            Phase.TAKE_OR_DECLINE: _("{player}: take {points} Mantle {noun}, or decline?"),
+            Phase.OVER: _("The match is over"),
+        }[state.phase].format(
+            player=who, group=group, points=points, noun=agree(points, "point", "points")
+        )
 
     def narrate(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
         lines: list[str] = []
         for e in events:
             match e:
                 case StartDieRolled(player=p, face=f):
-                    lines.append(f"{_name(p, names)} rolled {FACE_ICON[f]} {f.value.title()}.")
+                    line = _("{player} rolled {face}.")
+                    lines.append(line.format(player=_name(p, names), face=_face(f)))
                 case StartRollTied():
-                    lines.append("Equal faces: both roll again.")
+                    lines.append(_("Equal faces: both roll again."))
                 case FirstTurnWon(player=p):
-                    lines.append(f"{_name(p, names)} wins the first turn.")
+                    lines.append(_("{player} wins the first turn.").format(player=_name(p, names)))
                 case ColourChosen(player=p, colour=c):
-                    lines.append(f"{_name(p, names)} plays **{c.value}**.")
+                    line = _("{player} plays **{colour}**.")
+                    lines.append(line.format(player=_name(p, names), colour=_(COLOUR_NAME[c])))
                 case DiceRolled(player=p, dice=d):
-                    lines.append(f"{_name(p, names)} rolled {_dice(d)}.")
+                    line = _("{player} rolled {dice}.")
+                    lines.append(line.format(player=_name(p, names), dice=_dice(d)))
                 case ChipPlaced(player=p, spot=s, flipped=flipped):
-                    verb = "flipped a chip on" if flipped else "placed a chip on"
-                    lines.append(f"{_name(p, names)} {verb} {GROUP_NAME[group_of(s).value]}.")
-                case ChipRemoved(player=p, spot=s):
-                    lines.append(
-                        f"{_name(p, names)} removed a chip from {GROUP_NAME[group_of(s).value]}."
+                    line = (
+                        _("{player} flipped a chip on {group}.")
+                        if flipped
+                        else _("{player} placed a chip on {group}.")
                     )
+                    lines.append(line.format(player=_name(p, names), group=_group(s)))
+                case ChipRemoved(player=p, spot=s):
+                    line = _("{player} removed a chip from {group}.")
+                    lines.append(line.format(player=_name(p, names), group=_group(s)))
                 case MantleScored(player=p, points=n, total=t):
-                    lines.append(f"{_name(p, names)} pegs +{n} → {t}/36.")
+                    line = _("{player} pegs +{points} → {total}/36.")
+                    lines.append(line.format(player=_name(p, names), points=n, total=t))
                 case PointsDeclined(player=p, points=n):
-                    lines.append(f"{_name(p, names)} declined {count(n, 'point', 'points')}.")
+                    line = _("{player} declined {points}.")
+                    points = count(n, "point", "points")
+                    lines.append(line.format(player=_name(p, names), points=points))
                 case TurnLost(player=p, next_player=q):
-                    lines.append(f"{_name(p, names)} loses the turn; dice to {_name(q, names)}.")
+                    line = _("{player} loses the turn; dice to {next}.")
+                    lines.append(line.format(player=_name(p, names), next=_name(q, names)))
                 case GameWon(winner=w, result=r):
-                    how = "chips in" if r.kind is WinKind.CHIP_IN else "pegs out"
-                    extra = " — a **Flying Monkey**!" if r.flying_monkey else ""
-                    extra += " The loser scores 0: a **Le Pew**." if r.le_pew else ""
+                    line = (
+                        _("🏆 {player} chips in and wins game {game} ({score})")
+                        if r.kind is WinKind.CHIP_IN
+                        else _("🏆 {player} pegs out and wins game {game} ({score})")
+                    )
+                    extra = _(" — a **Flying Monkey**!") if r.flying_monkey else ""
+                    extra += _(" The loser scores 0: a **Le Pew**.") if r.le_pew else ""
+                    score = f"{max(r.scores)}–{min(r.scores)}"
                     lines.append(
-                        f"🏆 {_name(w, names)} {how} and wins game {r.game_no} "
-                        f"({max(r.scores)}–{min(r.scores)}){extra}"
+                        line.format(player=_name(w, names), game=r.game_no, score=score) + extra
                     )
                 case NextGameStarted(game_no=n):
-                    lines.append(f"Game {n} begins: roll for the first turn.")
+                    lines.append(_("Game {game} begins: roll for the first turn.").format(game=n))
                 case MatchWon():
                     pass  # the result line says it
         return lines
@@ -153,18 +181,21 @@ class CockAndBullPresenter(Presenter):
         if action.verb == Verb.COLOUR:
             red = parse_colour(action) is Colour.RED
             style = discord.ButtonStyle.danger if red else discord.ButtonStyle.secondary
-            return ButtonLook(f"Play {action.arg}", style, "🔴" if red else "⚫")
+            colour = _(COLOUR_NAME[parse_colour(action)])
+            return ButtonLook(
+                _("Play {colour}").format(colour=colour), style, "🔴" if red else "⚫"
+            )
         if action == ROLL:
             single = state.phase is Phase.START_ROLL
-            return ButtonLook("Roll one die" if single else "Roll", emoji="🎲")
-        points = state.pending_points
+            return ButtonLook(_("Roll one die") if single else _("Roll"), emoji="🎲")
+        take = _("Take {points}").format(points=state.pending_points)
         return {
-            PLACE: ButtonLook("Place a new chip", emoji="➕"),
-            FLIP: ButtonLook("Flip their chip", emoji="🔄"),
-            REMOVE: ButtonLook("Remove their chip", discord.ButtonStyle.danger, "✂️"),
-            POINT: ButtonLook("Take 1 point", discord.ButtonStyle.success, "📍"),
-            TAKE: ButtonLook(f"Take {points}", discord.ButtonStyle.success, "📍"),
-            DECLINE: ButtonLook("Decline", discord.ButtonStyle.secondary),
+            PLACE: ButtonLook(_("Place a new chip"), emoji="➕"),
+            FLIP: ButtonLook(_("Flip their chip"), emoji="🔄"),
+            REMOVE: ButtonLook(_("Remove their chip"), discord.ButtonStyle.danger, "✂️"),
+            POINT: ButtonLook(_("Take 1 point"), discord.ButtonStyle.success, "📍"),
+            TAKE: ButtonLook(take, discord.ButtonStyle.success, "📍"),
+            DECLINE: ButtonLook(_("Decline"), discord.ButtonStyle.secondary),
         }[action]
 
     def describe_options(self, options: Mapping[str, Any]) -> list[str]:

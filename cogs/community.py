@@ -21,6 +21,7 @@ from bot.components import plain_button
 from bot.custom_ids import PAGE_TEMPLATE, PageId, ViewerId
 from bot.errors import UserError
 from bot.history import Page, history_page
+from bot.i18n import _
 from bot.replay import Replay
 from bot.replies import Reply
 from cogs.options import guild_id
@@ -150,7 +151,7 @@ class Community(commands.Cog):
         presenter = self.bot.presenters.get(replay.table.row.game)
         animation = await asyncio.to_thread(summary, replay, presenter)
         if len(animation.data) > reply.interaction.filesize_limit:
-            raise UserError("This game's summary is too large for Discord to show.")
+            raise UserError(_("This game's summary is too large for Discord to show."))
         kind = animation.filename.rsplit(".", 1)[-1].upper()
         await reply.private(
             f"**{presenter.title} #{replay.table.row.id}**, one frame per "

@@ -7,12 +7,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import Interaction, ParlourBot
+from bot.i18n import N_, _, language_name, languages
 from bot.replies import Reply
 from bot.storage import ACTIVE, LOBBY
 from bot.wording import format_duration
 from cogs.options import TURN_TIMER_CHOICES, guild_id
 
-HELP = """\
+HELP = N_("""\
 **Start a game:** `/<game> new` opens a lobby here. Others click **Join** (or the host \
 clicks **Add bot**), then the host clicks **Start**: the game gets its own thread.
 **Play:** click the buttons and menus under the board in the game's thread. Only the \
@@ -21,7 +22,15 @@ mission are behind the 🔒 button, seen only by you.
 **See:** `/games` (games in this server), `/scoreboard` (standings per game), \
 `/stats` (one member's record), `/history` (finished games), `/replay` (one of them, move \
 by move).
-**Admins:** `/settings turn-timer` sets the default turn timer for new games."""
+**Admins:** `/settings turn-timer` sets the default turn timer for new games, \
+`/settings language` the language of their boards.""")
+
+
+HOSTS = "host"  # `/settings language`'s choice for "whoever opens the game"
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name="the host's language", value=HOSTS),
+    *(app_commands.Choice(name=language_name(c, c), value=c) for c in languages()),
+]
 
 
 def command_of(game: str) -> str:
@@ -49,12 +58,12 @@ class General(commands.Cog):
                 where = (
                     f"<#{row.thread_id}>"
                     if status == ACTIVE and row.thread_id
-                    else f"lobby in <#{row.channel_id}>"
+                    else _("lobby in {channel}").format(channel=f"<#{row.channel_id}>")
                 )
-                broken = " — ⚠️ can't be continued (see the bot's log)" if row.broken else ""
+                broken = _(" — ⚠️ can't be continued (see the bot's log)") if row.broken else ""
                 lines.append(f"**{title} #{row.id}** — {players} — {where}{broken}")
-        text = "\n".join(lines[:25]) or "No games right now. `/help` lists the games to start."
-        embed = discord.Embed(title="Games in this server", description=text)
+        text = "\n".join(lines[:25]) or _("No games right now. `/help` lists the games to start.")
+        embed = discord.Embed(title=_("Games in this server"), description=text)
         await Reply.of(interaction).private(embed=embed)
 
     @app_commands.command(name="help")
@@ -65,7 +74,8 @@ class General(commands.Cog):
             for p in self.bot.presenters
         )
         embed = discord.Embed(
-            title="Parlour — tabletop games in chat", description=f"**Games:**\n{games}\n{HELP}"
+            title=_("Parlour — tabletop games in chat"),
+            description=_("**Games:**") + f"\n{games}\n{_(HELP)}",
         )
         await Reply.of(interaction).private(embed=embed)
 
@@ -82,9 +92,23 @@ class General(commands.Cog):
     async def turn_timer(self, interaction: Interaction, timer: int) -> None:
         """Set the default turn timer for new games in this server."""
         await self.bot.service.storage.set_guild_turn_timer(guild_id(interaction), timer)
-        await Reply.of(interaction).private(
-            f"New games in this server now have a turn timer of {format_duration(timer)}."
-        )
+        done = _("New games in this server now have a turn timer of {timer}.")
+        await Reply.of(interaction).private(done.format(timer=format_duration(timer)))
+
+    @settings.command(name="language")
+    @app_commands.describe(language="The language of boards, lobbies and results")
+    @app_commands.choices(language=LANGUAGE_CHOICES)
+    async def language(self, interaction: Interaction, language: str) -> None:
+        """Set the language of new games' public messages in this server."""
+        chosen = None if language == HOSTS else language
+        await self.bot.service.storage.set_guild_language(guild_id(interaction), chosen)
+        if chosen is None:
+            done = _("New games in this server now speak their host's language.")
+        else:
+            done = _("New games in this server are now played in {language}.").format(
+                language=language_name(chosen)
+            )
+        await Reply.of(interaction).private(done)
 
 
 async def setup(bot: ParlourBot) -> None:

@@ -17,7 +17,9 @@ from discord import app_commands
 
 from bot.client import Interaction
 from bot.errors import UserError
+from bot.i18n import _
 from bot.replies import Reply
+from bot.wording import listing
 from rules.options import Kind, Option, OptionSet, OptionValue
 
 TURN_TIMER = "turn_timer"
@@ -45,7 +47,8 @@ async def open_lobby(
 
 async def send_rules(interaction: Interaction, title: str, text: str, colour: int) -> None:
     """`/<game> rules`: the rules in short, to the asker only."""
-    embed = discord.Embed(title=f"{title} — the rules in short", description=text, colour=colour)
+    heading = _("{game} — the rules in short").format(game=title)
+    embed = discord.Embed(title=heading, description=text, colour=colour)
     await Reply.of(interaction).private(embed=embed)
 
 
@@ -122,30 +125,37 @@ def house_rules(
     lines = []
     for option in declared:
         value = options.get(option.name, option.default)
-        word = (words or {}).get(option.name, option.word)
-        lines.append(f"{option.title}: {word(value)}")
+        word = (words or {}).get(option.name, _worded(option))
+        lines.append(f"{_(option.title)}: {word(value)}")
     return lines
+
+
+def _worded(option: Option) -> Callable[[OptionValue], str]:
+    """The declaration's wording of a value (on/off, a choice's label), translated."""
+    return lambda value: _(option.word(value))
 
 
 def rules_text(summary: str, declared: OptionSet, command: str) -> str:
     """`/<game> rules`: the rules in short, then every house rule the `new` command offers,
     what it takes and its default."""
-    lines = [f"• **{o.name}** — {o.description} · {_takes(o)}" for o in declared]
-    return f"{summary}\n**House rules** (options of `{command}`):\n" + "\n".join(lines)
+    lines = [f"• **{o.name}** — {_(o.description)} · {_takes(o)}" for o in declared]
+    heading = _("**House rules** (options of `{command}`):").format(command=command)
+    return f"{summary}\n{heading}\n" + "\n".join(lines)
 
 
 def _takes(option: Option) -> str:
-    default = option.word(option.default)
+    default = _worded(option)(option.default)
     if option.kind is Kind.FLAG:
-        return f"on/off, default {default}"
+        return _("on/off, default {default}").format(default=default)
     if option.kind is Kind.NUMBER:
-        return f"{option.low}–{option.high}, default {default}"
-    values = [str(c.value) for c in option.choices]
-    return f"{', '.join(values[:-1])} or {values[-1]}, default {option.default}"
+        values = f"{option.low}–{option.high}"
+        return _("{values}, default {default}").format(values=values, default=default)
+    values = listing([str(c.value) for c in option.choices], either=True)
+    return _("{values}, default {default}").format(values=values, default=option.default)
 
 
 def guild_id(interaction: Interaction) -> int:
     """The server a command was used in (server-only commands; Discord enforces it)."""
     if interaction.guild_id is None:
-        raise UserError("This command works in a server, not in direct messages.")
+        raise UserError(_("This command works in a server, not in direct messages."))
     return interaction.guild_id

@@ -22,6 +22,7 @@ from discord.ext import commands
 from bot.board import OPTIONS_PER_MENU
 from bot.client import Interaction, ParlourBot
 from bot.errors import UserError
+from bot.i18n import _
 from bot.presenter import ButtonLook, NumberBox, Presenter
 from bot.replies import Reply
 from bot.service import Table
@@ -529,7 +530,7 @@ class RiskCog(commands.GroupCog, group_name="risk"):
     async def _my_game(self, interaction: Interaction) -> Table:
         table = await self.bot.service.game_in_thread(interaction.channel_id or 0)
         if table is None or table.row.game != GAME:
-            raise UserError("Use this in the thread of a Risk game that is being played.")
+            raise UserError(_("Use this in the thread of a Risk game that is being played."))
         return table
 
 

@@ -670,6 +670,22 @@ class Storage(ABC):
                 seconds,
             )
 
+    async def guild_language(self, guild_id: int) -> str | None:
+        """The language the server chose for its games, if it chose one."""
+        row = await self._read.fetchone(
+            "SELECT language FROM guild_settings WHERE guild_id = ?", guild_id
+        )
+        return None if row is None or row[0] is None else str(row[0])
+
+    async def set_guild_language(self, guild_id: int, language: str | None) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO guild_settings (guild_id, language) VALUES (?, ?)"
+                " ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language",
+                guild_id,
+                language,
+            )
+
     # --- the bot's own memory ------------------------------------------------------------------
 
     async def bot_state(self, key: str) -> str | None:

@@ -31,8 +31,12 @@ SHAPE = ("name", "description", "required", "type", "choices", "min_value", "max
 
 
 def shape(synced: dict[str, Any]) -> dict[str, Any]:
-    """What an option offers (an absent key as None)."""
-    return {key: synced.get(key) for key in SHAPE}
+    """What an option offers in English (an absent key as None; the choices' Spanish
+    names, `name_localizations`, are tested in test_spanish.py)."""
+    offered = {key: synced.get(key) for key in SHAPE}
+    if offered["choices"]:
+        offered["choices"] = [{"name": c["name"], "value": c["value"]} for c in offered["choices"]]
+    return offered
 
 
 def expected(option: Option) -> dict[str, Any]:

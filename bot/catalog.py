@@ -1,0 +1,121 @@
+"""The message catalog's source: `python -m bot.catalog` extracts every English string a
+player may read into `bot/locale/messages.pot` and merges it into each language's `.po`
+(new messages untranslated, vanished ones marked obsolete), for a translator to fill in.
+
+Three places hold those strings: the code, marked for Babel's Python extractor (`_`, `N_`,
+`ngettext`, `pgettext` and the counting helpers `count`/`agree` of `bot/wording.py`); the
+house-rule declarations (`rules/<game>/options.py`, which may not import the bot); and the
+slash commands (names, docstring descriptions, parameters and choices), walked here from
+the cogs. Command names are in the context `COMMAND_NAME`, because Discord holds them to
+stricter rules than the same English elsewhere.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po, write_po
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import CATALOGS, COMMAND_NAME
+from rules.registry import HOUSE_RULES
+
+ROOT = Path(__file__).parent.parent
+SOURCES = ("bot", "cogs", "images", "rules")
+KEYWORDS = {
+    "_": None,
+    "N_": None,
+    "ngettext": (1, 2),
+    "pgettext": ((1, "c"), 2),
+    "count": (2, 3),  # count(n, one, other)
+    "agree": (2, 3),  # agree(n, one, other)
+}
+COG_MODULES = (
+    "cogs.cock_and_bull",
+    "cogs.hold_your_horses",
+    "cogs.winners_circle",
+    "cogs.horse_collar",
+    "cogs.risk",
+    "cogs.general",
+    "cogs.scoreboard",
+    "cogs.community",
+)
+Message = tuple[str | tuple[str, str], str | None]  # (msgid or (one, other), context)
+
+
+def code_messages() -> Iterator[Message]:
+    for folder in SOURCES:
+        method_map = [("**.py", "python")]
+        for _file, _line, message, _comments, context in extract_from_dir(
+            ROOT / folder, method_map, keywords=KEYWORDS
+        ):
+            yield (message if isinstance(message, str) else tuple(message)), context  # type: ignore[misc]
+
+
+def option_messages() -> Iterator[Message]:
+    yield from (("on", None), ("off", None))  # how `Option.word` words a flag
+    for declared in HOUSE_RULES.values():
+        for option in declared:
+            for text in (option.title, option.description, option.zero):
+                if text:
+                    yield text, None
+            for choice in option.choices:
+                yield choice.label, None
+
+
+def command_messages() -> Iterator[Message]:
+    for module in COG_MODULES:
+        for value in vars(importlib.import_module(module)).values():
+            if isinstance(value, type) and issubclass(value, commands.Cog):
+                if issubclass(value, commands.GroupCog):
+                    yield value.__cog_group_name__, COMMAND_NAME  # type: ignore[misc]
+                    yield str(value.__cog_group_description__), None
+                for command in value.__cog_app_commands__:
+                    yield from _walk(command)
+
+
+def _walk(command: Any) -> Iterator[Message]:
+    yield command.name, COMMAND_NAME
+    yield command.description, None
+    if isinstance(command, app_commands.Group):
+        for sub in command.commands:
+            yield from _walk(sub)
+        return
+    for parameter in command.parameters:
+        yield parameter.name, COMMAND_NAME
+        yield parameter.description, None
+        for choice in parameter.choices:
+            yield choice.name, None
+
+
+def source_catalog() -> Catalog:
+    """Every message of the source language, as a template."""
+    catalog = Catalog(project="Parlour", fuzzy=False)
+    for source in (code_messages(), option_messages(), command_messages()):
+        for message, context in source:
+            if message and message != "…":  # "…": discord.py's description for none given
+                catalog.add(message, context=context)
+    return catalog
+
+
+def main() -> None:
+    template = source_catalog()
+    with (CATALOGS / "messages.pot").open("wb") as out:
+        write_po(out, template, omit_header=False, sort_output=True, width=100)
+    for path in sorted(CATALOGS.glob("*.po")):
+        with path.open("rb") as po:
+            catalog = read_po(po, locale=path.stem)
+        catalog.update(template, no_fuzzy_matching=True)
+        with path.open("wb") as out:
+            write_po(out, catalog, sort_output=True, width=100, ignore_obsolete=True)
+        print(f"{path.name}: {len(catalog)} messages")
+
+
+if __name__ == "__main__":
+    main()

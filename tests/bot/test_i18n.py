@@ -1,0 +1,100 @@
+"""The catalogs: complete, placeholders intact, loaded from a clean clone; the synced slash
+commands carry Spanish names Discord accepts; the language follows the Discord locale."""
+
+from __future__ import annotations
+
+import re
+import string
+
+import discord
+import pytest
+from babel.messages.pofile import read_po
+
+from bot.catalog import source_catalog
+from bot.command_translator import NAME, CatalogTranslator
+from bot.i18n import CATALOGS, COMMAND_NAME, _, language_of, languages, ngettext, speaking
+from bot.wording import count, listing
+
+CATALOG_LANGUAGES = [language for language in languages() if language != "en"]
+
+
+def _fields(text: str) -> set[str]:
+    return {field for _, field, _, _ in string.Formatter().parse(text) if field is not None}
+
+
+@pytest.mark.parametrize("language", CATALOG_LANGUAGES)
+def test_every_message_of_the_source_is_translated(language: str) -> None:
+    with (CATALOGS / f"{language}.po").open("rb") as po:
+        catalog = read_po(po, locale=language)
+    untranslated = []
+    for message in source_catalog():
+        if not message.id:
+            continue
+        translated = catalog.get(message.id, message.context)
+        strings = translated.string if translated is not None else None
+        if not strings or (isinstance(strings, tuple) and not all(strings)):
+            untranslated.append(message.id)
+    assert untranslated == []
+
+
+@pytest.mark.parametrize("language", CATALOG_LANGUAGES)
+def test_translations_keep_the_placeholders(language: str) -> None:
+    with (CATALOGS / f"{language}.po").open("rb") as po:
+        catalog = read_po(po, locale=language)
+    for message in catalog:
+        if not message.id or not message.string:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        for text in strings:
+            assert _fields(text) == _fields(ids[0]), (message.id, text)
+
+
+def test_the_template_is_up_to_date() -> None:
+    """`python -m bot.catalog` was run after the last change of a message."""
+    with (CATALOGS / "messages.pot").open("rb") as pot:
+        committed = {(m.id, m.context) for m in read_po(pot) if m.id}
+    assert {(m.id, m.context) for m in source_catalog() if m.id} == committed
+
+
+def test_discord_locales_map_to_catalogs() -> None:
+    assert language_of(discord.Locale.spain_spanish) == "es"
+    assert language_of(discord.Locale.latin_american_spanish) == "es"
+    assert language_of("es-419") == "es"
+    assert language_of(discord.Locale.american_english) == "en"
+    assert language_of(discord.Locale.french) == "en"  # no catalog: English
+    assert language_of(None) == "en"
+
+
+def test_spanish_words_plurals_and_lists() -> None:
+    with speaking("es"):
+        assert _("Join") == "Unirse"
+        assert count(1, "token", "tokens") == "1 ficha"
+        assert count(3, "token", "tokens") == "3 fichas"
+        assert listing(["Ana", "Leo", "Mia"]) == "Ana, Leo y Mia"
+        assert ngettext("wins", "share the win", 2) == "comparten la victoria"
+    assert _("Join") == "Join" and listing(["Ana", "Leo", "Mia"]) == "Ana, Leo and Mia"
+
+
+async def test_command_names_in_spanish_are_names_discord_accepts() -> None:
+    with (CATALOGS / "es.po").open("rb") as po:
+        catalog = read_po(po, locale="es")
+    translator = CatalogTranslator()
+    names = [m for m in catalog if m.id and m.context == COMMAND_NAME]
+    assert names
+    for message in names:
+        assert isinstance(message.string, str)
+        assert message.string == message.string.lower(), message.string
+        assert NAME.match(message.string) and not re.search(r"\s", message.string)
+    context = discord.app_commands.TranslationContext(
+        discord.app_commands.TranslationContextLocation.command_name, None
+    )
+    for locale in (discord.Locale.spain_spanish, discord.Locale.latin_american_spanish):
+        assert (
+            await translator.translate(discord.app_commands.locale_str("new"), locale, context)
+            == "nueva"
+        )
+    english = discord.Locale.british_english
+    assert (
+        await translator.translate(discord.app_commands.locale_str("new"), english, context) is None
+    )
