@@ -64,6 +64,11 @@ def winners_phrase(winners: Sequence[PlayerId], names: Mapping[PlayerId, str]) -
     return f"{who(winners, names)} {agree(len(winners), 'wins', 'share the win')}"
 
 
+def rating(points: int) -> str:
+    """A rating as shown, negatives with a true minus sign like the changes: "−41"."""
+    return f"−{-points}" if points < 0 else str(points)
+
+
 def rating_changes(changes: Sequence[RatingChange], names: Mapping[PlayerId, str]) -> str:
     """A finished game's rating changes, seat by seat: "<@1> +24 · <@2> −11 · 🤖 AI +3" (the
     AI once, however many bot seats it played)."""

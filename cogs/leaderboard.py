@@ -12,7 +12,7 @@ from bot.client import Interaction, ParlourBot
 from bot.ratings import AI_PLAYER, MIN_GAMES, SCALE
 from bot.replies import Reply
 from bot.storage import RatingRow
-from bot.wording import count
+from bot.wording import count, rating
 from cogs.options import guild_id
 from cogs.scoreboard import GAME_CHOICES, TOP
 
@@ -34,7 +34,7 @@ def leaderboard_embed(title: str, colour: int, rows: list[RatingRow], bots: bool
         return embed
     top = [r for r in rows if r.rating.ranked]
     lines = [
-        f"**{n}.** {rated_name(r)} — **{r.rating.points}** · {r.rating.played} played · "
+        f"**{n}.** {rated_name(r)} — **{rating(r.rating.points)}** · {r.rating.played} played · "
         f"{r.rating.wins} W"
         for n, r in enumerate(top[:TOP], start=1)
     ]

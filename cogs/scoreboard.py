@@ -13,6 +13,7 @@ from bot.client import Interaction, ParlourBot
 from bot.ratings import MIN_GAMES
 from bot.replies import Reply
 from bot.storage import RatingRow, StandingRow
+from bot.wording import rating
 from cogs.options import guild_id
 from rules.registry import ENGINES
 
@@ -31,9 +32,10 @@ def rating_text(rows: Sequence[RatingRow], player: int) -> str:
     if mine is None:
         return "Not rated yet"
     ranked = [r.player_id for r in rows if r.rating.ranked]
+    shown = rating(mine.points)
     if player not in ranked:
-        return f"Rating {mine.points} · ranked after {MIN_GAMES} rated games ({mine.played} so far)"
-    return f"Rating {mine.points} · rank {ranked.index(player) + 1} of {len(ranked)}"
+        return f"Rating {shown} · ranked after {MIN_GAMES} rated games ({mine.played} so far)"
+    return f"Rating {shown} · rank {ranked.index(player) + 1} of {len(ranked)}"
 
 
 class Scoreboard(commands.Cog):
@@ -83,11 +85,11 @@ class Scoreboard(commands.Cog):
                 f"\n{title}: {row.stats.get(key, 0)}"
                 for key, title in presenter.stat_columns.items()
             )
-            rating = rating_text(await storage.ratings(guild_id(interaction), game), user.id)
+            rated = rating_text(await storage.ratings(guild_id(interaction), game), user.id)
             embed.add_field(
                 name=presenter.title,
                 value=f"{row.played} played · {row.wins} W / {row.losses} L\n"
-                f"{row.points} points{extra}\n{rating}",
+                f"{row.points} points{extra}\n{rated}",
             )
         await Reply.of(interaction).private(embed=embed)
 

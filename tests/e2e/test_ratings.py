@@ -10,6 +10,7 @@ import discord
 from openskill.models import PlackettLuce
 
 from bot.ratings import AI_PLAYER, MIN_GAMES, SCALE
+from bot.wording import rating
 from tests.e2e.conftest import ParlourFactory
 from tests.e2e.driver import is_result, play_to_the_end, start_game
 from tests.e2e.fake_discord import JSON, FakeDiscord, FakeMessage
@@ -77,8 +78,8 @@ async def test_ratings_move_with_results_and_rank_the_server(
     embed = board.embeds[0]
     assert embed["title"] == "Cock & Bull — leaderboard"
     assert embed["description"].splitlines() == [
-        f"**{n}.** <@{p}> — **{by_id[p].points}** · {by_id[p].played} played · {by_id[p].wins} W"
-        for n, p in enumerate(ranked, start=1)
+        f"**{n}.** <@{p}> — **{rating(r.points)}** · {r.played} played · {r.wins} W"
+        for n, (p, r) in enumerate(((p, by_id[p]) for p in ranked), start=1)
     ]
     assert embed["footer"]["text"] == (
         f"A player needs {MIN_GAMES} rated games to be ranked: 2 players not ranked yet. "
@@ -93,7 +94,8 @@ async def test_ratings_move_with_results_and_rank_the_server(
     stats = await command(fake, leo, "stats", user=ana)
     (field,) = stats.embeds[0]["fields"]
     rank = ranked.index(int(ana["id"])) + 1
-    assert field["value"].endswith(f"Rating {by_id[int(ana['id'])].points} · rank {rank} of 2")
+    ana_rating = rating(by_id[int(ana["id"])].points)
+    assert field["value"].endswith(f"Rating {ana_rating} · rank {rank} of 2")
     eve_stats = (await command(fake, eve, "stats", user=eve)).embeds[0]["fields"][0]["value"]
     assert eve_stats.endswith(f"ranked after {MIN_GAMES} rated games (1 so far)")
 
