@@ -208,7 +208,8 @@ class CockAndBullPresenter(Presenter):
         loser = next(p for p in state.players if p != winner)
         score = f"{outcome.scores[winner]}–{outcome.scores[loser]}"
         if state.seating.resigned:
-            return f"{mention(winner, names)} wins: {mention(loser, names)} resigned ({score})"
+            who, quitter = mention(winner, names), mention(loser, names)
+            return f"{who} wins: {quitter} resigned ({score} points)"
         if len(state.results) > 1:
             w, lo = (state.wins[state.seat_of(p)] for p in (winner, loser))
             return f"{mention(winner, names)} wins the match {w}–{lo} ({score} points)"
