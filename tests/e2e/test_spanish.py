@@ -4,10 +4,13 @@ private replies speak their own."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.command_translator import NAME
+from bot.i18n import translations
 from tests.e2e.conftest import ParlourFactory
-from tests.e2e.driver import offered, open_lobby
-from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.driver import JSON, click_ok, is_board, offered, open_lobby, prompt
+from tests.e2e.fake_discord import FakeDiscord, FakeMessage
 
 GAME = "cock-and-bull"
 
@@ -72,3 +75,63 @@ async def test_the_servers_language_outranks_the_hosts(
     await (await fake.slash(admin, "settings", "language", options={"language": "host"})).response()
     lobby = await open_lobby(fake, admin, GAME)
     assert "Join" in offered(lobby)
+
+
+def es(message: str, **values: Any) -> str:
+    """`message` as the Spanish catalog words it (formatted with `values`, if any)."""
+    text = translations("es").gettext(message)
+    assert text != message, f"{message!r} is not translated"
+    return text.format(**values) if values else text
+
+
+async def _spanish_table(
+    fake: FakeDiscord,
+    game: str,
+    options: dict[str, Any] | None = None,
+    bots: int = 0,
+) -> tuple[FakeMessage, JSON, JSON, JSON]:
+    """A game hosted by Ana (es-ES) with Leo (en-GB) and `bots`; its first board, Ana, Leo,
+    and Mia (en-US), who is not playing."""
+    ana, leo = fake.make_user("Ana", locale="es-ES"), fake.make_user("Leo", locale="en-GB")
+    mia = fake.make_user("Mia", locale="en-US")
+    lobby = await open_lobby(fake, ana, game, options)
+    await click_ok(fake, leo, lobby, es("Join"))
+    for _ in range(bots):
+        await click_ok(fake, ana, lobby, es("Add bot"))
+    before = {int(t["id"]) for t in fake.threads}
+    await click_ok(fake, ana, lobby, es("Start"))
+
+    def new_board() -> FakeMessage | None:
+        for thread in fake.threads:
+            if int(thread["id"]) not in before:
+                return fake.latest_message(int(thread["id"]), is_board)
+        return None
+
+    return await fake.wait_for(new_board), ana, leo, mia
+
+
+async def _refusal(fake: FakeDiscord, user: JSON, board: FakeMessage, label: str) -> str:
+    answer = await (await fake.click(user, board, label=label)).response()
+    assert answer.message is not None and answer.message.ephemeral
+    return answer.message.content
+
+
+async def test_hold_your_horses_in_spanish(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    await start_parlour()
+    board, ana, leo, mia = await _spanish_table(fake, "hold-your-horses", {"races": 1})
+    roll = es("Roll for a scratch")
+    assert offered(board) == [roll, es("My cards"), es("Resign or end…")]
+    race = es("Race {race} of {races}", race=1, races=1)
+    line = "{race}, scratches ({done} of {scratches} done): {player} to roll"
+    assert prompt(board) in {
+        es(line, race=race, done=0, scratches=4, player=f"<@{user['id']}>") for user in (ana, leo)
+    }
+    # Mia (English) is not playing: told so in English.
+    assert await _refusal(fake, mia, board, roll) == "You are not playing in this game."
+    # Each hand is worded in its holder's language.
+    assert (await _refusal(fake, ana, board, es("My cards"))).startswith(
+        es("**Your cards, race {race}:** {hand}", race=1, hand="")
+    )
+    assert (await _refusal(fake, leo, board, es("My cards"))).startswith("**Your cards, race 1:**")
