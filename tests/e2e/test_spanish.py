@@ -9,8 +9,8 @@ from typing import Any
 from bot.command_translator import NAME
 from bot.i18n import translations
 from tests.e2e.conftest import ParlourFactory
-from tests.e2e.driver import JSON, click_ok, is_board, offered, open_lobby, prompt
-from tests.e2e.fake_discord import FakeDiscord, FakeMessage
+from tests.e2e.driver import JSON, choose, click_ok, is_board, offered, open_lobby, prompt
+from tests.e2e.fake_discord import STRING_SELECT, FakeDiscord, FakeMessage, walk_components
 
 GAME = "cock-and-bull"
 
@@ -135,3 +135,29 @@ async def test_hold_your_horses_in_spanish(
         es("**Your cards, race {race}:** {hand}", race=1, hand="")
     )
     assert (await _refusal(fake, leo, board, es("My cards"))).startswith("**Your cards, race 1:**")
+
+
+async def test_winners_circle_in_spanish(fake: FakeDiscord, start_parlour: ParlourFactory) -> None:
+    await start_parlour()
+    board, ana, leo, mia = await _spanish_table(fake, "winners-circle")
+    race = es("Race {race} of {races}", race=1, races=3)
+    line = "{race}, bets (round {round} of {rounds}): {player} to bet{where}"
+    assert prompt(board) in {
+        es(line, race=race, round=1, rounds=3, player=f"<@{user['id']}>", where="")
+        for user in (ana, leo)
+    }
+    # Horse colours stay as the picture draws them (English) for now.
+    bet = "Horse {number} ({colour}) — chip {chip}{bluff}"
+    bet = es(bet, number=1, colour="red", chip=1, bluff="")
+    assert bet in offered(board)
+    assert [b["label"] for b in board.buttons] == [es("My chips"), es("Resign or end…")]
+    menus = [m for m in walk_components(board.components) if m["type"] == STRING_SELECT]
+    assert {m["placeholder"] for m in menus} == {es("Bet: horse · chip")}
+    answer = await (await choose(fake, mia, board, bet)).response()
+    assert answer.message is not None and answer.message.ephemeral
+    assert answer.message.content == "You are not playing in this game."
+    title = es("**Race {race} of {races} — your chips**", race=1, races=3)
+    assert (await _refusal(fake, ana, board, es("My chips"))).startswith(title)
+    assert (await _refusal(fake, leo, board, es("My chips"))).startswith(
+        "**Race 1 of 3 — your chips**"
+    )
