@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.command_translator import NAME
 from bot.i18n import translations
+from rules.horse_collar.state import weight_label
 from tests.e2e.conftest import ParlourFactory
 from tests.e2e.driver import JSON, choose, click_ok, is_board, offered, open_lobby, prompt
 from tests.e2e.fake_discord import STRING_SELECT, FakeDiscord, FakeMessage, walk_components
@@ -89,13 +90,14 @@ async def _spanish_table(
     game: str,
     options: dict[str, Any] | None = None,
     bots: int = 0,
+    join: str = "Join",
 ) -> tuple[FakeMessage, JSON, JSON, JSON]:
     """A game hosted by Ana (es-ES) with Leo (en-GB) and `bots`; its first board, Ana, Leo,
     and Mia (en-US), who is not playing."""
     ana, leo = fake.make_user("Ana", locale="es-ES"), fake.make_user("Leo", locale="en-GB")
     mia = fake.make_user("Mia", locale="en-US")
     lobby = await open_lobby(fake, ana, game, options)
-    await click_ok(fake, leo, lobby, es("Join"))
+    await click_ok(fake, leo, lobby, join if join != "Join" else es("Join"))
     for _ in range(bots):
         await click_ok(fake, ana, lobby, es("Add bot"))
     before = {int(t["id"]) for t in fake.threads}
@@ -161,3 +163,35 @@ async def test_winners_circle_in_spanish(fake: FakeDiscord, start_parlour: Parlo
     assert (await _refusal(fake, leo, board, es("My chips"))).startswith(
         "**Race 1 of 3 — your chips**"
     )
+
+
+async def test_horse_collar_in_spanish(fake: FakeDiscord, start_parlour: ParlourFactory) -> None:
+    await start_parlour()
+    blue = es("Join {side}", side=es("Blue"))
+    options = {"frames": 1, "target": 11}
+    board, ana, leo, mia = await _spanish_table(fake, "horse-collar", options, join=blue)
+    line = "Frame {frame}{tie}, {side}{hammer}: {player} to shoot {weight} ({shot} of {shots})"
+    assert prompt(board) in {
+        es(
+            line,
+            frame=1,
+            tie="",
+            side=es(side),
+            hammer=hammer,
+            player=f"<@{user['id']}>",
+            weight=weight_label(0),
+            shot=1,
+            shots=8,
+        )
+        for side, user in (("Red", ana), ("Blue", leo))
+        for hammer in ("", es(" (hammer)"))
+    }
+    menus = [m for m in walk_components(board.components) if m["type"] == STRING_SELECT]
+    placeholders = ("Where to release", "Angle", "Shoot: how far? (picking a distance shoots)")
+    assert {m["placeholder"] for m in menus} == {es(p) for p in placeholders}
+    labels = offered(board)
+    assert {es("Centre"), es("Straight"), es("Just past the foul line")} <= set(labels)
+    assert es("Resign or end…") in labels
+    answer = await (await choose(fake, mia, board, es("Straight"))).response()
+    assert answer.message is not None and answer.message.ephemeral
+    assert answer.message.content == "You are not playing in this game."
