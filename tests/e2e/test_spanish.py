@@ -9,6 +9,7 @@ from typing import Any
 from bot.command_translator import NAME
 from bot.i18n import translations
 from rules.horse_collar.state import weight_label
+from rules.risk.map import TERRITORIES
 from tests.e2e.conftest import ParlourFactory
 from tests.e2e.driver import JSON, choose, click_ok, is_board, offered, open_lobby, prompt
 from tests.e2e.fake_discord import STRING_SELECT, FakeDiscord, FakeMessage, walk_components
@@ -195,3 +196,25 @@ async def test_horse_collar_in_spanish(fake: FakeDiscord, start_parlour: Parlour
     answer = await (await choose(fake, mia, board, es("Straight"))).response()
     assert answer.message is not None and answer.message.ephemeral
     assert answer.message.content == "You are not playing in this game."
+
+
+async def test_risk_in_spanish(fake: FakeDiscord, start_parlour: ParlourFactory) -> None:
+    await start_parlour()
+    board, ana, leo, mia = await _spanish_table(fake, "risk", {"turn_limit": 1})
+    assert prompt(board) in {
+        f"<@{user['id']}>: " + es("place set-up armies ({left} left)", left=left)
+        for user in (ana, leo)
+        for left in range(1, 41)
+    }
+    panel = es("My cards & mission")
+    assert [b["label"] for b in board.buttons] == [es("Auto"), panel, es("Resign or end…")]
+    menus = [m for m in walk_components(board.components) if m["type"] == STRING_SELECT]
+    assert {m["placeholder"] for m in menus} == {es("Place armies on…")}
+    # Territory names stay as the map draws them (English) for now.
+    names = {t.name for t in TERRITORIES.values()}
+    options = [o["label"] for m in menus for o in m["options"]]
+    assert options and all(label.rsplit(" (", 1)[0] in names for label in options)
+    assert await _refusal(fake, mia, board, es("Auto")) == "You are not playing in this game."
+    cards = es("**Your cards ({count}):**", count=0)
+    assert (await _refusal(fake, ana, board, panel)).startswith(cards)
+    assert (await _refusal(fake, leo, board, panel)).startswith("**Your cards (0):**")
