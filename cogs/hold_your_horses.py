@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import Interaction, ParlourBot
+from bot.i18n import N_, _
 from bot.presenter import ButtonLook, Picture, Presenter
 from bot.wording import count, mention, winners_phrase
 from cogs.options import house_rules, new_command, rules_text, send_rules
@@ -42,6 +43,7 @@ from rules.hold_your_horses.state import (
 GAME = "hold_your_horses"
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 CARD_NAMES = {11: "J", 12: "Q"}  # Jack = horse 11, Queen = horse 12
+ORDINALS = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd")}
 
 RULES_SUMMARY = """\
 **Aim:** win the most tokens over five races by holding the cards of the winning horses.
@@ -59,7 +61,7 @@ in the pot. Tokens are then divided evenly again for the next race."""
 
 
 def _name(player: PlayerId, names: Mapping[PlayerId, str]) -> str:
-    return f"**{names.get(player, 'Someone')}**"
+    return "**" + names.get(player, _("Someone")) + "**"
 
 
 def card(horse: int) -> str:
@@ -68,12 +70,15 @@ def card(horse: int) -> str:
 
 def _rolled(e: Rolled, names: Mapping[PlayerId, str]) -> str:
     a, b = e.dice
-    return f"{_name(e.roller, names)} rolled {DIE_FACES[a - 1]}{DIE_FACES[b - 1]} **{a + b}**"
+    line = _("{player} rolled {dice} **{total}**")
+    dice = DIE_FACES[a - 1] + DIE_FACES[b - 1]
+    return line.format(player=_name(e.roller, names), dice=dice, total=a + b)
 
 
 def _payment(p: Payment, names: Mapping[PlayerId, str]) -> str:
-    short = f" (of {p.owed}: out of tokens)" if p.paid < p.owed else ""
-    return f"{names.get(p.player, 'Someone')} pays {p.paid}{short}"
+    short = _(" (of {owed}: out of tokens)").format(owed=p.owed) if p.paid < p.owed else ""
+    line = _("{player} pays {paid}")
+    return line.format(player=names.get(p.player, _("Someone")), paid=p.paid) + short
 
 
 class HoldYourHorsesPresenter(Presenter):
@@ -84,7 +89,7 @@ class HoldYourHorsesPresenter(Presenter):
         "races_cashed": "Races cashed",
         "best_race": "Best race",
     }
-    private_label = "My cards"
+    private_label = N_("My cards")
 
     def render_png(self, state: HoldYourHorsesState, names: Mapping[PlayerId, str]) -> bytes:
         return render_png(state, names)
@@ -106,46 +111,76 @@ class HoldYourHorsesPresenter(Presenter):
 
     def prompt(self, state: HoldYourHorsesState, names: Mapping[PlayerId, str]) -> str:
         who = mention(state.players[state.roller], names)
-        race = f"Race {state.race.number} of {state.rules.races}"
+        race = _("Race {race} of {races}").format(race=state.race.number, races=state.rules.races)
         if state.phase is Phase.SCRATCH:
             done = len(state.race.scratched)
-            return f"{race}, scratches ({done} of {SCRATCHES} done): {who} to roll"
-        return f"{race}: {who} to roll"
+            line = _("{race}, scratches ({done} of {scratches} done): {player} to roll")
+            return line.format(race=race, done=done, scratches=SCRATCHES, player=who)
+        return _("{race}: {player} to roll").format(race=race, player=who)
 
     def narrate(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
         lines: list[str] = []
         for e in events:
             match e:
                 case HorseScratched(horse=h, order=n, price=price, payments=pays, pot=pot):
-                    paying = ", ".join(_payment(p, names) for p in pays if p.owed) or "nobody pays"
+                    paying = ", ".join(_payment(p, names) for p in pays if p.owed)
+                    line = _(
+                        "{rolled}: horse {horse} scratched ({order}, {price} a card) — "
+                        "{paying}. Pot {pot}."
+                    )
                     lines.append(
-                        f"{_rolled(e, names)}: horse {h} scratched ({_ordinal(n)}, "
-                        f"{price} a card) — {paying}. Pot {pot}."
+                        line.format(
+                            rolled=_rolled(e, names),
+                            horse=h,
+                            order=_ordinal(n),
+                            price=price,
+                            paying=paying or _("nobody pays"),
+                            pot=pot,
+                        )
                     )
                 case ScratchRerolled(horse=h):
-                    lines.append(f"{_rolled(e, names)}: horse {h} is out already — roll again.")
+                    line = _("{rolled}: horse {horse} is out already — roll again.")
+                    lines.append(line.format(rolled=_rolled(e, names), horse=h))
                 case RaceStarted(next_roller=p):
-                    lines.append(f"Four horses out. **They're off!** {_name(p, names)} rolls.")
+                    line = _("Four horses out. **They're off!** {player} rolls.")
+                    lines.append(line.format(player=_name(p, names)))
                 case HorseMoved(horse=h, position=pos, finish=finish):
-                    lines.append(f"{_rolled(e, names)}: horse {h} moves to {pos}/{finish}.")
-                case ScratchFinePaid(horse=h, payment=pay, pot=pot):
+                    line = _("{rolled}: horse {horse} moves to {position}/{finish}.")
                     lines.append(
-                        f"{_rolled(e, names)}: horse {h} is scratched — "
-                        f"{_payment(pay, names)}. Pot {pot}."
+                        line.format(rolled=_rolled(e, names), horse=h, position=pos, finish=finish)
+                    )
+                case ScratchFinePaid(horse=h, payment=pay, pot=pot):
+                    line = _("{rolled}: horse {horse} is scratched — {payment}. Pot {pot}.")
+                    lines.append(
+                        line.format(
+                            rolled=_rolled(e, names), horse=h, payment=_payment(pay, names), pot=pot
+                        )
                     )
                 case RaceWon(race=r, horse=h, pot=pot, payouts=payouts, carried=carried):
                     paid = ", ".join(
-                        f"{names.get(p.player, 'Someone')} {p.won}" for p in payouts if p.cards
+                        f"{names.get(p.player, _('Someone'))} {p.won}" for p in payouts if p.cards
+                    )
+                    line = _(
+                        "🏆 {rolled}: **horse {horse} wins race {race}!** "
+                        "Pot {pot}: {paid}; {carried} carried."
                     )
                     lines.append(
-                        f"🏆 {_rolled(e, names)}: **horse {h} wins race {r}!** "
-                        f"Pot {pot}: {paid or 'no winning cards in hand'}; {carried} carried."
+                        line.format(
+                            rolled=_rolled(e, names),
+                            horse=h,
+                            race=r,
+                            pot=pot,
+                            paid=paid or _("no winning cards in hand"),
+                            carried=carried,
+                        )
                     )
                 case TokensDivided(race=r, each=each, pot=pot):
-                    lines.append(f"Race {r}: tokens divided, {each} each; the pot starts at {pot}.")
+                    line = _("Race {race}: tokens divided, {each} each; the pot starts at {pot}.")
+                    lines.append(line.format(race=r, each=each, pot=pot))
                 case CardsDealt(hand_sizes=sizes):
                     counts = ", ".join(f"{names.get(p, '?')} {n}" for p, n in sizes)
-                    lines.append(f"Cards dealt ({counts}). Click **My cards** to see yours.")
+                    line = _("Cards dealt ({counts}). Click **{button}** to see yours.")
+                    lines.append(line.format(counts=counts, button=_("My cards")))
                 case GameWon():
                     pass  # the result line says it
         return lines
@@ -154,7 +189,7 @@ class HoldYourHorsesPresenter(Presenter):
         self, events: Sequence[Event], player: PlayerId, names: Mapping[PlayerId, str]
     ) -> list[str]:
         return [
-            f"Your hand for race {e.race}: {_hand_text(e.cards)}"
+            _("Your hand for race {race}: {hand}").format(race=e.race, hand=_hand_text(e.cards))
             for e in events
             if isinstance(e, HandDealt) and e.player == player
         ]
@@ -164,13 +199,17 @@ class HoldYourHorsesPresenter(Presenter):
     ) -> str:
         seat = state.players.index(player)
         hand = hand_of(state, player)
+        title = _("**Your cards, race {race}:** {hand}")
+        tokens = _("Tokens: {tokens} · won so far: {won}")
+        won = sum(r[seat] for r in state.grid)
         return (
-            f"**Your cards, race {state.race.number}:** {_hand_text(hand)}\n"
-            f"Tokens: {state.tokens[seat]} · won so far: {sum(r[seat] for r in state.grid)}"
+            title.format(race=state.race.number, hand=_hand_text(hand))
+            + "\n"
+            + tokens.format(tokens=state.tokens[seat], won=won)
         )
 
     def button(self, action: Action, state: HoldYourHorsesState) -> ButtonLook:
-        label = "Roll for a scratch" if state.phase is Phase.SCRATCH else "Roll"
+        label = _("Roll for a scratch") if state.phase is Phase.SCRATCH else _("Roll")
         return ButtonLook(label, emoji="🎲")
 
     def describe_options(self, options: Mapping[str, Any]) -> list[str]:
@@ -188,13 +227,15 @@ class HoldYourHorsesPresenter(Presenter):
 
 def _hand_text(cards: Sequence[int]) -> str:
     if not cards:
-        return "no cards left (all scratched)"
+        return _("no cards left (all scratched)")
     counts = Counter(cards)
     return " · ".join(card(h) + (f" ×{n}" if n > 1 else "") for h, n in sorted(counts.items()))
 
 
 def _ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+    if n in ORDINALS:
+        return _(ORDINALS[n])
+    return _("{n}th").format(n=n)
 
 
 @app_commands.guild_only()

@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import Interaction, ParlourBot
+from bot.i18n import N_, _
 from bot.presenter import ButtonLook, Picture, Presenter
 from bot.wording import agree, count, listing, mention
 from cogs.options import house_rules, new_command, rules_text, send_rules
@@ -46,16 +47,16 @@ from rules.horse_collar.state import (
 )
 
 GAME = "horse_collar"
-SIDES = ("Red", "Blue", "Green", "Gold")
+SIDES = (N_("Red"), N_("Blue"), N_("Green"), N_("Gold"))
 # The lobby words these values its own way: a table's length, and the Hickey stake.
 LOBBY_WORDS = {
-    "table": lambda feet: f"{feet} ft",
-    "hickey": lambda stake: f"stake {stake}" if stake else "off",
+    "table": lambda feet: _("{feet} ft").format(feet=feet),
+    "hickey": lambda stake: _("stake {stake}").format(stake=stake) if stake else _("off"),
 }
-RELEASE_MENU = "Where to release"
-ANGLE_MENU = "Angle"
-SHOOT_MENU = "Shoot: how far? (picking a distance shoots)"
-CURRENT = "✓ current setting"
+RELEASE_MENU = N_("Where to release")
+ANGLE_MENU = N_("Angle")
+SHOOT_MENU = N_("Shoot: how far? (picking a distance shoots)")
+CURRENT = N_("✓ current setting")
 WEIGHT_EMOJI = {Colour.RED: "🔴", Colour.BLUE: "🔵"}
 
 RULES_SUMMARY = """\
@@ -80,26 +81,29 @@ execution noise means no two shots are quite alike."""
 
 
 def side_name(side: int) -> str:
-    return SIDES[side] if side < len(SIDES) else f"Side {side + 1}"
+    return _(SIDES[side]) if side < len(SIDES) else _("Side {number}").format(number=side + 1)
 
 
 def _side_with_players(
     side: int, players: Sequence[PlayerId], names: Mapping[PlayerId, str]
 ) -> str:
-    who = " & ".join(names.get(p, "Someone") for p in players)
+    who = " & ".join(names.get(p, _("Someone")) for p in players)
     return f"**{side_name(side)}** ({who})"
 
 
 def lane_label(lane: str) -> str:
     """A release setting: a lane's label, or lining up with a weight ("in line with R2")."""
-    return LANE_BY_NAME[lane].label if lane in LANE_BY_NAME else f"In line with {lane.upper()}"
+    if lane in LANE_BY_NAME:
+        return _(LANE_BY_NAME[lane].label)
+    return _("In line with {weight}").format(weight=lane.upper())
 
 
 def angle_label(angle: int) -> str:
     """Hundredths of a degree, positive toward the shooter's right."""
     if angle == 0:
-        return "Straight"
-    return f"{abs(angle) / 100:g}° {'right' if angle > 0 else 'left'}"
+        return _("Straight")
+    line = _("{degrees}° right") if angle > 0 else _("{degrees}° left")
+    return line.format(degrees=f"{abs(angle) / 100:g}")
 
 
 def aim_text(aim: Aim) -> str:
@@ -107,7 +111,7 @@ def aim_text(aim: Aim) -> str:
 
 
 def _target(name: str) -> str:
-    label = TARGET_BY_NAME[name].label
+    label = _(TARGET_BY_NAME[name].label)
     return label[0].lower() + label[1:]
 
 
@@ -115,18 +119,18 @@ def distance(d: int) -> str:
     """A weight centre's distance from the target end, the way a player reads it."""
     inches = d / MIL_PER_INCH
     if inches < 24:
-        return f"{inches:.1f} in from the end"
+        return _("{inches} in from the end").format(inches=f"{inches:.1f}")
     feet, rest = divmod(round(inches), 12)
-    return f"{feet} ft {rest} in from the end"
+    return _("{feet} ft {inches} in from the end").format(feet=feet, inches=rest)
 
 
 ZONE_WORDS = {
-    Zone.CORNER: "a **corner hanger**",
-    Zone.HANGER: "a **hanger**, 13",
-    Zone.THREE: "worth **3**",
-    Zone.TWO: "worth **2**",
-    Zone.ONE: "worth **1**",
-    Zone.SHORT: "**short** of the foul line, 0",
+    Zone.CORNER: N_("a **corner hanger**"),
+    Zone.HANGER: N_("a **hanger**, 13"),
+    Zone.THREE: N_("worth **3**"),
+    Zone.TWO: N_("worth **2**"),
+    Zone.ONE: N_("worth **1**"),
+    Zone.SHORT: N_("**short** of the foul line, 0"),
 }
 
 
@@ -135,18 +139,24 @@ def _shot_line(shot: WeightShot, names: Mapping[PlayerId, str]) -> str:
     rest = {w.index: (w, z) for w, z in zip(shot.after, shot.zones, strict=True)}
     weight, zone = rest[shot.index]
     if shot.index in shot.fell:
-        stopped = "slid off the end into the alley" if weight.d < 0 else "fell into the alley"
+        stopped = _("slid off the end into the alley") if weight.d < 0 else _("fell into the alley")
     else:
-        stopped = f"stopped {distance(weight.d)}, {ZONE_WORDS[zone]}"
-    who = names.get(shot.player, "Someone")
-    line = f"**{who}** shot {weight_label(shot.index)} ({aim_text(shot.aim)}): {stopped}"
+        stopped = _("stopped {distance}, {zone}").format(
+            distance=distance(weight.d), zone=_(ZONE_WORDS[zone])
+        )
+    who = names.get(shot.player, _("Someone"))
+    line = _("**{player}** shot {weight} ({aim}): {stopped}").format(
+        player=who, weight=weight_label(shot.index), aim=aim_text(shot.aim), stopped=stopped
+    )
     moved = [p.index for p in shot.paths if p.index != shot.index]
-    knocked = [f"{weight_label(i)} ({ZONE_WORDS[rest[i][1]]})" for i in moved if i not in shot.fell]
+    knocked = [
+        f"{weight_label(i)} ({_(ZONE_WORDS[rest[i][1]])})" for i in moved if i not in shot.fell
+    ]
     fell = [weight_label(i) for i in moved if i in shot.fell]
     if knocked:
-        line += "; knocked on " + ", ".join(knocked)
+        line += _("; knocked on {weights}").format(weights=", ".join(knocked))
     if fell:
-        line += f"; knocked {' and '.join(fell)} into the alley"
+        line += _("; knocked {weights} into the alley").format(weights=_(" and ").join(fell))
     return line + "."
 
 
@@ -154,11 +164,14 @@ def _turn_line(e: TurnScored, names: Mapping[PlayerId, str]) -> str:
     result = e.result
     who = _side_with_players(result.side, e.players, names)
     if result.void is VoidReason.NO_THREE:
-        return f"{who}: no 3 or better, nothing counts. Total {e.total}."
+        line = _("{side}: no 3 or better, nothing counts. Total {total}.")
+        return line.format(side=who, total=e.total)
     if result.void is VoidReason.SHORT_WEIGHT:
-        return f"{who}: a short weight is left on the board, the turn is void. Total {e.total}."
+        line = _("{side}: a short weight is left on the board, the turn is void. Total {total}.")
+        return line.format(side=who, total=e.total)
     counted = " + ".join(str(v) for v in sorted(result.values, reverse=True) if v)
-    return f"{who} scored **{result.points}** ({counted}). Total **{e.total}**."
+    line = _("{side} scored **{points}** ({counted}). Total **{total}**.")
+    return line.format(side=who, points=result.points, counted=counted, total=e.total)
 
 
 # --- the presenter -------------------------------------------------------------------------------
@@ -196,12 +209,20 @@ class HorseCollarPresenter(Presenter):
         return len(state.history)  # a new board message for every side's turn
 
     def prompt(self, state: HorseCollarState, names: Mapping[PlayerId, str]) -> str:
-        hammer = " (hammer)" if state.side == state.hammer else ""
-        tie = " (tie frame)" if len(state.contenders) < len(state.sides) else ""
-        text = (
-            f"Frame {state.frame}{tie}, {side_name(state.side)}{hammer}: "
-            f"{mention(state.shooter, names)} to shoot {weight_label(state.shot)} "
-            f"({state.shot + 1} of {WEIGHTS_PER_TURN})"
+        hammer = _(" (hammer)") if state.side == state.hammer else ""
+        tie = _(" (tie frame)") if len(state.contenders) < len(state.sides) else ""
+        line = _(
+            "Frame {frame}{tie}, {side}{hammer}: {player} to shoot {weight} ({shot} of {shots})"
+        )
+        text = line.format(
+            frame=state.frame,
+            tie=tie,
+            side=side_name(state.side),
+            hammer=hammer,
+            player=mention(state.shooter, names),
+            weight=weight_label(state.shot),
+            shot=state.shot + 1,
+            shots=WEIGHTS_PER_TURN,
         )
         if state.shot == 0 and state.turn == 0 and state.history:
             text = f"{self.frame_scores(state)} · {text}"
@@ -214,7 +235,9 @@ class HorseCollarPresenter(Presenter):
         points = {t.side: t.points for t in state.history if t.frame == frame}
         parts = ", ".join(f"{side_name(s)} +{p}" for s, p in points.items())
         totals = ", ".join(f"{side_name(s)} {v}" for s, v in enumerate(state.scores))
-        return f"Frame {frame}: {parts} → {totals}"
+        return _("Frame {frame}: {points} → {totals}").format(
+            frame=frame, points=parts, totals=totals
+        )
 
     def narrate(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
         lines: list[str] = []
@@ -222,29 +245,42 @@ class HorseCollarPresenter(Presenter):
         for e in events:
             match e:
                 case AimSet(player=p, aim=aim):
-                    lines.append(f"{names.get(p, 'Someone')} sets up: {aim_text(aim)}.")
+                    line = _("{player} sets up: {aim}.")
+                    lines.append(line.format(player=names.get(p, _("Someone")), aim=aim_text(aim)))
                 case WeightShot():
                     lines.append(_shot_line(e, names))
                 case TurnScored():
                     lines.append(_turn_line(e, names))
                 case HickeyPaid(players=players, amount=amount, jar=jar):
                     each = amount // len(players)
-                    who = " & ".join(names.get(p, "Someone") for p in players)
-                    lines.append(f"🫙 Hickey: {who} put {each} each in the jar (jar {jar}).")
+                    who = " & ".join(names.get(p, _("Someone")) for p in players)
+                    line = _("🫙 Hickey: {players} put {each} each in the jar (jar {jar}).")
+                    lines.append(line.format(players=who, each=each, jar=jar))
                 case TargetReached(side=side, total=total, target=target):
-                    rest = "" if game_won else " The frame is still finished."
+                    rest = "" if game_won else _(" The frame is still finished.")
+                    line = _("🎯 **{side}** reached the target of {target} with {total}!")
                     lines.append(
-                        f"🎯 **{side_name(side)}** reached the target of {target} with {total}!"
-                        + rest
+                        line.format(side=side_name(side), target=target, total=total) + rest
                     )
                 case TieFrame(sides=tied, frame=frame, score=score):
                     who = listing([f"**{side_name(s)}**" for s in tied])
-                    lines.append(f"⚖️ {who} are tied at {score}: tie frame {frame}, among them.")
+                    line = _("⚖️ {sides} are tied at {score}: tie frame {frame}, among them.")
+                    lines.append(line.format(sides=who, score=score, frame=frame))
                 case TurnStarted(side=side, frame=frame, shooter=shooter, hammer=hammer):
-                    last = " with the hammer" if hammer else ""
+                    line = (
+                        _(
+                            "Frame {frame}: **{side}**'s turn with the hammer, "
+                            "{player} shoots first."
+                        )
+                        if hammer
+                        else _("Frame {frame}: **{side}**'s turn, {player} shoots first.")
+                    )
                     lines.append(
-                        f"Frame {frame}: **{side_name(side)}**'s turn{last}, "
-                        f"{names.get(shooter, 'Someone')} shoots first."
+                        line.format(
+                            frame=frame,
+                            side=side_name(side),
+                            player=names.get(shooter, _("Someone")),
+                        )
                     )
                 case GameWon():
                     pass  # the result line says it
@@ -254,11 +290,11 @@ class HorseCollarPresenter(Presenter):
         aim = state.aims[state.seat_of(state.shooter)]
         match action.verb:
             case Verb.RELEASE:
-                rail = "Hangs half a weight over the side" if "rail" in action.arg else None
+                rail = _("Hangs half a weight over the side") if "rail" in action.arg else None
                 return ButtonLook(
-                    LANE_BY_NAME[action.arg].label,
-                    menu=RELEASE_MENU,
-                    description=CURRENT if aim.lane == action.arg else rail,
+                    _(LANE_BY_NAME[action.arg].label),
+                    menu=_(RELEASE_MENU),
+                    description=_(CURRENT) if aim.lane == action.arg else rail,
                 )
             case Verb.LINE_UP:
                 return self._line_up(action, state, aim)
@@ -266,16 +302,16 @@ class HorseCollarPresenter(Presenter):
                 angle = parse_angle(action)
                 return ButtonLook(
                     angle_label(angle),
-                    menu=ANGLE_MENU,
-                    description=CURRENT if aim.angle == angle else None,
+                    menu=_(ANGLE_MENU),
+                    description=_(CURRENT) if aim.angle == angle else None,
                 )
             case _ if action.arg:  # shoot:<target>
                 return ButtonLook(
-                    TARGET_BY_NAME[action.arg].label,
-                    menu=SHOOT_MENU,
-                    description=CURRENT if aim.target == action.arg else None,
+                    _(TARGET_BY_NAME[action.arg].label),
+                    menu=_(SHOOT_MENU),
+                    description=_(CURRENT) if aim.target == action.arg else None,
                 )
-        return ButtonLook("Same again", style=discord.ButtonStyle.success, emoji="🔁")
+        return ButtonLook(_("Same again"), style=discord.ButtonStyle.success, emoji="🔁")
 
     @staticmethod
     def _line_up(action: Action, state: HorseCollarState, aim: Aim) -> ButtonLook:
@@ -283,13 +319,15 @@ class HorseCollarPresenter(Presenter):
         index = parse_line_up(action)
         weight = next(w for w in state.weights if w.index == index)
         zone = zone_of(weight.d, weight.y, state.rules.table, fallen=weight.fallen)
-        where = f"Lies {distance(weight.d)}, worth {zone_value(zone, state.rules.corner_hanger)}"
+        where = _("Lies {distance}, worth {value}").format(
+            distance=distance(weight.d), value=zone_value(zone, state.rules.corner_hanger)
+        )
         current = aim.lane == action.arg and aim.angle == 0
         return ButtonLook(
-            f"In line with {weight_label(weight.index)}",
+            _("In line with {weight}").format(weight=weight_label(weight.index)),
             emoji=WEIGHT_EMOJI[colour_of(weight.index)],
-            menu=RELEASE_MENU,
-            description=f"{CURRENT} · {where}" if current else where,
+            menu=_(RELEASE_MENU),
+            description=f"{_(CURRENT)} · {where}" if current else where,
         )
 
     def describe_options(self, options: Mapping[str, Any]) -> list[str]:

@@ -22,7 +22,7 @@ from discord.ext import commands
 from bot.board import OPTIONS_PER_MENU
 from bot.client import Interaction, ParlourBot
 from bot.errors import UserError
-from bot.i18n import _
+from bot.i18n import N_, _, ngettext, pgettext
 from bot.presenter import ButtonLook, NumberBox, Presenter
 from bot.replies import Reply
 from bot.service import Table
@@ -79,7 +79,13 @@ from rules.risk.state import (
 
 GAME = "risk"
 # The lobby words a turn limit in rounds (a bare number could be turns).
-LOBBY_WORDS = {"turn_limit": lambda rounds: f"{rounds} rounds" if rounds else "none"}
+LOBBY_WORDS = {
+    "turn_limit": lambda rounds: (
+        ngettext("{rounds} rounds", "{rounds} rounds", rounds).format(rounds=rounds)
+        if rounds
+        else _("none")
+    )
+}
 
 RULES_SUMMARY = """\
 **Aim:** conquer the world (two players: eliminate the opponent; the neutral army need not \
@@ -101,36 +107,36 @@ territory? Draw one card.
 at once."""
 
 TERRITORY_MENUS = {
-    Verb.CLAIM: "Claim a territory…",
-    Verb.PLACE_ON: "Place armies on…",
-    Verb.NEUTRAL_ON: "Neutral army on…",
-    Verb.ATTACK_FROM: "Attack from…",
-    Verb.ATTACK_TO: "Attack…",
-    Verb.FORTIFY_FROM: "Fortify from…",
-    Verb.FORTIFY_TO: "Move armies to…",
+    Verb.CLAIM: N_("Claim a territory…"),
+    Verb.PLACE_ON: N_("Place armies on…"),
+    Verb.NEUTRAL_ON: N_("Neutral army on…"),
+    Verb.ATTACK_FROM: N_("Attack from…"),
+    Verb.ATTACK_TO: N_("Attack…"),
+    Verb.FORTIFY_FROM: N_("Fortify from…"),
+    Verb.FORTIFY_TO: N_("Move armies to…"),
 }
 SYMBOL_ICON = {"infantry": "🪖", "cavalry": "🐎", "artillery": "💣"}
 PHASE_WORDS = {
-    Phase.SETUP_CLAIM: "claim a territory",
-    Phase.SETUP_PLACE: "place set-up armies",
-    Phase.SETUP_NEUTRAL: "place a neutral army",
-    Phase.REINFORCE: "reinforce",
-    Phase.ATTACK: "attack, or end attacks",
-    Phase.DEFEND: "defend",
-    Phase.MOVE_IN: "move armies in",
-    Phase.FORTIFY: "fortify, or end the turn",
+    Phase.SETUP_CLAIM: N_("claim a territory"),
+    Phase.SETUP_PLACE: N_("place set-up armies"),
+    Phase.SETUP_NEUTRAL: N_("place a neutral army"),
+    Phase.REINFORCE: N_("reinforce"),
+    Phase.ATTACK: N_("attack, or end attacks"),
+    Phase.DEFEND: N_("defend"),
+    Phase.MOVE_IN: N_("move armies in"),
+    Phase.FORTIFY: N_("fortify, or end the turn"),
 }
 
 
 # --- "how many": every legal number offered --------------------------------------------------
 
 QUICK_ONLY = 5  # up to this many legal numbers: a button each
-DOING = {Verb.PLACE: "Place", Verb.MOVE_IN: "Move in", Verb.FORTIFY: "Move"}
-ALL_OF_IT = {Verb.PLACE: "all", Verb.MOVE_IN: "all", Verb.FORTIFY: "all but one"}
+DOING = {Verb.PLACE: N_("Place"), Verb.MOVE_IN: N_("Move in"), Verb.FORTIFY: N_("Move")}
+ALL_OF_IT = {Verb.PLACE: N_("all"), Verb.MOVE_IN: N_("all"), Verb.FORTIFY: N_("all but one")}
 QUESTION = {
-    Verb.PLACE: "How many armies go on {}?",
-    Verb.MOVE_IN: "How many armies move into {}?",
-    Verb.FORTIFY: "How many armies move to {}?",
+    Verb.PLACE: N_("How many armies go on {}?"),
+    Verb.MOVE_IN: N_("How many armies move into {}?"),
+    Verb.FORTIFY: N_("How many armies move to {}?"),
 }
 
 
@@ -165,21 +171,24 @@ def number_look(asked: HowMany, n: int, state: RiskState) -> ButtonLook:
     layout = layout_of(asked)
     note = ""
     if n == hi:
-        note = f" ({ALL_OF_IT[asked.verb]})"
+        note = f" ({_(ALL_OF_IT[asked.verb])})"
     elif n == lo and asked.verb == Verb.MOVE_IN:
-        note = " (least)"
+        note = _(" (least)")
     elif n == max(lo, hi // 2) and len(layout.quick) < hi - lo + 1:
-        note = " (half)"
-    label = f"{DOING[asked.verb]} {n}{note}"
+        note = _(" (half)")
+    label = f"{_(DOING[asked.verb])} {n}{note}"
     if n in layout.quick:
         return ButtonLook(label, emoji="➕" if asked.verb == Verb.PLACE else None)
-    menu = layout.menu
+    # The layout's menu is worded in English (it is cached): the board shows this one.
+    menu = _("{doing} another number…").format(doing=_(DOING[asked.verb]))
     here = state.armies_on(state.source)
     kept = here - (n - lo) if asked.verb == Verb.MOVE_IN else here - n
     after = (
-        f"{name_of(state.source)} would have {here + n}"
+        _("{territory} would have {armies}").format(
+            territory=name_of(state.source), armies=here + n
+        )
         if asked.verb == Verb.PLACE
-        else f"{name_of(state.source)} keeps {kept}"
+        else _("{territory} keeps {armies}").format(territory=name_of(state.source), armies=kept)
     )
     return ButtonLook(label, menu=menu, description=after)
 
@@ -187,19 +196,22 @@ def number_look(asked: HowMany, n: int, state: RiskState) -> ButtonLook:
 def card_short(card: int) -> str:
     """ "🪖 Alaska", "🃏 Wild": short enough for three in a menu option."""
     symbol = cards.symbol(card)
-    return f"{SYMBOL_ICON[symbol.value]} {name_of(cards.territory(card))}" if symbol else "🃏 Wild"
+    if symbol:
+        return f"{SYMBOL_ICON[symbol.value]} {name_of(cards.territory(card))}"
+    return "🃏 " + _("Wild")
 
 
 def trade_look(traded: tuple[int, ...], state: RiskState) -> ButtonLook:
     bonus = bonus_territory(state, traded)
     if bonus:
-        why = f"+2 on {name_of(bonus)}"
+        why = _("+2 on {territory}").format(territory=name_of(bonus))
     elif state.bonus_used:
-        why = "the +2 was had this turn"
+        why = _("the +2 was had this turn")
     else:
-        why = "no +2: none of these territories is yours"
+        why = _("no +2: none of these territories is yours")
     label = " + ".join(card_short(c) for c in traded)
-    return ButtonLook(label, discord.ButtonStyle.success, menu="Trade a set…", description=why)
+    menu = _("Trade a set…")
+    return ButtonLook(label, discord.ButtonStyle.success, menu=menu, description=why)
 
 
 def name_of(slug: str) -> str:
@@ -207,7 +219,7 @@ def name_of(slug: str) -> str:
 
 
 def _who(player: PlayerId, names: Mapping[PlayerId, str]) -> str:
-    return "Neutral" if player == NEUTRAL else f"**{names.get(player, 'Someone')}**"
+    return _("Neutral") if player == NEUTRAL else "**" + names.get(player, _("Someone")) + "**"
 
 
 def _dice(dice: Sequence[int]) -> str:
@@ -216,7 +228,7 @@ def _dice(dice: Sequence[int]) -> str:
 
 def card_text(card: int) -> str:
     symbol = cards.symbol(card)
-    return f"{SYMBOL_ICON[symbol.value]} {cards.label(card)}" if symbol else "🃏 Wild"
+    return f"{SYMBOL_ICON[symbol.value]} {cards.label(card)}" if symbol else "🃏 " + _("Wild")
 
 
 def map_view(state: RiskState, names: Mapping[PlayerId, str]) -> MapView:
@@ -259,7 +271,7 @@ class RiskPresenter(Presenter):
         "eliminations": "Eliminations",
         "sets_traded": "Sets traded",
     }
-    private_label = "My cards & mission"
+    private_label = N_("My cards & mission")
     batch_ai_moves = True
 
     def render_png(self, state: RiskState, names: Mapping[PlayerId, str]) -> bytes:
@@ -273,36 +285,50 @@ class RiskPresenter(Presenter):
     def prompt(self, state: RiskState, names: Mapping[PlayerId, str]) -> str:
         if state.phase is Phase.DEFEND:
             defender = state.owner(state.target)
-            return (
-                f"{mention(defender, names)}: {name_of(state.target)} is attacked with "
-                f"{state.attack_dice} dice — choose your defence dice"
+            line = ngettext(
+                "{player}: {territory} is attacked with {dice} dice — choose your defence dice",
+                "{player}: {territory} is attacked with {dice} dice — choose your defence dice",
+                state.attack_dice,
+            )
+            return line.format(
+                player=mention(defender, names),
+                territory=name_of(state.target),
+                dice=state.attack_dice,
             )
         who = mention(state.player, names)
         if state.phase is Phase.REINFORCE:
-            trade = " (5+ cards: trade a set first — 🔒 My cards)" if must_trade(state) else ""
+            trade = _(" (5+ cards: trade a set first — 🔒 My cards)") if must_trade(state) else ""
             more = self._more_numbers(state)
             place = count(state.to_place, "reinforcement", "reinforcements")
-            return f"{who}: place {place}{trade}{more}"
+            line = _("{player}: place {reinforcements}{trade}{more}")
+            return line.format(player=who, reinforcements=place, trade=trade, more=more)
         if state.phase is Phase.ATTACK and state.target:
-            return f"{who}: attack {name_of(state.target)} from {name_of(state.source)} — dice?"
+            line = _("{player}: attack {target} from {source} — dice?")
+            return line.format(
+                player=who, target=name_of(state.target), source=name_of(state.source)
+            )
         return f"{who}: {self._doing(state)}{self._more_numbers(state)}"
 
     @staticmethod
     def _doing(state: RiskState) -> str:
         if state.phase is Phase.MOVE_IN:
-            return f"how many armies move into {name_of(state.target)}?"
+            line = _("how many armies move into {territory}?")
+            return line.format(territory=name_of(state.target))
         if state.phase is Phase.FORTIFY and state.target:
-            return f"how many armies move from {name_of(state.source)} to {name_of(state.target)}?"
+            line = _("how many armies move from {source} to {target}?")
+            return line.format(source=name_of(state.source), target=name_of(state.target))
         if state.phase is Phase.SETUP_PLACE:
-            return f"place set-up armies ({state.setup_left[state.current]} left)"
-        return PHASE_WORDS[state.phase]
+            line = _("place set-up armies ({left} left)")
+            return line.format(left=state.setup_left[state.current])
+        return _(PHASE_WORDS[state.phase])
 
     @staticmethod
     def _more_numbers(state: RiskState) -> str:
         asked = how_many(state)
         if asked is None or not layout_of(asked).typed:
             return ""
-        return f" (or **Type a number…** from {asked.numbers[0]} to {asked.numbers[-1]})"
+        line = _(" (or **{button}** from {low} to {high})")
+        return line.format(button=_("Type a number…"), low=asked.numbers[0], high=asked.numbers[-1])
 
     def narrate(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
         lines: list[str] = []
@@ -315,53 +341,89 @@ class RiskPresenter(Presenter):
     def _line(self, e: Event, names: Mapping[PlayerId, str]) -> str:
         match e:
             case TerritoryClaimed(player=p, territory=t):
-                return f"{_who(p, names)} claimed {name_of(t)}."
+                line = _("{player} claimed {territory}.")
+                return line.format(player=_who(p, names), territory=name_of(t))
             case ArmiesPlaced(player=p, owner=o, territory=t, count=n, total=total, left=left):
-                whose = " neutral" if o == NEUTRAL else ""
-                return f"{_who(p, names)} placed {n}{whose} on {name_of(t)} ({total}); {left} left."
+                line = (
+                    _("{player} placed {armies} neutral on {territory} ({total}); {left} left.")
+                    if o == NEUTRAL
+                    else _("{player} placed {armies} on {territory} ({total}); {left} left.")
+                )
+                return line.format(
+                    player=_who(p, names), armies=n, territory=name_of(t), total=total, left=left
+                )
             case SetupFinished(first=p):
-                return f"Set-up done. {_who(p, names)} takes the first turn."
+                line = _("Set-up done. {player} takes the first turn.")
+                return line.format(player=_who(p, names))
             case TurnStarted(player=p, turn=n, reinforcement=r):
                 held = f" + {', '.join(CONTINENTS[c].name for c in r.continents)}"
-                return (
-                    f"Turn {n}: {_who(p, names)} gets {count(r.total, 'army', 'armies')} "
-                    f"({count(r.territories, 'territory', 'territories')} → {r.from_territories}"
-                    f"{held if r.continents else ''})."
+                line = _("Turn {turn}: {player} gets {armies} ({territories} → {base}{held}).")
+                return line.format(
+                    turn=n,
+                    player=_who(p, names),
+                    armies=count(r.total, "army", "armies"),
+                    territories=count(r.territories, "territory", "territories"),
+                    base=r.from_territories,
+                    held=held if r.continents else "",
                 )
             case CardsTraded(player=p, cards=traded, set_number=k, armies=a, bonus_territory=b):
-                bonus = f"; +2 on {name_of(b)}" if b else ""
+                bonus = _("; +2 on {territory}").format(territory=name_of(b)) if b else ""
                 shown = ", ".join(card_text(c) for c in traded)
                 armies = count(a, "army", "armies")
-                return f"{_who(p, names)} traded set #{k} ({shown}) for {armies}{bonus}."
+                line = _("{player} traded set #{set} ({cards}) for {armies}{bonus}.")
+                return line.format(
+                    player=_who(p, names), set=k, cards=shown, armies=armies, bonus=bonus
+                )
             case DefenceNeeded(defender=d, target=t):
-                return f"{_who(d, names)} to choose dice for {name_of(t)}."
+                line = _("{player} to choose dice for {territory}.")
+                return line.format(player=_who(d, names), territory=name_of(t))
             case BattleRolled():
-                return (
-                    f"⚔️ {name_of(e.source)} {_dice(e.attack_dice)} vs {_dice(e.defend_dice)}: "
-                    f"attacker loses {e.attacker_losses}, defender {e.defender_losses} "
-                    f"({e.source_armies} v {e.target_armies})."
+                line = _(
+                    "⚔️ {source} {attack} vs {defence}: attacker loses {attacker_losses}, "
+                    "defender {defender_losses} ({source_armies} v {target_armies})."
+                )
+                return line.format(
+                    source=name_of(e.source),
+                    attack=_dice(e.attack_dice),
+                    defence=_dice(e.defend_dice),
+                    attacker_losses=e.attacker_losses,
+                    defender_losses=e.defender_losses,
+                    source_armies=e.source_armies,
+                    target_armies=e.target_armies,
                 )
             case AttackStopped(source=s, source_armies=a):
-                return f"The blitz stops: {name_of(s)} is down to {a}."
+                line = _("The blitz stops: {territory} is down to {armies}.")
+                return line.format(territory=name_of(s), armies=a)
             case TerritoryCaptured(player=p, previous_owner=o, target=t, moved=m):
-                return f"🚩 {_who(p, names)} took {name_of(t)} from {_who(o, names)} ({m} in)."
+                line = _("🚩 {player} took {territory} from {previous} ({armies} in).")
+                return line.format(
+                    player=_who(p, names), territory=name_of(t), previous=_who(o, names), armies=m
+                )
             case ArmiesMovedIn(target=t, count=n, target_armies=total):
-                return f"{n} more moved into {name_of(t)} ({total})." if n else ""
+                line = _("{armies} more moved into {territory} ({total}).")
+                return line.format(armies=n, territory=name_of(t), total=total) if n else ""
             case PlayerEliminated(victim=v, victor=w, cards_taken=n):
                 took = count(n, "card", "cards")
-                return f"☠️ {_who(w, names)} eliminated {_who(v, names)} and took {took}."
+                line = _("☠️ {player} eliminated {victim} and took {cards}.")
+                return line.format(player=_who(w, names), victim=_who(v, names), cards=took)
             case AttacksEnded(player=p):
-                return f"{_who(p, names)} ends attacks."
+                return _("{player} ends attacks.").format(player=_who(p, names))
             case Fortified(player=p, source=s, target=t, count=n):
-                return f"{_who(p, names)} moved {n} from {name_of(s)} to {name_of(t)}."
+                line = _("{player} moved {armies} from {source} to {target}.")
+                return line.format(
+                    player=_who(p, names), armies=n, source=name_of(s), target=name_of(t)
+                )
             case CardDrawn(player=p, cards_held=n):
-                return f"{_who(p, names)} drew a card ({n} held)."
+                line = _("{player} drew a card ({cards} held).")
+                return line.format(player=_who(p, names), cards=n)
             case DeckReshuffled(cards=n):
-                return f"The discards were shuffled into a new deck ({n} cards)."
+                line = _("The discards were shuffled into a new deck ({cards} cards).")
+                return line.format(cards=n)
             case TurnEnded(player=p):
-                return f"{_who(p, names)} ends the turn."
+                return _("{player} ends the turn.").format(player=_who(p, names))
             case MissionCompleted(player=p, mission=m):
-                return f"🎯 {_who(p, names)} completed their mission: {describe(m)}"
+                line = _("🎯 {player} completed their mission: {mission}")
+                return line.format(player=_who(p, names), mission=describe(m))
         return ""
 
     def narrate_private(
@@ -371,23 +433,26 @@ class RiskPresenter(Presenter):
         for e in events:
             match e:
                 case CardReceived(player=p, card=c) if p == player:
-                    lines.append(f"You drew {card_text(c)}.")
+                    lines.append(_("You drew {card}.").format(card=card_text(c)))
                 case CardsHandedOver(victor=w, cards=taken, must_trade=must) if w == player:
-                    extra = " You hold 6 or more: trade now." if must else ""
-                    lines.append(f"You took {', '.join(map(card_text, taken))}.{extra}")
+                    extra = _(" You hold 6 or more: trade now.") if must else ""
+                    took = _("You took {cards}.").format(cards=", ".join(map(card_text, taken)))
+                    lines.append(took + extra)
                 case MissionChanged(player=p, mission=m) if p == player:
-                    lines.append(f"Your mission is now: {describe(m)}")
+                    lines.append(_("Your mission is now: {mission}").format(mission=describe(m)))
         return lines
 
     def private(self, state: RiskState, player: PlayerId, names: Mapping[PlayerId, str]) -> str:
         hand = state.hand(player)
-        held = "\n".join(f"• {card_text(c)}" for c in hand) or "• none"
+        held = "\n".join(f"• {card_text(c)}" for c in hand) or "• " + pgettext("cards", "none")
+        worth = _("The next set traded is worth **{armies}** armies.")
         lines = [
-            f"**Your cards ({len(hand)}):**\n{held}",
-            f"The next set traded is worth **{next_set_value(state)}** armies.",
+            _("**Your cards ({count}):**").format(count=len(hand)) + "\n" + held,
+            worth.format(armies=next_set_value(state)),
         ]
         if state.missions:
-            lines.append(f"**Your mission:** {mission_text(state, player, names)}")
+            mission = mission_text(state, player, names)
+            lines.append(_("**Your mission:** {mission}").format(mission=mission))
         if state.phase is not Phase.OVER and state.player == player:
             lines += self._private_choices(state)
         return "\n".join(lines)
@@ -397,12 +462,13 @@ class RiskPresenter(Presenter):
         """What the menus below the panel's text are for, when they are there."""
         lines = []
         if any(a.verb == Verb.BONUS for a in ENGINE.legal_actions(state, state.player)):
-            now = name_of(state.bonus_pick) if state.bonus_pick else "the first card showing one"
-            lines.append(
+            now = name_of(state.bonus_pick) if state.bonus_pick else _("the first card showing one")
+            line = _(
                 "**+2 armies:** a traded card showing a territory you hold puts 2 armies there, "
-                "once a turn. A set of yours shows several: choose which with “+2 armies on…” "
-                f"before trading (now: {now})."
+                "once a turn. A set of yours shows several: choose which with “{menu}” "
+                "before trading (now: {now})."
             )
+            lines.append(line.format(menu=_("+2 armies on…"), now=now))
         return lines
 
     def is_private(self, action: Action, state: RiskState) -> bool:
@@ -417,7 +483,7 @@ class RiskPresenter(Presenter):
             asked.verb,
             asked.numbers[0],
             asked.numbers[-1],
-            QUESTION[asked.verb].format(name_of(where)),
+            _(QUESTION[asked.verb]).format(name_of(where)),
         )
 
     def button(self, action: Action, state: RiskState) -> ButtonLook:
@@ -429,28 +495,31 @@ class RiskPresenter(Presenter):
             t = TERRITORIES[parse_territory(action)]
             return ButtonLook(
                 f"{t.name} ({state.armies_on(t.slug)})",
-                menu=TERRITORY_MENUS[verb],
+                menu=_(TERRITORY_MENUS[verb]),
                 description=CONTINENTS[t.continent].name,
             )
         secondary = discord.ButtonStyle.secondary
         looks = {
             Verb.ROLL: lambda: ButtonLook(
-                f"Roll {arg} {'die' if arg == '1' else 'dice'}", emoji="🎲"
+                ngettext("Roll {dice} die", "Roll {dice} dice", int(arg)).format(dice=arg),
+                emoji="🎲",
             ),
             Verb.BLITZ: lambda: ButtonLook(
-                "Blitz" if arg == "1" else f"Blitz, stop at {arg}", discord.ButtonStyle.danger, "⚡"
+                _("Blitz") if arg == "1" else _("Blitz, stop at {armies}").format(armies=arg),
+                discord.ButtonStyle.danger,
+                "⚡",
             ),
-            Verb.DEFEND: lambda: ButtonLook(f"Defend with {arg}", emoji="🛡️"),
+            Verb.DEFEND: lambda: ButtonLook(_("Defend with {dice}").format(dice=arg), emoji="🛡️"),
             Verb.TRADE: lambda: trade_look(parse_trade(action), state),
             Verb.BONUS: lambda: ButtonLook(
                 name_of(parse_territory(action)),
-                menu="+2 armies on…",
-                description="a territory of yours that a set shows",
+                menu=_("+2 armies on…"),
+                description=_("a territory of yours that a set shows"),
             ),
-            Verb.AUTO: lambda: ButtonLook("Auto", secondary, "🤖"),
-            Verb.BACK: lambda: ButtonLook("Back", secondary),
-            Verb.END_ATTACKS: lambda: ButtonLook("End attacks", secondary),
-            Verb.END_TURN: lambda: ButtonLook("End turn", secondary),
+            Verb.AUTO: lambda: ButtonLook(_("Auto"), secondary, "🤖"),
+            Verb.BACK: lambda: ButtonLook(_("Back"), secondary),
+            Verb.END_ATTACKS: lambda: ButtonLook(_("End attacks"), secondary),
+            Verb.END_TURN: lambda: ButtonLook(_("End turn"), secondary),
         }
         return looks[verb]()
 
@@ -504,9 +573,8 @@ class RiskCog(commands.GroupCog, group_name="risk"):
             raise UserError(str(e)) from e
         reply = Reply.of(interaction)
         await self.bot.play.command(reply, table.row.id, path)
-        await reply.private(
-            f"Attacking {name_of(target)} from {name_of(source)}: roll or blitz on the board."
-        )
+        line = _("Attacking {target} from {source}: roll or blitz on the board.")
+        await reply.private(line.format(target=name_of(target), source=name_of(source)))
 
     @attack.autocomplete("source")
     async def _sources(

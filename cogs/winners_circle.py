@@ -19,6 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import Interaction, ParlourBot
+from bot.i18n import N_, _, pgettext
 from bot.presenter import ButtonLook, Picture, Presenter
 from bot.wording import count, mention, winners_phrase
 from cogs.options import house_rules, new_command, rules_text, send_rules
@@ -55,9 +56,9 @@ from rules.winners_circle.state import (
 from rules.winners_circle.track import becomes_pace, destination
 
 GAME = "winners_circle"
-BET_MENU = "Bet: horse · chip"
+BET_MENU = N_("Bet: horse · chip")
 HORSE_EMOJI = {1: "🔴", 2: "🔵", 3: "🟡", 4: "🟢", 5: "🟣", 6: "🟠", 7: "⚪"}
-PLACE_NAMES = {1: "Win", 2: "Place", 3: "Show"}
+PLACE_NAMES = {1: N_("Win"), 2: N_("Place"), 3: N_("Show")}
 PLACE_MEDALS = {LineKind.WIN: "🥇", LineKind.PLACE: "🥈", LineKind.SHOW: "🥉"}
 FINISH_KINDS = (LineKind.WIN, LineKind.PLACE, LineKind.SHOW)
 
@@ -86,21 +87,35 @@ ends."""
 
 
 def _name(player: PlayerId, names: Mapping[PlayerId, str]) -> str:
-    return f"**{names.get(player, 'Someone')}**"
+    return "**" + names.get(player, _("Someone")) + "**"
 
 
-def horse(h: int, word: str = "horse") -> str:
-    return f"{HORSE_EMOJI[h]} {word} {h}"
+def horse(h: int, *, capital: bool = False) -> str:
+    """A horse as the text names it: "🟡 horse 3" (or "Horse 3" to open a sentence)."""
+    word = _("Horse {number}") if capital else _("horse {number}")
+    return f"{HORSE_EMOJI[h]} " + word.format(number=h)
 
 
 def _horses(hs: Sequence[int]) -> str:
     if len(hs) == 1:
         return horse(hs[0])
-    return "horses " + ", ".join(f"{HORSE_EMOJI[h]} {h}" for h in hs)
+    numbers = ", ".join(f"{HORSE_EMOJI[h]} {h}" for h in hs)
+    return _("horses {numbers}").format(numbers=numbers)
 
 
 def _ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+    """A finishing place: "1st" (a horse's, in the languages that agree)."""
+    if n == 1:
+        return pgettext("horse", "1st")
+    if n == 2:
+        return pgettext("horse", "2nd")
+    if n == 3:
+        return pgettext("horse", "3rd")
+    return pgettext("horse", "{n}th").format(n=n)
+
+
+def _place_name(kind: LineKind) -> str:
+    return _(PLACE_NAMES[FINISH_KINDS.index(kind) + 1])
 
 
 def card_values(state: WinnersCircleState, h: int) -> str:
@@ -109,7 +124,8 @@ def card_values(state: WinnersCircleState, h: int) -> str:
 
 
 def _bets_text(bets: Sequence[Bet]) -> str:
-    return ", ".join(f"{horse(b.horse)} — chip {b.chip}" for b in bets) or "none yet"
+    line = _("{horse} — chip {chip}")
+    return ", ".join(line.format(horse=horse(b.horse), chip=b.chip) for b in bets) or _("none yet")
 
 
 @dataclass
@@ -159,7 +175,7 @@ class WinnersCirclePresenter(Presenter):
         "winners_backed": "Winners backed",
         "lasts_backed": "Lasts backed",
     }
-    private_label = "My chips"
+    private_label = N_("My chips")
     batch_ai_moves = True  # a bot's roll and move show as one turn
 
     def render_png(self, state: WinnersCircleState, names: Mapping[PlayerId, str]) -> bytes:
@@ -184,27 +200,30 @@ class WinnersCirclePresenter(Presenter):
 
     def prompt(self, state: WinnersCircleState, names: Mapping[PlayerId, str]) -> str:
         who = mention(state.players[state.current], names)
-        race = f"Race {state.race} of {RACES}"
+        race = _("Race {race} of {races}").format(race=state.race, races=RACES)
         if state.phase is Phase.BETTING:
             rounds = len(state.rules.chips)
             round_no = len(state.bets) // len(state.players) + 1
             where = (
-                ": open **My chips** to choose a horse and a chip"
+                _(": open **{button}** to choose a horse and a chip").format(button=_("My chips"))
                 if state.rules.hidden_bets
                 else ""
             )
-            return f"{race}, bets (round {round_no} of {rounds}): {who} to bet{where}"
+            line = _("{race}, bets (round {round} of {rounds}): {player} to bet{where}")
+            return line.format(race=race, round=round_no, rounds=rounds, player=who, where=where)
         if state.phase is Phase.ROLL:
-            return f"{race}: {who} to roll"
+            return _("{race}: {player} to roll").format(race=race, player=who)
         if state.phase is Phase.MOVE:
             assert state.rolled is not None  # set with Phase.MOVE
-            return f"{race}: {who} rolled **{SYMBOL_NAMES[state.rolled]}** — pick a horse"
+            line = _("{race}: {player} rolled **{symbol}** — pick a horse")
+            return line.format(race=race, player=who, symbol=SYMBOL_NAMES[state.rolled])
         if state.phase is Phase.RACE_OVER:
             money = state.money
             tied = sum(m == max(money) for m in money) > 1
-            why = "drawn among the richest" if tied else "the most money"
-            return f"Race {state.race} is over: {who} starts race {state.race + 1} ({why})"
-        return "The game is over"
+            why = _("drawn among the richest") if tied else _("the most money")
+            line = _("Race {race} is over: {player} starts race {next} ({why})")
+            return line.format(race=state.race, player=who, next=state.race + 1, why=why)
+        return _("The game is over")
 
     def narrate(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
         batch = _Batch.of(events)
@@ -213,27 +232,34 @@ class WinnersCirclePresenter(Presenter):
             match e:
                 case RacePrepared(race=r, set_aside=aside):
                     cards = count(aside, "card", "cards")
-                    extra = f" ({cards} set aside and shuffled back)" if aside else ""
-                    lines.append(
-                        f"🏇 **Race {r} of {RACES}**: the horses are at the gates{extra}; "
+                    extra = _(" ({cards} set aside and shuffled back)") if aside else ""
+                    line = _(
+                        "🏇 **Race {race} of {races}**: the horses are at the gates{extra}; "
                         "their cards are under the track."
                     )
+                    lines.append(line.format(race=r, races=RACES, extra=extra.format(cards=cards)))
                 case BetPlaced(player=p, horse=h, chip=c):
-                    lines.append(f"{_name(p, names)} bets chip {c} on {horse(h)}.")
+                    line = _("{player} bets chip {chip} on {horse}.")
+                    lines.append(line.format(player=_name(p, names), chip=c, horse=horse(h)))
                 case HiddenBetPlaced(player=p, horse=h):
-                    lines.append(f"{_name(p, names)} puts a hidden chip on {horse(h)}.")
+                    line = _("{player} puts a hidden chip on {horse}.")
+                    lines.append(line.format(player=_name(p, names), horse=horse(h)))
                 case RaceStarted(player=p):
-                    lines.append(f"Bets are in — **they're off!** {_name(p, names)} rolls first.")
+                    line = _("Bets are in — **they're off!** {player} rolls first.")
+                    lines.append(line.format(player=_name(p, names)))
                 case DieRolled(player=p, symbol=s):
-                    lines.append(f"🎲 {_name(p, names)} rolled **{SYMBOL_NAMES[s]}**.")
+                    line = _("🎲 {player} rolled **{symbol}**.")
+                    lines.append(line.format(player=_name(p, names), symbol=SYMBOL_NAMES[s]))
                 case HorseMoved():
                     lines.append(_moved(e, batch, names))
                 case PaceHorseSet(horse=h) if h not in batch.moved:
-                    lines.append(f"🚩 {horse(h, 'Horse')} takes the pace chip.")
+                    line = _("🚩 {horse} takes the pace chip.")
+                    lines.append(line.format(horse=horse(h, capital=True)))
                 case HorseFinished(horse=h, place=place) if h not in batch.moved:
-                    lines.append(f"🏁 {horse(h, 'Horse')} finishes {_ordinal(place)}.")
+                    line = _("🏁 {horse} finishes {place}.")
+                    lines.append(line.format(horse=horse(h, capital=True), place=_ordinal(place)))
                 case CardsTurnedUp():
-                    lines.append("🔄 Every card was face down: all turn face up again.")
+                    lines.append(_("🔄 Every card was face down: all turn face up again."))
                 case RaceEnded():
                     lines.extend(_race_ended(e, batch, names))
                 case BetsRevealed(race=r) if r not in batch.ended:
@@ -250,8 +276,9 @@ class WinnersCirclePresenter(Presenter):
         self, events: Sequence[Event], player: PlayerId, names: Mapping[PlayerId, str]
     ) -> list[str]:
         return [
-            f"🔒 You put chip {e.chip} on {horse(e.horse)}: only you see its value until "
-            "the race ends."
+            _(
+                "🔒 You put chip {chip} on {horse}: only you see its value until the race ends."
+            ).format(chip=e.chip, horse=horse(e.horse))
             for e in events
             if isinstance(e, HiddenChipChosen)
             and e.player == player
@@ -262,29 +289,30 @@ class WinnersCirclePresenter(Presenter):
     def private(
         self, state: WinnersCircleState, player: PlayerId, names: Mapping[PlayerId, str]
     ) -> str:
-        lines = [f"**Race {state.race} of {RACES} — your chips**"]
+        lines = [_("**Race {race} of {races} — your chips**").format(race=state.race, races=RACES)]
         if state.phase is Phase.BETTING:
-            left = chips_left(state, player)
-            lines.append("Chips left: " + (" · ".join(map(str, left)) or "none"))
-        lines.append(f"Your bets: {_bets_text(state.bets_of(player))}")
-        lines.append(f"Money: {state.money[state.seat_of(player)]}")
+            left = " · ".join(map(str, chips_left(state, player))) or pgettext("chips", "none")
+            lines.append(_("Chips left: {chips}").format(chips=left))
+        lines.append(_("Your bets: {bets}").format(bets=_bets_text(state.bets_of(player))))
+        lines.append(_("Money: {money}").format(money=state.money[state.seat_of(player)]))
         return "\n".join(lines)
 
     def button(self, action: Action, state: WinnersCircleState) -> ButtonLook:
         if action.verb in (Verb.BET, Verb.HIDDEN_BET):
             h, chip = parse_bet(action)
-            bluff = " (bluff)" if chip == 0 else ""
+            bluff = _(" (bluff)") if chip == 0 else ""
+            label = _("Horse {number} ({colour}) — chip {chip}{bluff}")
             return ButtonLook(
-                f"Horse {h} ({HORSE_NAMES[h]}) — chip {chip}{bluff}",
+                label.format(number=h, colour=HORSE_NAMES[h], chip=chip, bluff=bluff),
                 emoji=HORSE_EMOJI[h],
-                menu=BET_MENU,
+                menu=_(BET_MENU),
                 description=card_values(state, h),
             )
         if action.verb == Verb.MOVE:
             return _move_look(state, parse_move(action))
         if action == NEXT_RACE:
-            return ButtonLook(f"Start race {state.race + 1}", emoji="🏁")
-        return ButtonLook("Roll", emoji="🎲")
+            return ButtonLook(_("Start race {race}").format(race=state.race + 1), emoji="🏁")
+        return ButtonLook(_("Roll"), emoji="🎲")
 
     def is_private(self, action: Action, state: WinnersCircleState) -> bool:
         return action.verb == Verb.HIDDEN_BET  # its option value and label carry the chip
@@ -309,7 +337,7 @@ def _standings(
 ) -> str:
     """Everyone's money, richest first."""
     ranked = sorted(zip(players, money, strict=True), key=lambda pm: -pm[1])
-    return " · ".join(f"{names.get(p, 'Someone')} {m}" for p, m in ranked)
+    return " · ".join(f"{names.get(p, _('Someone'))} {m}" for p, m in ranked)
 
 
 def _move_look(state: WinnersCircleState, h: int) -> ButtonLook:
@@ -317,51 +345,71 @@ def _move_look(state: WinnersCircleState, h: int) -> ButtonLook:
     if move.finishes:
         place = len(state.finished) + 1
         return ButtonLook(
-            f"Horse {h} finishes {_ordinal(place)}",
+            _("Horse {number} finishes {place}").format(number=h, place=_ordinal(place)),
             style=discord.ButtonStyle.success,
             emoji=HORSE_EMOJI[h],
         )
     if move.moved == 0:
-        label = f"Horse {h} can't move ({state.space(h)})"
+        label = _("Horse {number} can't move ({space})").format(number=h, space=state.space(h))
     else:
-        label = f"Horse {h} → {move.space}"
+        label = _("Horse {number} → {space}").format(number=h, space=move.space)
         if move.moved < move.wanted:
-            label += " (blocked)"
+            label += _(" (blocked)")
         if becomes_pace(state, move):
-            label += " · pace"
+            label += _(" · pace")
     return ButtonLook(label, emoji=HORSE_EMOJI[h])
 
 
 def _moved(e: HorseMoved, batch: _Batch, names: Mapping[PlayerId, str]) -> str:
     who = _name(e.player, names)
-    forced = " (the only card face up)" if e.forced else ""
+    forced = _(" (the only card face up)") if e.forced else ""
     run = f"{SYMBOL_NAMES[e.symbol]} {e.wanted}"
+    it = horse(e.horse)
     if e.finished:
         place = batch.places.get(e.horse)
         where = (
-            f"crosses the line — **{_ordinal(place)} ({PLACE_NAMES[place]})**"
+            _("crosses the line — **{place} ({name})**").format(
+                place=_ordinal(place), name=_(PLACE_NAMES[place])
+            )
             if place
-            else ("crosses the line")
+            else _("crosses the line")
         )
-        text = f"{who} runs {horse(e.horse)}{forced} ({run}) from {e.from_space}: {where}"
+        line = _("{player} runs {horse}{forced} ({run}) from {start}: {where}")
+        text = line.format(
+            player=who, horse=it, forced=forced, run=run, start=e.from_space, where=where
+        )
     elif e.moved == 0:
-        text = f"{who} picks {horse(e.horse)}{forced} ({run}): blocked, it stays on {e.from_space}"
+        line = _("{player} picks {horse}{forced} ({run}): blocked, it stays on {start}")
+        text = line.format(player=who, horse=it, forced=forced, run=run, start=e.from_space)
     else:
-        blocked = f", blocked after {e.moved}" if e.moved < e.wanted else ""
-        text = (
-            f"{who} moves {horse(e.horse)}{forced} ({run}{blocked}): {e.from_space} → {e.to_space}"
+        blocked = _(", blocked after {moved}").format(moved=e.moved) if e.moved < e.wanted else ""
+        line = _("{player} moves {horse}{forced} ({run}{blocked}): {start} → {end}")
+        text = line.format(
+            player=who,
+            horse=it,
+            forced=forced,
+            run=run,
+            blocked=blocked,
+            start=e.from_space,
+            end=e.to_space,
         )
     if e.horse in batch.pace:
-        text += " and takes the pace chip 🚩"
+        text += _(" and takes the pace chip 🚩")
     return text + "."
 
 
 def _paid(items: Sequence[LineItem], names: Mapping[PlayerId, str]) -> str:
     parts = []
     for item in items:
-        short = f", short {item.unpaid}" if item.unpaid else ""
+        short = _(", short {unpaid}").format(unpaid=item.unpaid) if item.unpaid else ""
+        line = _("{player} {amount} (chip {chip}{short})")
         parts.append(
-            f"{names.get(item.player, 'Someone')} {item.amount:+d} (chip {item.chip}{short})"
+            line.format(
+                player=names.get(item.player, _("Someone")),
+                amount=f"{item.amount:+d}",
+                chip=item.chip,
+                short=short,
+            )
         )
     return ", ".join(parts)
 
@@ -373,59 +421,77 @@ def _race_ended(e: RaceEnded, batch: _Batch, names: Mapping[PlayerId, str]) -> l
     if e.race in batch.revealed:
         lines.append(_revealed(batch.revealed[e.race], names))
     paid = batch.payouts.get(e.race, [])
-    doubled = ", doubled" if e.race == RACES else ""
+    doubled = _(", doubled") if e.race == RACES else ""
+    no_bets = _(" — no bets on it")
     for kind, h in zip(FINISH_KINDS, e.finish, strict=True):
         items = [i for i in paid if i.kind is kind]
-        head = f"{PLACE_MEDALS[kind]} **{kind.value.title()}** {horse(h)}"
+        head = f"{PLACE_MEDALS[kind]} **{_place_name(kind)}** {horse(h)}"
         if items:
-            rate = f"{count(items[0].bets, 'bet', 'bets')}, {items[0].per_bet} a bet{doubled}"
+            bets = count(items[0].bets, "bet", "bets")
+            rate = _("{bets}, {amount} a bet{doubled}").format(
+                bets=bets, amount=items[0].per_bet, doubled=doubled
+            )
             lines.append(f"{head} — {rate}: {_paid(items, names)}")
         else:
-            lines.append(f"{head} — no bets on it")
+            lines.append(head + no_bets)
     pace = [i for i in paid if i.kind is LineKind.PACE]
     if not e.pace:
         pass  # no horse reached space 18 (a finisher always does, so never in play)
     elif e.pace not in e.finish:
-        lines.append(f"🚩 Pace {horse(e.pace)} did not finish in the top three: no bonus")
+        line = _("🚩 Pace {horse} did not finish in the top three: no bonus")
+        lines.append(line.format(horse=horse(e.pace)))
     elif pace:
+        line = _("🚩 **Pace bonus** {horse} — {amount} a bet{doubled}: {paid}")
         lines.append(
-            f"🚩 **Pace bonus** {horse(e.pace)} — {PACE_BONUS} a bet{doubled}: {_paid(pace, names)}"
+            line.format(
+                horse=horse(e.pace), amount=PACE_BONUS, doubled=doubled, paid=_paid(pace, names)
+            )
         )
     else:
-        lines.append(f"🚩 **Pace bonus** {horse(e.pace)} — no bets on it")
+        lines.append(_("🚩 **Pace bonus** {horse}").format(horse=horse(e.pace)) + no_bets)
     last = [i for i in paid if i.kind is LineKind.LAST]
-    head = f"🐌 **Last** {_horses(e.last)}"
+    head = _("🐌 **Last** {horses}").format(horses=_horses(e.last))
     if last:
-        lines.append(f"{head} — pays {LAST_PENALTY} a bet{doubled}: {_paid(last, names)}")
+        line = _("{head} — pays {amount} a bet{doubled}: {paid}")
+        lines.append(
+            line.format(head=head, amount=LAST_PENALTY, doubled=doubled, paid=_paid(last, names))
+        )
     else:
-        lines.append(f"{head} — no bets on it")
+        lines.append(head + no_bets)
     return lines
 
 
 def _revealed(e: BetsRevealed, names: Mapping[PlayerId, str]) -> str:
     players = list(dict.fromkeys(b.player for b in e.bets))
+    on = _("{chip} on {horse}")
     shown = "; ".join(
         f"{_name(p, names)} "
-        + ", ".join(f"{b.chip} on {HORSE_EMOJI[b.horse]}{b.horse}" for b in e.bets if b.player == p)
+        + ", ".join(
+            on.format(chip=b.chip, horse=f"{HORSE_EMOJI[b.horse]}{b.horse}")
+            for b in e.bets
+            if b.player == p
+        )
         for p in players
     )
-    return f"🔓 Chips revealed: {shown}"
+    return _("🔓 Chips revealed: {shown}").format(shown=shown)
 
 
 def _money(e: RaceSettled, batch: _Batch, names: Mapping[PlayerId, str]) -> str:
     # `names` lists the players in seat order (the table's seats), as `money` is.
-    text = f"💰 Money after race {e.race}: " + (
+    standings = (
         _standings(list(names), e.money, names)
         if len(names) == len(e.money)
         else " · ".join(map(str, e.money))
     )
+    text = _("💰 Money after race {race}: {standings}").format(race=e.race, standings=standings)
     first = batch.first.get(e.race + 1)
     return text + (f" — {_first_bettor(first, names)}" if first else "")
 
 
 def _first_bettor(e: FirstBettorChosen, names: Mapping[PlayerId, str]) -> str:
-    why = "drawn among the richest" if len(e.candidates) > 1 else "the most money"
-    return f"{_name(e.player, names)} bets first in race {e.race} ({why})."
+    why = _("drawn among the richest") if len(e.candidates) > 1 else _("the most money")
+    line = _("{player} bets first in race {race} ({why}).")
+    return line.format(player=_name(e.player, names), race=e.race, why=why)
 
 
 @app_commands.guild_only()

@@ -21,6 +21,12 @@ ANGLE_NOISE = 0.15  # sd of the launch angle, degrees
 RAIL_OVERHANG = RADIUS // 2  # the rail lanes let the weight overhang the side a little
 
 
+def N_(message: str) -> str:
+    """Marks a label for Parlour's catalogs (`python -m bot.catalog`); the presenter shows
+    it translated."""
+    return message
+
+
 @dataclass(frozen=True)
 class Lane:
     """A release point across the board, as offered to the shooter."""
@@ -31,13 +37,13 @@ class Lane:
 
 
 LANES: tuple[Lane, ...] = (
-    Lane("left_rail", "Left rail", -1.0),
-    Lane("left", "Left", -2 / 3),
-    Lane("left_centre", "Left of centre", -1 / 3),
-    Lane("centre", "Centre", 0.0),
-    Lane("right_centre", "Right of centre", 1 / 3),
-    Lane("right", "Right", 2 / 3),
-    Lane("right_rail", "Right rail", 1.0),
+    Lane("left_rail", N_("Left rail"), -1.0),
+    Lane("left", N_("Left"), -2 / 3),
+    Lane("left_centre", N_("Left of centre"), -1 / 3),
+    Lane("centre", N_("Centre"), 0.0),
+    Lane("right_centre", N_("Right of centre"), 1 / 3),
+    Lane("right", N_("Right"), 2 / 3),
+    Lane("right_rail", N_("Right rail"), 1.0),
 )
 LANE_BY_NAME = {lane.name: lane for lane in LANES}
 
@@ -73,23 +79,23 @@ def _inches(value: float) -> Callable[[Table], int]:
 
 
 TARGETS: tuple[Target, ...] = (
-    Target("foul", "Just past the foul line", lambda t: t.foul - RADIUS - 3 * MIL_PER_INCH),
-    Target("halfway", "Halfway to the deuce line", lambda t: (t.foul + DEUCE_LINE) // 2),
-    Target("guard", "Guard, 2 ft out", _inches(24)),
-    Target("zone1", "1 zone", _inches(14.5)),
-    Target("zone2_back", "2 zone, back (10 in)", _inches(10)),
-    Target("zone2", "2 zone (8 in)", _inches(8)),
-    Target("zone2_front", "2 zone, front (6 in)", _inches(6)),
-    Target("in_4.5", "3 zone, 4½ in from the end", _inches(4.5)),
-    Target("in_4", "3 zone, 4 in", _inches(4)),
-    Target("in_3.5", "3 zone, 3½ in", _inches(3.5)),
-    Target("in_3", "3 zone, 3 in", _inches(3)),
-    Target("in_2.5", "3 zone, 2½ in", _inches(2.5)),
-    Target("in_2", "3 zone, 2 in", _inches(2)),
-    Target("in_1.5", "3 zone, 1½ in", _inches(1.5)),
-    Target("hang", "Hang the end", _inches(0.7)),
-    Target("hang_fine", "Hang it fine", _inches(0.3)),
-    Target("off", "Knock it off", _inches(-24)),
+    Target("foul", N_("Just past the foul line"), lambda t: t.foul - RADIUS - 3 * MIL_PER_INCH),
+    Target("halfway", N_("Halfway to the deuce line"), lambda t: (t.foul + DEUCE_LINE) // 2),
+    Target("guard", N_("Guard, 2 ft out"), _inches(24)),
+    Target("zone1", N_("1 zone"), _inches(14.5)),
+    Target("zone2_back", N_("2 zone, back (10 in)"), _inches(10)),
+    Target("zone2", N_("2 zone (8 in)"), _inches(8)),
+    Target("zone2_front", N_("2 zone, front (6 in)"), _inches(6)),
+    Target("in_4.5", N_("3 zone, 4½ in from the end"), _inches(4.5)),
+    Target("in_4", N_("3 zone, 4 in"), _inches(4)),
+    Target("in_3.5", N_("3 zone, 3½ in"), _inches(3.5)),
+    Target("in_3", N_("3 zone, 3 in"), _inches(3)),
+    Target("in_2.5", N_("3 zone, 2½ in"), _inches(2.5)),
+    Target("in_2", N_("3 zone, 2 in"), _inches(2)),
+    Target("in_1.5", N_("3 zone, 1½ in"), _inches(1.5)),
+    Target("hang", N_("Hang the end"), _inches(0.7)),
+    Target("hang_fine", N_("Hang it fine"), _inches(0.3)),
+    Target("off", N_("Knock it off"), _inches(-24)),
 )
 TARGET_BY_NAME = {target.name: target for target in TARGETS}
 DEFAULT_AIM = Aim(release=0, angle=0, target="in_3", lane="centre")

@@ -4,10 +4,15 @@ private replies speak their own."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.command_translator import NAME
+from bot.i18n import translations
+from rules.horse_collar.state import weight_label
+from rules.risk.map import TERRITORIES
 from tests.e2e.conftest import ParlourFactory
-from tests.e2e.driver import offered, open_lobby
-from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.driver import JSON, choose, click_ok, is_board, offered, open_lobby, prompt
+from tests.e2e.fake_discord import STRING_SELECT, FakeDiscord, FakeMessage, walk_components
 
 GAME = "cock-and-bull"
 
@@ -72,3 +77,144 @@ async def test_the_servers_language_outranks_the_hosts(
     await (await fake.slash(admin, "settings", "language", options={"language": "host"})).response()
     lobby = await open_lobby(fake, admin, GAME)
     assert "Join" in offered(lobby)
+
+
+def es(message: str, **values: Any) -> str:
+    """`message` as the Spanish catalog words it (formatted with `values`, if any)."""
+    text = translations("es").gettext(message)
+    assert text != message, f"{message!r} is not translated"
+    return text.format(**values) if values else text
+
+
+async def _spanish_table(
+    fake: FakeDiscord,
+    game: str,
+    options: dict[str, Any] | None = None,
+    bots: int = 0,
+    join: str = "Join",
+) -> tuple[FakeMessage, JSON, JSON, JSON]:
+    """A game hosted by Ana (es-ES) with Leo (en-GB) and `bots`; its first board, Ana, Leo,
+    and Mia (en-US), who is not playing."""
+    ana, leo = fake.make_user("Ana", locale="es-ES"), fake.make_user("Leo", locale="en-GB")
+    mia = fake.make_user("Mia", locale="en-US")
+    lobby = await open_lobby(fake, ana, game, options)
+    await click_ok(fake, leo, lobby, join if join != "Join" else es("Join"))
+    for _ in range(bots):
+        await click_ok(fake, ana, lobby, es("Add bot"))
+    before = {int(t["id"]) for t in fake.threads}
+    await click_ok(fake, ana, lobby, es("Start"))
+
+    def new_board() -> FakeMessage | None:
+        for thread in fake.threads:
+            if int(thread["id"]) not in before:
+                return fake.latest_message(int(thread["id"]), is_board)
+        return None
+
+    return await fake.wait_for(new_board), ana, leo, mia
+
+
+async def _refusal(fake: FakeDiscord, user: JSON, board: FakeMessage, label: str) -> str:
+    answer = await (await fake.click(user, board, label=label)).response()
+    assert answer.message is not None and answer.message.ephemeral
+    return answer.message.content
+
+
+async def test_hold_your_horses_in_spanish(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    await start_parlour()
+    board, ana, leo, mia = await _spanish_table(fake, "hold-your-horses", {"races": 1})
+    roll = es("Roll for a scratch")
+    assert offered(board) == [roll, es("My cards"), es("Resign or end…")]
+    race = es("Race {race} of {races}", race=1, races=1)
+    line = "{race}, scratches ({done} of {scratches} done): {player} to roll"
+    assert prompt(board) in {
+        es(line, race=race, done=0, scratches=4, player=f"<@{user['id']}>") for user in (ana, leo)
+    }
+    # Mia (English) is not playing: told so in English.
+    assert await _refusal(fake, mia, board, roll) == "You are not playing in this game."
+    # Each hand is worded in its holder's language.
+    assert (await _refusal(fake, ana, board, es("My cards"))).startswith(
+        es("**Your cards, race {race}:** {hand}", race=1, hand="")
+    )
+    assert (await _refusal(fake, leo, board, es("My cards"))).startswith("**Your cards, race 1:**")
+
+
+async def test_winners_circle_in_spanish(fake: FakeDiscord, start_parlour: ParlourFactory) -> None:
+    await start_parlour()
+    board, ana, leo, mia = await _spanish_table(fake, "winners-circle")
+    race = es("Race {race} of {races}", race=1, races=3)
+    line = "{race}, bets (round {round} of {rounds}): {player} to bet{where}"
+    assert prompt(board) in {
+        es(line, race=race, round=1, rounds=3, player=f"<@{user['id']}>", where="")
+        for user in (ana, leo)
+    }
+    # Horse colours stay as the picture draws them (English) for now.
+    bet = "Horse {number} ({colour}) — chip {chip}{bluff}"
+    bet = es(bet, number=1, colour="red", chip=1, bluff="")
+    assert bet in offered(board)
+    assert [b["label"] for b in board.buttons] == [es("My chips"), es("Resign or end…")]
+    menus = [m for m in walk_components(board.components) if m["type"] == STRING_SELECT]
+    assert {m["placeholder"] for m in menus} == {es("Bet: horse · chip")}
+    answer = await (await choose(fake, mia, board, bet)).response()
+    assert answer.message is not None and answer.message.ephemeral
+    assert answer.message.content == "You are not playing in this game."
+    title = es("**Race {race} of {races} — your chips**", race=1, races=3)
+    assert (await _refusal(fake, ana, board, es("My chips"))).startswith(title)
+    assert (await _refusal(fake, leo, board, es("My chips"))).startswith(
+        "**Race 1 of 3 — your chips**"
+    )
+
+
+async def test_horse_collar_in_spanish(fake: FakeDiscord, start_parlour: ParlourFactory) -> None:
+    await start_parlour()
+    blue = es("Join {side}", side=es("Blue"))
+    options = {"frames": 1, "target": 11}
+    board, ana, leo, mia = await _spanish_table(fake, "horse-collar", options, join=blue)
+    line = "Frame {frame}{tie}, {side}{hammer}: {player} to shoot {weight} ({shot} of {shots})"
+    assert prompt(board) in {
+        es(
+            line,
+            frame=1,
+            tie="",
+            side=es(side),
+            hammer=hammer,
+            player=f"<@{user['id']}>",
+            weight=weight_label(0),
+            shot=1,
+            shots=8,
+        )
+        for side, user in (("Red", ana), ("Blue", leo))
+        for hammer in ("", es(" (hammer)"))
+    }
+    menus = [m for m in walk_components(board.components) if m["type"] == STRING_SELECT]
+    placeholders = ("Where to release", "Angle", "Shoot: how far? (picking a distance shoots)")
+    assert {m["placeholder"] for m in menus} == {es(p) for p in placeholders}
+    labels = offered(board)
+    assert {es("Centre"), es("Straight"), es("Just past the foul line")} <= set(labels)
+    assert es("Resign or end…") in labels
+    answer = await (await choose(fake, mia, board, es("Straight"))).response()
+    assert answer.message is not None and answer.message.ephemeral
+    assert answer.message.content == "You are not playing in this game."
+
+
+async def test_risk_in_spanish(fake: FakeDiscord, start_parlour: ParlourFactory) -> None:
+    await start_parlour()
+    board, ana, leo, mia = await _spanish_table(fake, "risk", {"turn_limit": 1})
+    assert prompt(board) in {
+        f"<@{user['id']}>: " + es("place set-up armies ({left} left)", left=left)
+        for user in (ana, leo)
+        for left in range(1, 41)
+    }
+    panel = es("My cards & mission")
+    assert [b["label"] for b in board.buttons] == [es("Auto"), panel, es("Resign or end…")]
+    menus = [m for m in walk_components(board.components) if m["type"] == STRING_SELECT]
+    assert {m["placeholder"] for m in menus} == {es("Place armies on…")}
+    # Territory names stay as the map draws them (English) for now.
+    names = {t.name for t in TERRITORIES.values()}
+    options = [o["label"] for m in menus for o in m["options"]]
+    assert options and all(label.rsplit(" (", 1)[0] in names for label in options)
+    assert await _refusal(fake, mia, board, es("Auto")) == "You are not playing in this game."
+    cards = es("**Your cards ({count}):**", count=0)
+    assert (await _refusal(fake, ana, board, panel)).startswith(cards)
+    assert (await _refusal(fake, leo, board, panel)).startswith("**Your cards (0):**")
