@@ -9,16 +9,22 @@ subclasses its `Game` to count steps.
 How the workloads are matched (bench/README.md has the table):
 
 - three players; territories claimed one by one, then set-up armies placed one at a time;
-- Parlour's player mirrors `StupidAI`'s choices from what the state shows: claim a random
-  unclaimed territory; place one set-up army at a time on a random own territory; spread
-  the reinforcements army by army over random border territories; attack every enemy
-  neighbour weaker than the attacker until the attack is exhausted (a blitz to 1), moving
-  in everything but one army; never fortify. Parlour's rules add cards (a forced trade at
-  five, a random set) which pyrisk does not have;
-- a pyrisk step is one event its game applies for an AI decision (a claim, a set-up army,
-  a reinforcement of one territory, one whole attack, a free move); a Parlour step is one
-  `apply` (the same decisions take sub-steps: `place_on` then `place`, `attack_from`,
-  `attack_to`, `blitz`, `move_in`, then `end_attacks` / `end_turn`);
+- Parlour's player mirrors `StupidAI`'s choices from what the state shows, one action per
+  `StupidAI` decision, with Parlour's coarse verbs (`actions.COARSE_VERBS`): claim a random
+  unclaimed territory (`claim`); place one set-up army at a time on a random own territory
+  (`place_at:<t>,1`); spread the reinforcements army by army over random border territories
+  (`place_at:<t>,<n>` per territory drawn); attack every enemy neighbour weaker than the
+  attacker, one such pair at random until none is left, to the end, everything but one army
+  moving in (`assault:<from>,<to>,1,1`); no free move (`end_turn` after the last attack).
+  `StupidAI`'s generator makes one pass over its territories in map order; going on until
+  none is left keeps the game as long as pyrisk's (about 35 turns; one pass, tried, made
+  Parlour's games 50 turns long, their sets worth ever more armies);
+- so a step is the same decision on both sides: a pyrisk step is one event its game applies
+  for an AI decision (a claim, a set-up army, one territory's reinforcement, one whole
+  attack), a Parlour step one `apply`. Parlour's rules add what pyrisk has not: 35 set-up
+  armies each for three players (pyrisk gives 29), cards (a forced trade at five, a random
+  set, is a step) and the end of the turn (a step); with the armies the sets bring, a
+  Parlour game has about 1.5 times the steps and battles of a pyrisk game;
 - each side's randomness is one seeded generator a game; the time is the whole game, the
   players' choices included.
 """
@@ -32,26 +38,17 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import compress
 from random import Random
 from types import ModuleType
 from typing import Any, ClassVar
 
 from rules.core import Action, PlayerId, setup_rng
 from rules.risk import ENGINE
-from rules.risk.actions import (
-    END_ATTACKS,
-    END_TURN,
-    attack_from,
-    attack_to,
-    blitz,
-    claim,
-    move_in,
-    place,
-    place_on,
-    trade,
-)
-from rules.risk.queries import how_many, must_trade, trade_options, unclaimed
-from rules.risk.state import ADJACENT, INDEX, SLUGS, Phase, RiskState
+from rules.risk.actions import END_TURN, assault, claim, place_at, trade
+from rules.risk.cards import sets_in
+from rules.risk.queries import TERRITORY_INDEXES, must_trade, trade_order, unclaimed
+from rules.risk.state import ADJACENT, SLUGS, Phase, RiskState
 
 PLAYERS = 3
 ENV = "PYRISK_DIR"
@@ -122,8 +119,9 @@ def load_pyrisk() -> PlayGame | None:
 
 
 class RandomGeneral:
-    """Parlour's random player, making `StupidAI`'s choices through Parlour's actions (see the
-    module's docstring); every action must pass `ENGINE.apply`'s check."""
+    """Parlour's random player, making `StupidAI`'s choices through Parlour's actions, one
+    coarse action per `StupidAI` decision (see the module's docstring); every action must pass
+    `ENGINE.apply`'s check."""
 
     def __init__(self, rng: Random) -> None:
         self.rng = rng
@@ -137,55 +135,42 @@ class RandomGeneral:
         return claim(self.rng.choice(unclaimed(state)))
 
     def _setup_place(self, state: RiskState, player: PlayerId) -> Action:
-        if state.source:
-            return place(1)
         if player not in self.held:  # nothing changes hands while set-up armies are placed
             self.held[player] = [SLUGS[i] for i, o in enumerate(state.owners) if o == player]
-        return place_on(self.rng.choice(self.held[player]))
+        return place_at(self.rng.choice(self.held[player]), 1)
 
     def _reinforce(self, state: RiskState, player: PlayerId) -> Action:
-        if must_trade(state):
-            return trade(self.rng.choice(trade_options(state, player)))
-        if state.source:
-            return place(self.plan.pop(0)[1])
+        if must_trade(state):  # any set, at random
+            combo = self.rng.choice(sets_in(state.hands[state.current]))
+            return trade(trade_order(state, player, combo))
         if not self.plan:  # StupidAI: each army on a random border territory
             border = [SLUGS[i] for i in _border(state, player)]
             self.plan = list(Counter(self.rng.choices(border, k=state.to_place)).items())
-        return place_on(self.plan[0][0])
+        return place_at(*self.plan.pop(0))
 
     def _attack(self, state: RiskState, player: PlayerId) -> Action:
-        if state.target:
-            return blitz(1)  # on until the attack is exhausted
+        """StupidAI attacks every enemy neighbour weaker than the attacker: here one such
+        pair at random, again and again until none is left, each to the end (a blitz to 1),
+        everything but one army moving in."""
         owners, armies = state.owners, state.armies
-        if state.source:
-            s = INDEX[state.source]
-            weaker = [j for j in ADJACENT[s] if owners[j] != player and armies[j] < armies[s]]
-            return attack_to(SLUGS[self.rng.choice(weaker)])
-        # StupidAI: every enemy neighbour weaker than the attacker (one entry per target).
-        sources = [
-            i
-            for i, o in enumerate(owners)
-            if o == player and armies[i] > 1
+        mine = compress(TERRITORY_INDEXES, map(player.__eq__, owners))  # scanned in C
+        pairs = [
+            (i, j)
+            for i in mine
+            if armies[i] > 1
             for j in ADJACENT[i]
-            if owners[j] != player and armies[j] < armies[i]
+            if armies[j] < armies[i] and owners[j] != player
         ]
-        return attack_from(SLUGS[self.rng.choice(sources)]) if sources else END_ATTACKS
-
-    def _move_in(self, state: RiskState, player: PlayerId) -> Action:
-        asked = how_many(state)
-        assert asked is not None
-        return move_in(asked.numbers[-1])  # everything but one, as StupidAI
-
-    def _fortify(self, state: RiskState, player: PlayerId) -> Action:
-        return END_TURN  # StupidAI makes no free move
+        if not pairs:  # no free move either: the turn ends (one decision, as in pyrisk)
+            return END_TURN
+        source, target = self.rng.choice(pairs)
+        return assault(SLUGS[source], SLUGS[target], 1, 1)
 
     _BY_PHASE: ClassVar[dict[Phase, Callable[[RandomGeneral, RiskState, PlayerId], Action]]] = {
         Phase.SETUP_CLAIM: _claim,
         Phase.SETUP_PLACE: _setup_place,
         Phase.REINFORCE: _reinforce,
         Phase.ATTACK: _attack,
-        Phase.MOVE_IN: _move_in,
-        Phase.FORTIFY: _fortify,
     }
 
 

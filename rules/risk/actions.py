@@ -15,6 +15,14 @@ that every menu is small and offers legal choices only:
   `end_turn`;
 - `back` undoes the last part of a choice.
 
+Two coarse verbs make a whole decision in one action, for players that decide it at once (the
+bench's random players, scripts): `place_at:<territory>,<armies>` is `place_on` then `place`;
+`assault:<from>,<to>,<stop level>,<keep>` is `attack_from`, `attack_to`, `blitz:<stop level>`
+and, after a capture, a `move_in` that leaves `keep` armies behind (or as near as the rules
+allow: the dice rolled always move in, one army always stays). They are accepted wherever their
+first sub-step is (`place_at` as the place is chosen; `assault` before an attack is chosen, and
+not when a defender would choose dice), but never offered (`COARSE_VERBS`): menus stay small.
+
 A territory is its slug ("eastern_australia", `map.slugify`), a number is written in decimal,
 and cards are their numbers (`cards.py`) joined by commas ("3,17,42").
 """
@@ -23,6 +31,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from rules.core import Action
 
@@ -33,6 +42,7 @@ class Verb(enum.StrEnum):
     CLAIM = "claim"
     PLACE_ON = "place_on"
     PLACE = "place"
+    PLACE_AT = "place_at"
     NEUTRAL_ON = "neutral_on"
     AUTO = "auto"
     TRADE = "trade"
@@ -41,6 +51,7 @@ class Verb(enum.StrEnum):
     ATTACK_TO = "attack_to"
     ROLL = "roll"
     BLITZ = "blitz"
+    ASSAULT = "assault"
     DEFEND = "defend"
     MOVE_IN = "move_in"
     END_ATTACKS = "end_attacks"
@@ -59,6 +70,10 @@ BACK = Action(Verb.BACK)
 PRIVATE_VERBS = frozenset({Verb.TRADE, Verb.BONUS})
 """Verbs whose argument reveals a secret (which cards, or a territory shown on a card held):
 offered in the player's private panel."""
+
+COARSE_VERBS = frozenset({Verb.PLACE_AT, Verb.ASSAULT})
+"""Verbs for a whole decision in one action: accepted by the engine, never offered (their
+sub-steps are)."""
 
 
 # --- by the form of the argument ---------------------------------------------------------------
@@ -166,3 +181,38 @@ def fortify_to(territory: str) -> Action:
 def fortify(armies: int) -> Action:
     """Move this many armies, ending the turn."""
     return number_action(Verb.FORTIFY, armies)
+
+
+# --- the coarse verbs (`COARSE_VERBS`) ---------------------------------------------------------
+
+
+class Assault(NamedTuple):
+    """A whole attack: blitz from `source` to `target` until it falls or `source` is down to
+    `stop`; after a capture, move in everything but `keep`."""
+
+    source: str
+    target: str
+    stop: int
+    keep: int
+
+
+def place_at(territory: str, armies: int) -> Action:
+    """`place_on(territory)` then `place(armies)`, in one action."""
+    return Action(Verb.PLACE_AT, f"{territory},{armies}")
+
+
+def parse_place_at(action: Action) -> tuple[str, int]:
+    """The territory and the armies a (legal) `place_at` action names."""
+    territory, armies = action.arg.split(",")
+    return territory, int(armies)
+
+
+def assault(source: str, target: str, stop: int = 1, keep: int = 1) -> Action:
+    """A whole attack (`Assault`) in one action."""
+    return Action(Verb.ASSAULT, f"{source},{target},{stop},{keep}")
+
+
+def parse_assault(action: Action) -> Assault:
+    """The attack a (legal) `assault` action names."""
+    source, target, stop, keep = action.arg.split(",")
+    return Assault(source, target, int(stop), int(keep))

@@ -7,6 +7,10 @@ as soon as they can, and fortify from the quiet interior toward the front.
 
 Every choice is a function of the board alone, so a multi-part move (source, then target, then
 dice) is re-derived at each sub-step, and a selection the AI did not make is undone with `back`.
+It has no use for the coarse verbs (`actions.COARSE_VERBS`): it places with Auto, already one
+action, and it looks at the odds again after every roll and splits the armies moving in by
+the board after the capture, which an assault's stop level and armies kept, fixed beforehand,
+cannot say.
 """
 
 from __future__ import annotations

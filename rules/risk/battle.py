@@ -3,6 +3,7 @@ dice in."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from random import Random
 
 MAX_ATTACK_DICE = 3
@@ -14,8 +15,11 @@ def resolve_battle(
 ) -> tuple[int, int]:
     """(attacker losses, defender losses): the highest dice are compared, then the second
     highest; each pair costs the lower side one army, and ties go to the defender."""
-    attack = sorted(attacker_dice, reverse=True)
-    defence = sorted(defender_dice, reverse=True)
+    return losses(sorted(attacker_dice, reverse=True), sorted(defender_dice, reverse=True))
+
+
+def losses(attack: Sequence[int], defence: Sequence[int]) -> tuple[int, int]:
+    """`resolve_battle` of dice already high to low (as `roll` gives them)."""
     attacker_losses = defender_losses = 0
     for a, d in zip(attack, defence, strict=False):
         if a > d:
@@ -35,10 +39,16 @@ def max_defend_dice(armies: int) -> int:
     return min(MAX_DEFEND_DICE, armies)
 
 
-FACES = (1, 2, 3, 4, 5, 6)
-
-
 def roll(rng: Random, count: int) -> tuple[int, ...]:
-    """`count` dice, high to low. `choice` of a face draws exactly what `randint(1, 6)` did
-    (both take one `_randbelow(6)`), so saved games replay, with fewer calls a die."""
-    return tuple(sorted([rng.choice(FACES) for _ in range(count)], reverse=True))
+    """`count` dice, high to low. A die is 3 random bits drawn until they are below 6, plus
+    one: the very draws `randint(1, 6)` and `choice` of a face make (one `_randbelow(6)`
+    each), so saved games replay; drawn here without their layers of calls."""
+    bits = rng.getrandbits
+    dice = []
+    for _ in range(count):
+        r = bits(3)
+        while r >= 6:
+            r = bits(3)
+        dice.append(r + 1)
+    dice.sort(reverse=True)
+    return tuple(dice)

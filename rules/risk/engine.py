@@ -1,7 +1,8 @@
 """Risk rules (shared/rules/risk.md).
 
 The actions are described in `actions.py`: every choice with several parts is made as
-sub-steps, so each menu is small and legal-only, and `back` undoes the last part. What each
+sub-steps, so each menu is small and legal-only, and `back` undoes the last part (or, never
+offered, at once with a coarse verb: `place_at`, `assault`). What each
 phase offers, and why anything else is refused, is `legal.py`'s: every "how many" the rules
 leave free (`place`, `move_in`, `fortify`) takes any legal number (`queries.how_many`). A
 traded set's +2 goes on the territory chosen with `bonus` if the set shows it, else on the
@@ -23,11 +24,13 @@ from rules.risk.actions import (
     Verb,
     attack_from,
     attack_to,
+    parse_assault,
     parse_number,
+    parse_place_at,
     parse_territory,
     parse_trade,
 )
-from rules.risk.battle import max_attack_dice, max_defend_dice, resolve_battle, roll
+from rules.risk.battle import losses, max_attack_dice, max_defend_dice, roll
 from rules.risk.legal import is_legal, legal_actions, refusal
 from rules.risk.missions import effective_mission, is_complete, mission_deck
 from rules.risk.options import OPTIONS
@@ -43,7 +46,6 @@ from rules.risk.queries import (
     reinforcement,
     territory_count,
     trade_options,
-    unclaimed,
 )
 from rules.risk.state import (
     INDEX,
@@ -271,16 +273,16 @@ class Risk:
             return apply_seat_action(
                 state, player, action, seats=state.players, over=over, resign=_resign
             )
-        if player not in state.players:
-            raise IllegalAction("You are not playing in this game.")
         if player != _actor(state):
+            if player not in state.players:
+                raise IllegalAction("You are not playing in this game.")
             if state.phase is Phase.OVER:
                 raise IllegalAction("The game is over.")
             if state.phase is Phase.DEFEND:
                 raise IllegalAction("Waiting for the defender to choose their dice.")
             raise IllegalAction("It is not your turn.")
         if not is_legal(state, action):
-            raise IllegalAction(refusal(state, action))
+            raise refusal(state, action)
         return _check_mission(_BY_VERB[action.verb](state, action, rng))
 
     def outcome(self, state: RiskState) -> Outcome | None:
@@ -375,7 +377,7 @@ def _claim(state: RiskState, slug: str) -> Step[RiskState]:
     )
     events: list[Event] = [TerritoryClaimed(me, slug)]
     nxt = _next_seat(state, state.current)
-    if unclaimed(state):
+    if 0 in state.armies:  # some territory is unclaimed
         return Step(evolve(state, current=nxt), tuple(events))
     # All 42 claimed: the rest of the armies go on in turn, from the next player on.
     step = _next_setup_turn(evolve(state, phase=Phase.SETUP_PLACE), nxt)
@@ -491,48 +493,112 @@ def _trade(state: RiskState, traded: tuple[int, ...]) -> Step[RiskState]:
 def _reinforce(state: RiskState, placements: Sequence[tuple[int, int]]) -> Step[RiskState]:
     me = state.player
     armies = _put(state, placements)
-    left = state.to_place - sum(n for _, n in placements)
-    events = tuple(ArmiesPlaced(me, me, SLUGS[i], n, armies[i], left) for i, n in placements)
+    left = state.to_place - sum([n for _, n in placements])
+    events = tuple([ArmiesPlaced(me, me, SLUGS[i], n, armies[i], left) for i, n in placements])
+    if left:
+        return Step(evolve(state, armies=armies, to_place=left, source=""), events)
     # All reinforcements are placed before attacking (after a trade-down: attack on).
-    done = {"phase": Phase.ATTACK, "resume_attack": False} if left == 0 else {}
-    return Step(evolve(state, armies=armies, to_place=left, source="", **done), events)
+    done = evolve(
+        state, armies=armies, to_place=0, source="", phase=Phase.ATTACK, resume_attack=False
+    )
+    return Step(done, events)
 
 
 # --- attacks ----------------------------------------------------------------------------------
 
 
-def _attack(state: RiskState, dice: int, stop: int, rng: Random) -> Step[RiskState]:
-    """Roll once (`stop` 0) or blitz: roll with the most dice until the territory falls or
-    the source is down to `stop`. A defender who chooses is asked before each roll."""
+def _attack(
+    state: RiskState, source: str, target: str, dice: int, stop: int, rng: Random
+) -> Step[RiskState]:
+    """Roll once (`stop` 0) or blitz from `source` to `target` (the attack selected, or an
+    assault's): roll with the most dice until the territory falls or the source is down to
+    `stop`. A defender who chooses is asked before each roll.
+
+    The rolls count armies in a list and the state is copied once, at the end: a roll that
+    takes nothing cannot complete the attacker's mission (it changes no owner and takes
+    none of their armies), so only a capture is checked (`_check_mission`)."""
     events: list[Event] = []
-    if state.blitz_stop != stop:
-        state = evolve(state, blitz_stop=stop)
+    s, t = INDEX[source], INDEX[target]
+    attacker, defender = state.player, state.owners[t]
+    asks = state.rules.defender_chooses and defender != NEUTRAL
+    armies = list(state.armies)
+    rolled = False
     while True:
-        if needs_defender_choice(state):
-            asked = DefenceNeeded(
-                attacker=state.player,
-                defender=state.owner(state.target),
-                source=state.source,
-                target=state.target,
-                attack_dice=dice,
-            )
-            events.append(asked)
-            return Step(evolve(state, phase=Phase.DEFEND, attack_dice=dice), tuple(events))
-        defend = max_defend_dice(state.armies_on(state.target))
-        step = _check_mission(_battle(state, roll(rng, dice), roll(rng, defend)))
-        events += step.events
-        state = step.state
-        more = _blitz_goes_on(state)
-        if more is None:
-            return Step(_blitz_over(state), tuple(events))
-        if not more:
-            events.append(
-                AttackStopped(
-                    state.player, state.source, state.target, state.armies_on(state.source)
-                )
-            )
-            return Step(_blitz_over(state), tuple(events))
-        dice = max_attack_dice(state.armies_on(state.source))
+        if asks and armies[t] >= 2:  # `needs_defender_choice`
+            events.append(DefenceNeeded(attacker, defender, source, target, dice))
+            changes: dict[str, Any] = {"blitz_stop": stop}
+            if rolled:
+                changes = _rolled(source, target, armies, stop)
+            changes.update(source=source, target=target, phase=Phase.DEFEND, attack_dice=dice)
+            return Step(evolve(state, **changes), tuple(events))
+        attack_dice, defend_dice = roll(rng, dice), roll(rng, max_defend_dice(armies[t]))
+        events.append(_roll_result(state, source, target, armies, attack_dice, defend_dice))
+        rolled = True
+        ended = _roll_ended(state, source, target, armies, dice)
+        if ended is not None:
+            ended = _check_mission(ended)
+            return Step(ended.state, (*events, *ended.events))
+        if armies[s] <= stop or not stop:
+            if stop:
+                events.append(AttackStopped(attacker, source, target, armies[s]))
+            return Step(evolve(state, **_rolled(source, target, armies, 0)), tuple(events))
+        dice = max_attack_dice(armies[s])
+
+
+def _roll_result(
+    state: RiskState,
+    source: str,
+    target: str,
+    armies: list[int],
+    attack_dice: tuple[int, ...],
+    defend_dice: tuple[int, ...],
+) -> BattleRolled:
+    """One roll of `source` against `target` with these dice (high to low): the losses
+    taken from `armies`, and the event."""
+    s, t = INDEX[source], INDEX[target]
+    lost, taken = losses(attack_dice, defend_dice)
+    armies[s] -= lost
+    armies[t] -= taken
+    return BattleRolled(  # in field order: named arguments cost half as much again
+        state.player,
+        state.owners[t],
+        source,
+        target,
+        attack_dice,
+        defend_dice,
+        lost,
+        taken,
+        armies[s],
+        armies[t],
+    )
+
+
+def _roll_ended(
+    state: RiskState, source: str, target: str, armies: list[int], dice: int
+) -> Step[RiskState] | None:
+    """After a roll of `dice` left `armies`: the capture, or the attack over for want of
+    armies to attack with; None while it may go on."""
+    if armies[INDEX[target]] == 0:
+        return _capture(state, source, target, armies, dice)
+    if armies[INDEX[source]] < 2:
+        changes = _rolled(source, target, armies, 0)
+        changes.update(source="", target="")
+        return Step(evolve(state, **changes), ())
+    return None
+
+
+def _rolled(source: str, target: str, armies: list[int], stop: int) -> dict[str, Any]:
+    """The changes rolls of the attack `source` -> `target` made, leaving these armies (and
+    selected the attack still `source` -> `target`, "" when it is over)."""
+    return {
+        "armies": tuple(armies),
+        "phase": Phase.ATTACK,
+        "last_battle": (source, target),
+        "attack_dice": 0,
+        "blitz_stop": stop,
+        "source": source,
+        "target": target,
+    }
 
 
 def _defend(state: RiskState, dice: int, rng: Random) -> Step[RiskState]:
@@ -545,8 +611,9 @@ def _defend(state: RiskState, dice: int, rng: Random) -> Step[RiskState]:
             s = step.state
             events.append(AttackStopped(s.player, s.source, s.target, s.armies_on(s.source)))
         return Step(_blitz_over(step.state), tuple(events))
-    dice_now = max_attack_dice(step.state.armies_on(step.state.source))
-    rest = _attack(step.state, dice_now, step.state.blitz_stop, rng)
+    after = step.state
+    dice_now = max_attack_dice(after.armies_on(after.source))
+    rest = _attack(after, after.source, after.target, dice_now, after.blitz_stop, rng)
     return Step(rest.state, step.events + rest.events)
 
 
@@ -554,36 +621,14 @@ def _battle(
     state: RiskState, attack_dice: tuple[int, ...], defend_dice: tuple[int, ...]
 ) -> Step[RiskState]:
     """One roll of the selected attack with these dice, and a capture if the target fell."""
-    s, t = INDEX[state.source], INDEX[state.target]
-    attacker_losses, defender_losses = resolve_battle(attack_dice, defend_dice)
+    source, target = state.source, state.target
     armies = list(state.armies)
-    armies[s] -= attacker_losses
-    armies[t] -= defender_losses
-    rolled = BattleRolled(
-        attacker=state.player,
-        defender=state.owners[t],
-        source=state.source,
-        target=state.target,
-        attack_dice=tuple(sorted(attack_dice, reverse=True)),
-        defend_dice=tuple(sorted(defend_dice, reverse=True)),
-        attacker_losses=attacker_losses,
-        defender_losses=defender_losses,
-        source_armies=armies[s],
-        target_armies=armies[t],
-    )
-    state = evolve(
-        state,
-        armies=tuple(armies),
-        phase=Phase.ATTACK,
-        last_battle=(state.source, state.target),
-        attack_dice=0,
-    )
-    if armies[t] == 0:
-        captured = _capture(state, len(attack_dice))
-        return Step(captured.state, (rolled, *captured.events))
-    if armies[s] < 2:  # nothing left to attack with from here
-        state = evolve(state, source="", target="", blitz_stop=0)
-    return Step(state, (rolled,))
+    high_to_low = tuple(sorted(attack_dice, reverse=True)), tuple(sorted(defend_dice, reverse=True))
+    rolled = _roll_result(state, source, target, armies, *high_to_low)
+    ended = _roll_ended(state, source, target, armies, len(attack_dice))
+    if ended is not None:
+        return Step(ended.state, (rolled, *ended.events))
+    return Step(evolve(state, **_rolled(source, target, armies, state.blitz_stop)), (rolled,))
 
 
 def _blitz_over(state: RiskState) -> RiskState:
@@ -599,36 +644,39 @@ def _blitz_goes_on(state: RiskState) -> bool | None:
     return armies > state.blitz_stop and armies >= 2
 
 
-def _capture(state: RiskState, dice: int) -> Step[RiskState]:
-    """The target fell: the dice rolled move in at once (more may follow in MOVE_IN)."""
+def _capture(
+    state: RiskState, source: str, target: str, armies: list[int], dice: int
+) -> Step[RiskState]:
+    """The roll of `dice` from `source` left `target` with no army (`armies`): it is taken,
+    the dice move in at once (more may follow in MOVE_IN). One copy of the state, unless a
+    player is eliminated."""
     me = state.player
     seat = state.current
-    s, t = INDEX[state.source], INDEX[state.target]
+    s, t = INDEX[source], INDEX[target]
     victim = state.owners[t]
-    armies = list(state.armies)
     armies[s] -= dice
     armies[t] = dice
-    state = evolve(
-        state,
-        owners=_with(state.owners, t, me),
-        armies=tuple(armies),
+    owners = _with(state.owners, t, me)
+    changes = _rolled(source, target, armies, 0)
+    changes.update(
+        owners=owners,
         conquered=True,
         captures=_with(state.captures, seat, state.captures[seat] + 1),
-        blitz_stop=0,
     )
-    events: list[Event] = [TerritoryCaptured(me, victim, state.source, state.target, dice)]
-    if victim != NEUTRAL and territory_count(state, victim) == 0:
-        eliminated = _eliminate(state, victim)
-        state = eliminated.state
+    events: list[Event] = [TerritoryCaptured(me, victim, source, target, dice)]
+    if victim != NEUTRAL and victim not in owners:  # their last territory (no claims now)
+        eliminated = _eliminate(evolve(state, **changes), victim)
+        state, changes = eliminated.state, {}
         events += eliminated.events
         if len(alive(state)) == 1:
             kind = WinKind.ELIMINATION if _two_player(state) else WinKind.DOMINATION
             won = _finish(state, kind, (me,))
             return Step(won.state, (*events, *won.events))
     if armies[s] > 1:
-        return Step(evolve(state, phase=Phase.MOVE_IN, move_min=dice), tuple(events))
-    after = _after_capture(state)
-    return Step(after.state, (*events, *after.events))
+        changes.update(phase=Phase.MOVE_IN, move_min=dice)
+    else:
+        changes.update(_after_capture(state))
+    return Step(evolve(state, **changes), tuple(events))
 
 
 def _eliminate(state: RiskState, victim: PlayerId) -> Step[RiskState]:
@@ -669,16 +717,15 @@ def _move_in(state: RiskState, total: int) -> Step[RiskState]:
     armies[s] -= extra
     armies[t] += extra
     moved = ArmiesMovedIn(state.player, state.source, state.target, extra, armies[s], armies[t])
-    after = _after_capture(state, armies=tuple(armies), move_min=0)
-    return Step(after.state, (moved, *after.events))
+    after = evolve(state, **_after_capture(state), armies=tuple(armies), move_min=0)
+    return Step(after, (moved,))
 
 
-def _after_capture(state: RiskState, **changes: Any) -> Step[RiskState]:
-    """Back to attacking, with `changes` made in the same copy."""
+def _after_capture(state: RiskState) -> dict[str, Any]:
+    """The changes that go back to attacking once a capture's armies have moved in."""
     if state.resume_attack:  # trade down to 4 or fewer and place those armies first
-        changes.update(to_place=0)
-    phase = Phase.REINFORCE if state.resume_attack else Phase.ATTACK
-    return Step(evolve(state, source="", target="", phase=phase, **changes), ())
+        return {"source": "", "target": "", "phase": Phase.REINFORCE, "to_place": 0}
+    return {"source": "", "target": "", "phase": Phase.ATTACK}
 
 
 def _end_attacks(state: RiskState, rng: Random) -> Step[RiskState]:
@@ -882,7 +929,16 @@ def _back(state: RiskState, action: Action, rng: Random) -> Step[RiskState]:
 
 def _place(state: RiskState, action: Action, rng: Random) -> Step[RiskState]:
     """Armies on the territory chosen: reinforcements, or a set-up turn's."""
-    placement = ((INDEX[state.source], parse_number(action)),)
+    return _place_armies(state, state.source, parse_number(action))
+
+
+def _place_at(state: RiskState, action: Action, rng: Random) -> Step[RiskState]:
+    """`place_on` and `place` in one: no copy with the place chosen is made."""
+    return _place_armies(state, *parse_place_at(action))
+
+
+def _place_armies(state: RiskState, territory: str, armies: int) -> Step[RiskState]:
+    placement = ((INDEX[territory], armies),)
     if state.phase is Phase.REINFORCE:
         return _reinforce(state, placement)
     return _setup_place(state, placement)
@@ -891,7 +947,23 @@ def _place(state: RiskState, action: Action, rng: Random) -> Step[RiskState]:
 def _blitz(state: RiskState, action: Action, rng: Random) -> Step[RiskState]:
     """A blitz rolls the most dice from the first roll on."""
     dice = max_attack_dice(state.armies_on(state.source))
-    return _attack(state, dice, parse_number(action), rng)
+    return _attack(state, state.source, state.target, dice, parse_number(action), rng)
+
+
+def _assault(state: RiskState, action: Action, rng: Random) -> Step[RiskState]:
+    """`attack_from`, `attack_to`, `blitz` and, after a capture, `move_in` in one, with the
+    same dice: everything moves in but `keep` (at least 1; the dice rolled always move in).
+    A mission the blitz completes is checked after each roll, as in the blitz; one the move
+    completes, by `apply` after this action, as after `move_in`."""
+    planned = parse_assault(action)
+    dice = max_attack_dice(state.armies[INDEX[planned.source]])
+    blitzed = _attack(state, planned.source, planned.target, dice, planned.stop, rng)
+    after = blitzed.state
+    if after.phase is not Phase.MOVE_IN:
+        return blitzed
+    behind = after.armies[INDEX[after.source]]  # the dice have moved in already
+    moved = _move_in(after, after.move_min + max(behind - planned.keep, 0))
+    return Step(moved.state, blitzed.events + moved.events)
 
 
 Handler = Callable[[RiskState, Action, Random], Step[RiskState]]
@@ -899,6 +971,7 @@ _BY_VERB: dict[str, Handler] = {  # by the verb's text: an action's plain str fi
     Verb.CLAIM: lambda state, action, rng: _claim(state, parse_territory(action)),
     Verb.PLACE_ON: _choose_source,
     Verb.PLACE: _place,
+    Verb.PLACE_AT: _place_at,
     Verb.NEUTRAL_ON: lambda state, action, rng: _place_neutral(
         state, INDEX[parse_territory(action)]
     ),
@@ -909,8 +982,11 @@ _BY_VERB: dict[str, Handler] = {  # by the verb's text: an action's plain str fi
     ),
     Verb.ATTACK_FROM: _choose_source,
     Verb.ATTACK_TO: _choose_target,
-    Verb.ROLL: lambda state, action, rng: _attack(state, parse_number(action), 0, rng),
+    Verb.ROLL: lambda state, action, rng: _attack(
+        state, state.source, state.target, parse_number(action), 0, rng
+    ),
     Verb.BLITZ: _blitz,
+    Verb.ASSAULT: _assault,
     Verb.DEFEND: lambda state, action, rng: _defend(state, parse_number(action), rng),
     Verb.MOVE_IN: lambda state, action, rng: _move_in(state, parse_number(action)),
     Verb.END_ATTACKS: lambda state, action, rng: _end_attacks(state, rng),

@@ -5,9 +5,10 @@ legal number, every set held."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 
-from rules.core import Action
+from rules.core import Action, IllegalAction, illegal_count
 from rules.risk.actions import (
     AUTO,
     BACK,
@@ -26,7 +27,9 @@ from rules.risk.actions import (
     trade,
 )
 from rules.risk.battle import max_attack_dice, max_defend_dice
+from rules.risk.cards import is_set
 from rules.risk.queries import (
+    BLITZ_STOPS,
     attack_sources,
     attack_targets,
     blitz_stops,
@@ -37,10 +40,12 @@ from rules.risk.queries import (
     fortify_sources,
     how_many,
     must_trade,
+    placeable,
     trade_options,
+    trade_order,
     unclaimed,
 )
-from rules.risk.state import INDEX, NEUTRAL, SLUGS, Phase, RiskState
+from rules.risk.state import ADJACENT, INDEX, NEUTRAL, SLUGS, Phase, RiskState
 
 
 def legal_actions(state: RiskState) -> tuple[Action, ...]:
@@ -49,22 +54,80 @@ def legal_actions(state: RiskState) -> tuple[Action, ...]:
 
 
 def is_legal(state: RiskState, action: Action) -> bool:
-    """Whether `action` is in `legal_actions(state)`, checked without building that list
-    (the engine checks every action it applies; tests hold the two to agreeing)."""
+    """Whether `action` is in `legal_actions(state)`, or is a coarse action (`COARSE_VERBS`)
+    whose sub-steps would each be, checked without building that list (the engine checks
+    every action it applies; tests hold these to agreeing)."""
     return _IS_LEGAL[state.phase](state, action)
 
 
-def refusal(state: RiskState, action: Action) -> str:
+def refusal(state: RiskState, action: Action) -> IllegalAction:
     """Why `action` is refused, for the player: the legal numbers when a number was asked for
-    (a typed or stale one out of range), else that the move is not available."""
+    (a typed or stale one out of range), what is wrong with a coarse action where one may be
+    made, else that the move is not available."""
+    if action.verb == Verb.ASSAULT and state.phase is Phase.ATTACK and not state.source:
+        return _assault_refusal(state, action.arg)
+    if action.verb == Verb.PLACE_AT and _places_now(state):
+        return _place_at_refusal(state)
     asked = how_many(state)
     if asked is None or action.verb != asked.verb:
-        return "That move is not available right now."
+        return IllegalAction("That move is not available right now.")
     lo, hi = asked.numbers[0], asked.numbers[-1]
-    doing = {Verb.PLACE: "Place", Verb.MOVE_IN: "Move in", Verb.FORTIFY: "Move"}[asked.verb]
-    if lo == hi:
-        return f"{doing} {lo} {'army' if lo == 1 else 'armies'}: no other number is possible."
-    return f"{doing} between {lo} and {hi} armies."
+    # One message per verb: a translation words the verb and its object together.
+    only, between = {
+        Verb.PLACE: (
+            illegal_count(
+                "Place {n} army: no other number is possible.",
+                "Place {n} armies: no other number is possible.",
+                n=lo,
+            ),
+            IllegalAction("Place between {low} and {high} armies.", low=lo, high=hi),
+        ),
+        Verb.MOVE_IN: (
+            illegal_count(
+                "Move in {n} army: no other number is possible.",
+                "Move in {n} armies: no other number is possible.",
+                n=lo,
+            ),
+            IllegalAction("Move in between {low} and {high} armies.", low=lo, high=hi),
+        ),
+        Verb.FORTIFY: (
+            illegal_count(
+                "Move {n} army: no other number is possible.",
+                "Move {n} armies: no other number is possible.",
+                n=lo,
+            ),
+            IllegalAction("Move between {low} and {high} armies.", low=lo, high=hi),
+        ),
+    }[asked.verb]
+    return only if lo == hi else between
+
+
+def _place_at_refusal(state: RiskState) -> IllegalAction:
+    most = placeable(state)
+    if most == 1:
+        return IllegalAction("Place 1 army on a territory of yours: no other number is possible.")
+    return IllegalAction("Place between 1 and {high} armies on a territory of yours.", high=most)
+
+
+def _assault_refusal(state: RiskState, arg: str) -> IllegalAction:
+    """Why an assault (`actions.Assault`) offered where one may be made is refused."""
+    parts = arg.split(",")
+    if len(parts) != 4:
+        return IllegalAction(
+            "An assault names its territories, stop level and armies kept: from,to,stop,keep."
+        )
+    source, target, stop, keep = parts
+    i = _territory(source)
+    if i < 0 or not can_attack_from(state, state.player, i):
+        return IllegalAction("You can attack only from your territory with 2 or more armies.")
+    if target not in attack_targets(state, source):
+        return IllegalAction("You can attack only an enemy territory next to it.")
+    stops = tuple(s for s in BLITZ_STOPS if s < state.armies[i])
+    if not _number_in(stop, stops):
+        return IllegalAction("A blitz from there may stop at {stops} armies.", stops=stops)
+    if not _keeps(keep):
+        return IllegalAction("Keep at least 1 army behind after a capture.")
+    return IllegalAction("The defender chooses their dice: attack roll by roll.")
 
 
 # --- legal actions by phase -------------------------------------------------------------------
@@ -195,7 +258,70 @@ def _claim_ok(state: RiskState, action: Action) -> bool:
 def _setup_place_ok(state: RiskState, action: Action) -> bool:
     if state.source:
         return action == BACK or _answers_how_many(state, action)
-    return action == AUTO or _places_on_own(state, action)
+    return action == AUTO or _places_on_own(state, action) or _place_at_ok(state, action)
+
+
+def _trade_ok(state: RiskState, arg: str) -> bool:
+    """`trade:<cards>` is one of `trade_options`: a set in the hand, written as `trade`
+    writes it, in `trade_order`."""
+    try:
+        traded = tuple(int(part) for part in arg.split(","))
+    except ValueError:
+        return False
+    hand = state.hands[state.current]
+    if ",".join(map(str, traded)) != arg or len(set(traded)) != 3:
+        return False
+    if not all(c in hand for c in traded):
+        return False
+    combo = tuple(sorted(traded))
+    return is_set(combo) and traded == trade_order(state, state.player, combo)
+
+
+def _places_now(state: RiskState) -> bool:
+    """Whether a place is chosen next (where `place_on`, and so `place_at`, may be legal)."""
+    placing = state.phase is Phase.SETUP_PLACE or (
+        state.phase is Phase.REINFORCE and not must_trade(state)
+    )
+    return placing and not state.source
+
+
+def _place_at_ok(state: RiskState, action: Action) -> bool:
+    """`place_at:<territory>,<armies>` where `place_on` may be chosen: `place_on:<territory>`
+    legal, and then `place:<armies>` (`queries.how_many` once the place is chosen)."""
+    if action.verb != Verb.PLACE_AT:
+        return False
+    territory, _, armies = action.arg.partition(",")
+    i = _territory(territory)
+    return (
+        i >= 0
+        and state.owners[i] == state.player
+        and _number_in(armies, range(1, placeable(state) + 1))
+    )
+
+
+def _keeps(arg: str) -> bool:
+    """An assault's `keep`: a number of armies, at least 1 (any more is kept as near as the
+    rules allow)."""
+    return _number_in(arg, range(1, sys.maxsize))
+
+
+def _assault_ok(state: RiskState, arg: str) -> bool:
+    """`assault:<from>,<to>,<stop>,<keep>` before an attack is chosen: `attack_from`,
+    `attack_to` and `blitz:<stop>` legal in turn, and no defender to choose dice (they would
+    be asked before the first roll, so the blitz could not go on in this action)."""
+    parts = arg.split(",")
+    if len(parts) != 4:
+        return False
+    source, target, stop, keep = parts
+    i, j = _territory(source), _territory(target)
+    owners, armies, me = state.owners, state.armies, state.player
+    # `can_attack_from(i)` and `j` among its enemy neighbours:
+    if i < 0 or owners[i] != me or armies[i] < 2 or j not in ADJACENT[i] or owners[j] == me:
+        return False
+    if not _number_in(stop, BLITZ_STOPS) or int(stop) >= armies[i] or not _keeps(keep):
+        return False
+    rules = state.rules
+    return not (rules.defender_chooses and owners[j] != NEUTRAL and armies[j] >= 2)
 
 
 def _setup_neutral_ok(state: RiskState, action: Action) -> bool:
@@ -206,13 +332,16 @@ def _setup_neutral_ok(state: RiskState, action: Action) -> bool:
 
 
 def _reinforce_ok(state: RiskState, action: Action) -> bool:
-    if action.verb in (Verb.TRADE, Verb.BONUS):  # rare: the sets are listed
+    if action.verb == Verb.BONUS:  # rare: the choices are listed
         return action in _legal_reinforce(state)
+    if action.verb == Verb.TRADE:
+        trades_now = must_trade(state) or not (state.source or state.resume_attack)
+        return trades_now and _trade_ok(state, action.arg)
     if must_trade(state):
         return action == AUTO
     if state.source:
         return action == BACK or _answers_how_many(state, action)
-    return action == AUTO or _places_on_own(state, action)
+    return action == AUTO or _places_on_own(state, action) or _place_at_ok(state, action)
 
 
 def _attack_ok(state: RiskState, action: Action) -> bool:
@@ -228,6 +357,8 @@ def _attack_ok(state: RiskState, action: Action) -> bool:
     if verb == Verb.ATTACK_FROM:
         i = _territory(arg)
         return i >= 0 and can_attack_from(state, state.player, i)
+    if verb == Verb.ASSAULT:
+        return _assault_ok(state, arg)
     return action in (END_ATTACKS, END_TURN)
 
 

@@ -137,8 +137,13 @@ def can_fortify_from(state: RiskState, player: PlayerId, i: int) -> bool:
 
 
 def can_fortify(state: RiskState, player: PlayerId) -> bool:
-    """Whether `player` has any fortify to make (`fortify_sources` is not empty)."""
-    return any(can_fortify_from(state, player, i) for i in TERRITORY_INDEXES)
+    """Whether `player` has any fortify to make (`fortify_sources` is not empty): asked at
+    every end of attacks, so `can_fortify_from` is written out over the board."""
+    owners = state.owners
+    return any(
+        o == player and a >= 2 and any(owners[j] == player for j in near)
+        for o, a, near in zip(owners, state.armies, ADJACENT, strict=True)
+    )
 
 
 def fortify_sources(state: RiskState, player: PlayerId) -> tuple[str, ...]:
@@ -163,26 +168,32 @@ def trade_options(state: RiskState, player: PlayerId) -> tuple[tuple[int, ...], 
     """Private: every set `player` may trade, best first (rules: any set may be traded).
 
     Best: a card showing one of the player's territories while the +2 is still to be had,
-    then fewer wilds used (a wild completes any set later). Within a set, the first card
-    showing a territory the player holds comes first: without a `bonus` choice the +2 goes
-    there (this is also the order saved games' `trade` actions have).
+    then fewer wilds used (a wild completes any set later). Within a set, the order is
+    `trade_order`'s.
     """
     hand = state.hand(player)
-    owned = {i for i, o in enumerate(state.owners) if o == player}
-
-    def bonus_cards(combo: tuple[int, ...]) -> list[int]:
-        return [c for c in combo if c not in cards.WILDS and c in owned]
 
     def rank(combo: tuple[int, ...]) -> tuple[int, int, tuple[int, ...]]:
-        gets_bonus = not state.bonus_used and bool(bonus_cards(combo))
+        gets_bonus = not state.bonus_used and _bonus_card(state, player, combo) is not None
         wilds = sum(c in cards.WILDS for c in combo)
         return (0 if gets_bonus else 1, wilds, combo)
 
-    ordered = []
-    for combo in sorted(cards.sets_in(hand), key=rank):
-        first = bonus_cards(combo)[:1]
-        ordered.append(tuple(first + [c for c in combo if c not in first]))
-    return tuple(ordered)
+    return tuple(trade_order(state, player, c) for c in sorted(cards.sets_in(hand), key=rank))
+
+
+def trade_order(state: RiskState, player: PlayerId, combo: tuple[int, ...]) -> tuple[int, ...]:
+    """A set's cards (`combo`, sorted) as `trade_options` offers them: the first card showing
+    a territory `player` holds comes first, since without a `bonus` choice the +2 goes there
+    (this is also the order saved games' `trade` actions have)."""
+    first = _bonus_card(state, player, combo)
+    return combo if first is None else (first, *(c for c in combo if c != first))
+
+
+def _bonus_card(state: RiskState, player: PlayerId, combo: tuple[int, ...]) -> int | None:
+    """The first of the cards that shows a territory `player` holds (a territory card's
+    number is its territory's index)."""
+    owners = state.owners
+    return next((c for c in combo if c not in cards.WILDS and owners[c] == player), None)
 
 
 def bonus_territory(state: RiskState, traded: tuple[int, ...]) -> str:

@@ -10,7 +10,9 @@ from rules.risk.actions import (
     BACK,
     END_ATTACKS,
     END_TURN,
+    Assault,
     Verb,
+    assault,
     attack_from,
     attack_to,
     blitz,
@@ -22,10 +24,13 @@ from rules.risk.actions import (
     fortify_to,
     move_in,
     neutral_on,
+    parse_assault,
     parse_number,
+    parse_place_at,
     parse_territory,
     parse_trade,
     place,
+    place_at,
     place_on,
     roll,
     trade,
@@ -37,6 +42,7 @@ def test_the_verbs_are_the_stored_ones() -> None:
         "claim",
         "place_on",
         "place",
+        "place_at",
         "neutral_on",
         "auto",
         "trade",
@@ -45,6 +51,7 @@ def test_the_verbs_are_the_stored_ones() -> None:
         "attack_to",
         "roll",
         "blitz",
+        "assault",
         "defend",
         "move_in",
         "end_attacks",
@@ -103,3 +110,12 @@ def test_traded_cards_are_their_numbers_in_order() -> None:
     the player holds (saved games' `trade` actions were replayed that way)."""
     assert trade((17, 3, 42)) == Action("trade", "17,3,42")
     assert parse_trade(Action("trade", "17,3,42")) == (17, 3, 42)
+
+
+def test_the_coarse_verbs_write_their_parts_with_commas() -> None:
+    """`place_at:<territory>,<armies>`; `assault:<from>,<to>,<stop level>,<keep>`."""
+    assert place_at("siam", 12) == Action("place_at", "siam,12")
+    assert parse_place_at(Action("place_at", "siam,12")) == ("siam", 12)
+    assert assault("ural", "siberia", 3, 2) == Action("assault", "ural,siberia,3,2")
+    assert assault("ural", "siberia") == Action("assault", "ural,siberia,1,1")
+    assert parse_assault(Action("assault", "ural,siberia,3,2")) == Assault("ural", "siberia", 3, 2)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from random import Random
 from typing import Any
 
 import pytest
 
 from rules.core import Action, IllegalAction
-from rules.risk import ENGINE
+from rules.risk import ENGINE, battle
 from rules.risk.actions import (
     BACK,
     END_ATTACKS,
@@ -49,6 +50,16 @@ def test_resolve_battle_compares_highest_then_second(
     attack: tuple[int, ...], defence: tuple[int, ...], losses: tuple[int, int]
 ) -> None:
     assert resolve_battle(attack, defence) == losses
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_dice_are_the_draws_randint_makes(seed: int) -> None:
+    """Saved games were rolled with `randint(1, 6)`: the same generator gives the same dice."""
+    ours, theirs = Random(seed), Random(seed)
+    for count in (3, 2, 1, 3, 3, 2) * 20:
+        expected = tuple(sorted((theirs.randint(1, 6) for _ in range(count)), reverse=True))
+        assert battle.roll(ours, count) == expected
+    assert ours.random() == theirs.random()  # and they leave it in the same place
 
 
 def test_dice_limits() -> None:

@@ -1,7 +1,8 @@
 """The engine checks an action with `is_legal`, without building the legal list: on states
 from random games with every house rule, it agrees with `action in legal_actions(state)` for
 every legal action and for near misses (other territories, numbers out of range or written
-differently, sets in another order, stray arguments, unknown verbs)."""
+differently, sets in another order, stray arguments, unknown verbs); and a coarse action
+(`actions.COARSE_VERBS`, never offered) is legal exactly when its sub-steps are, in turn."""
 
 from __future__ import annotations
 
@@ -13,9 +14,10 @@ from hypothesis import strategies as st
 
 from rules.core import Action, setup_rng, step_rng
 from rules.risk import ENGINE
-from rules.risk.actions import Verb, trade
+from rules.risk.actions import COARSE_VERBS, Verb, place_at, trade
+from rules.risk.engine import needs_defender_choice
 from rules.risk.legal import is_legal, legal_actions
-from rules.risk.state import SLUGS, RiskState
+from rules.risk.state import ADJACENT, SLUGS, RiskState
 
 TERRITORY_VERBS = (
     Verb.CLAIM,
@@ -47,6 +49,72 @@ def near_misses(state: RiskState) -> list[Action]:
     hand = state.hands[state.current]
     trades = [trade(p) for combo in combinations(hand, 3) for p in permutations(combo)]
     return [*OTHERS, *trades]
+
+
+ODD_NUMBERS = ("0", "-1", "07", "+1", " 1", "1.0", "٣", "", "x")
+
+
+def expansion(state: RiskState, action: Action) -> tuple[Action, ...] | None:
+    """The sub-steps a coarse action stands for, up to the roll (None if it names none)."""
+    parts = action.arg.split(",")
+    if action.verb == Verb.PLACE_AT and len(parts) == 2:
+        return (Action(Verb.PLACE_ON, parts[0]), Action(Verb.PLACE, parts[1]))
+    if action.verb == Verb.ASSAULT and len(parts) == 4:
+        return (
+            Action(Verb.ATTACK_FROM, parts[0]),
+            Action(Verb.ATTACK_TO, parts[1]),
+            Action(Verb.BLITZ, parts[2]),
+        )
+    return None
+
+
+def sub_steps_legal(state: RiskState, action: Action) -> bool:
+    """Each sub-step is in `legal_actions` in turn; an assault also keeps 1 army or more
+    (written as a number is) and asks no defender for dice."""
+    steps = expansion(state, action)
+    if steps is None:
+        return False
+    for n, step in enumerate(steps):
+        if step not in legal_actions(state):
+            return False
+        if n < len(steps) - 1:  # choosing only: no dice
+            state = ENGINE.apply(state, state.player, step, Random(0)).state
+    if action.verb == Verb.ASSAULT:
+        keep = action.arg.split(",")[3]
+        return (
+            keep.isascii()
+            and keep.isdigit()
+            and str(int(keep)) == keep
+            and int(keep) >= 1
+            and (not needs_defender_choice(state))
+        )
+    return True
+
+
+def coarse_candidates(state: RiskState, picker: Random) -> list[Action]:
+    """Placements on some territories with good and bad numbers; assaults along borders
+    (from own and other territories) with good and bad stops and keeps; stray forms."""
+    some = picker.sample(range(len(SLUGS)), 8)
+    mine = [i for i, o in enumerate(state.owners) if o == state.player][:6]
+    numbers = ("1", "2", "3", str(max(state.to_place, 1)), "40", *ODD_NUMBERS)
+    places = [place_at(SLUGS[i], 1) for i in some + mine]
+    places += [Action(Verb.PLACE_AT, f"{SLUGS[i]},{n}") for i in mine[:2] for n in numbers]
+    pairs = [(i, j) for i in some + mine for j in ADJACENT[i]]
+    assaults = [Action(Verb.ASSAULT, f"{SLUGS[i]},{SLUGS[j]},1,1") for i, j in pairs]
+    for i, j in picker.sample(pairs, min(4, len(pairs))):
+        for stop in ("1", "3", "5", "10", "2", "0", "03"):
+            assaults.append(Action(Verb.ASSAULT, f"{SLUGS[i]},{SLUGS[j]},{stop},1"))
+        for keep in ("2", "99", *ODD_NUMBERS):
+            assaults.append(Action(Verb.ASSAULT, f"{SLUGS[i]},{SLUGS[j]},1,{keep}"))
+    strays = [
+        Action(Verb.PLACE_AT, ""),
+        Action(Verb.PLACE_AT, f"{SLUGS[some[0]]}"),
+        Action(Verb.PLACE_AT, f"{SLUGS[some[0]]},1,1"),
+        Action(Verb.ASSAULT, ""),
+        Action(Verb.ASSAULT, f"{SLUGS[some[0]]},{SLUGS[ADJACENT[some[0]][0]]},1"),
+        Action(Verb.ASSAULT, f"atlantis,{SLUGS[some[0]]},1,1"),
+    ]
+    return places + assaults + strays
 
 
 @settings(
@@ -84,9 +152,13 @@ def test_is_legal_agrees_with_the_legal_list(
         if not acting:
             break
         legal = legal_actions(state)
+        assert not any(a.verb in COARSE_VERBS for a in legal)  # never offered
         if n % 3 == 0:
             for action in (*legal, *near_misses(state)):
                 assert is_legal(state, action) == (action in legal), (state.phase, action)
+            for action in coarse_candidates(state, picker):
+                expected = sub_steps_legal(state, action)
+                assert is_legal(state, action) == expected, (state.phase, action)
         player = min(acting)
         if picker.random() < ai_share:  # the AI goes deeper: trades, eliminations
             action = ENGINE.choose(state, player, Random(n))
