@@ -23,12 +23,12 @@ import asyncio
 import re
 import signal
 import sqlite3
-import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from bench import bot_process
 from bench.common import print_load, print_table, spread
 from tests.e2e.backlog import overdue_games
 from tests.e2e.driver import is_board, open_lobby
@@ -41,18 +41,9 @@ LAG = re.compile(r"event loop lag over ([\d.]+) min: p50 (\d+) ms, p99 (\d+) ms,
 
 
 async def launch(fake: FakeDiscord, folder: Path, **settings: str) -> BotProcess:
-    env = process_env(fake, folder / "parlour.sqlite3", **settings)
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot",
-        cwd=folder,
-        env=env,
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.PIPE,
+    return await bot_process.launch(
+        folder, process_env(fake, folder / "parlour.sqlite3", **settings)
     )
-    return BotProcess(proc)
 
 
 def answers_ms(fake: FakeDiscord, since: float = 0.0) -> list[float]:

@@ -19,17 +19,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import sys
 import tempfile
 import time
 from pathlib import Path
 
+from bench.bot_process import launch
 from bench.common import print_load, print_table, spread
 from bench.latency import measure
 from tests.databases import fresh_schema
 from tests.e2e.driver import human_turn, play_one_move, start_game
 from tests.e2e.fake_discord import JSON, FakeDiscord, FakeMessage
-from tests.e2e.process import BotProcess, connected, on_shard, process_env
+from tests.e2e.process import connected, on_shard, process_env
 
 GAME = "cock-and-bull"
 
@@ -53,19 +53,6 @@ async def latency(games: list[str], moves: int, seconds: float) -> None:
 
 
 # --- throughput ---------------------------------------------------------------------------------
-
-
-async def _launch(fake: FakeDiscord, folder: Path, env: dict[str, str]) -> BotProcess:
-    folder.mkdir(exist_ok=True)
-    proc = await asyncio.create_subprocess_exec(
-        *(sys.executable, "-m", "bot"),
-        cwd=folder,
-        env=env,
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    return BotProcess(proc)
 
 
 async def _keep_playing(
@@ -95,7 +82,7 @@ async def _throughput(
             for shard in range(shards):
                 more = {"SHARD_COUNT": "2", "SHARD_IDS": str(shard)} if shards > 1 else {}
                 env = process_env(fake, url, LOG_LEVEL="WARNING", **more)
-                bots.append(await _launch(fake, Path(tmp) / f"p{shard}", env))
+                bots.append(await launch(Path(tmp) / f"p{shard}", env))
                 if shards > 1:
                     await on_shard(fake, bots[-1], [shard, 2], 1)
                 else:

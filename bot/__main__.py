@@ -49,7 +49,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
             )
             return 2
     discord.utils.setup_logging(level=getattr(logging, settings.log_level, logging.INFO))
-    bot = make_bot(settings, lock=lock, force_sync=args.sync)
+    bot = make_bot(settings, lock=lock, force_sync=args.sync, settle_memory=True)
     try:
         bot.run(settings.token, log_handler=None)
     except discord.LoginFailure:

@@ -28,6 +28,7 @@ from typing import Any
 import discord
 
 from bot.board import Board, build_board, prompt_of
+from bot.command_translator import spoken_command
 from bot.errors import GameUnreadable
 from bot.i18n import _, game_language, speaking
 from bot.lobby_card import lobby_embed
@@ -163,8 +164,10 @@ class BoardPublisher:
     # --- one round ---------------------------------------------------------------------------
 
     async def _sync(self, game_id: int, requests: Sequence[_Request]) -> None:
+        played = [r.played for r in requests if r.played is not None]
+        latest = max(played, key=lambda p: p.table.row.step).table if played else None
         try:
-            table = await self._service.table(game_id)
+            table = await self._service.table(game_id, known=latest)
         except GameUnreadable as e:
             if not e.marked:
                 await self.set_aside(game_id, e.reason)
@@ -175,7 +178,7 @@ class BoardPublisher:
         if not row.behind and row.board_message_id is not None:
             self._failures.pop(game_id, None)
             return  # shown already (another round, or another caller, got there first)
-        span = await self._span(table, [r.played for r in requests if r.played is not None])
+        span = await self._span(table, played)
         clicked = next(
             (r.reply for r in requests if r.reply is not None and not r.reply.answered), None
         )
@@ -355,7 +358,7 @@ class BoardPublisher:
         targets = sorted(p for p in players if p > 0)
         if not targets or table.row.thread_id is None:
             return
-        await self._delete_ping(table)
+        await self._delete_ping(table, forget=False)  # the new one's id replaces its id
         try:
             message = await self._thread(table).send(
                 " ".join(f"<@{p}>" for p in targets) + f" {text}",
@@ -367,13 +370,14 @@ class BoardPublisher:
             return  # the thread is gone; the next board edit ends the game
         await self._service.set_ids(table.row.id, ping_message_id=message.id)
 
-    async def _delete_ping(self, table: Table) -> None:
+    async def _delete_ping(self, table: Table, *, forget: bool = True) -> None:
         if table.row.ping_message_id is None:
             return
         # Already deleted by a moderator, or the thread is gone: nothing to tidy.
         with contextlib.suppress(discord.HTTPException):
             await self._thread(table).get_partial_message(table.row.ping_message_id).delete()
-        await self._service.set_ids(table.row.id, ping_message_id=None)
+        if forget:  # else a new ping's id is saved next (a deleted id left is harmless)
+            await self._service.set_ids(table.row.id, ping_message_id=None)
 
     async def _finish(self, table: Table) -> None:
         """The result in the thread and on the lobby message."""
@@ -383,10 +387,15 @@ class BoardPublisher:
         presenter = self._presenters.get(table.row.game)
         result = prompt_of(table, engine, presenter)
         changes = await self._service.storage.rating_changes(table.row.id)
-        rated = f"\n📈 Rating: {rating_changes(changes, table.names)}" if changes else ""
+        with speaking(game_language(table.row.options)):  # a public message
+            shown = rating_changes(changes, table.names)
+            rated = "\n📈 " + _("Rating: {changes}").format(changes=shown) if changes else ""
+            standings = _("See `{scoreboard}` and `{leaderboard}` for the standings.").format(
+                scoreboard=spoken_command("/scoreboard"), leaderboard=spoken_command("/leaderboard")
+            )
         try:
             await self._thread(table).send(
-                f"🏁 {result}{rated}\nSee `/scoreboard` and `/leaderboard` for the standings.",
+                f"🏁 {result}{rated}\n{standings}",
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         except discord.NotFound:

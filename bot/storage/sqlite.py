@@ -26,13 +26,14 @@ class _Conn:
         self._db = db
 
     async def fetch(self, sql: str, *args: Any) -> list[Row]:
-        async with self._db.execute(sql, args) as cur:
-            return list(await cur.fetchall())
+        # One trip to aiosqlite's thread, not three (execute, fetch, close): every trip
+        # is a hand-over between threads, a move makes a dozen queries, and a busy event
+        # loop pays for each.
+        return list(await self._db.execute_fetchall(sql, args))
 
     async def fetchone(self, sql: str, *args: Any) -> Row | None:
-        async with self._db.execute(sql, args) as cur:
-            row: Row | None = await cur.fetchone()
-            return row
+        rows = await self.fetch(sql, *args)  # callers select one row (by key, or a count)
+        return rows[0] if rows else None
 
     async def execute(self, sql: str, *args: Any) -> int:
         cursor = await self._db.execute(sql, args)  # one trip to aiosqlite's thread, not two
@@ -102,6 +103,14 @@ class SqliteStorage(Storage):
                 await self._db.execute("ROLLBACK")
                 raise
             await self._db.execute("COMMIT")
+
+    @asynccontextmanager
+    async def _statement(self) -> AsyncIterator[_Conn]:
+        """One statement in autocommit mode, durable when it returns: a trip to aiosqlite's
+        thread instead of three (BEGIN, the statement, COMMIT), under the same lock, so it
+        never lands inside another task's transaction on the shared connection."""
+        async with self._write:
+            yield self._conn
 
     async def _after_insert_rows(self, db: Conn) -> None:
         """Nothing to do: AUTOINCREMENT carries on after the highest id by itself."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from bot.settings import Settings, SettingsError
@@ -18,6 +20,11 @@ def test_defaults_and_values() -> None:
     assert Settings.from_env({"CACHE_DIR": "/here"}).cache_dir == "/here"
     assert settings.metrics_port is None  # metrics are off unless asked for
     assert Settings.from_env({"METRICS_PORT": "9100"}).metrics_port == 9100
+    # Pictures are drawn beside the event loop when there is a core for it.
+    cores = os.cpu_count() or 1
+    assert settings.picture_workers == (min(cores, 4) if cores > 1 else 0)
+    assert Settings.from_env({"PICTURE_WORKERS": "0"}).picture_workers == 0
+    assert Settings.from_env({"PICTURE_WORKERS": "2"}).picture_workers == 2
 
 
 @pytest.mark.parametrize(
@@ -35,6 +42,8 @@ def test_defaults_and_values() -> None:
         ("DATABASE_URL", "postgresql://u:pw@h", "DATABASE_URL='postgresql://u:***@h' is not"),
         ("SHARD_COUNT", "0", "SHARD_COUNT='0' is not valid: a number of shards, 1 or more"),
         ("SHARD_IDS", "0", "SHARD_IDS='0' needs SHARD_COUNT"),
+        ("PICTURE_WORKERS", "9", "PICTURE_WORKERS='9' is not valid: a number of processes"),
+        ("PICTURE_WORKERS", "some", "PICTURE_WORKERS='some' is not valid"),
     ],
 )
 def test_a_bad_value_is_one_line_naming_it(name: str, value: str, says: str) -> None:

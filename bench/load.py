@@ -1,0 +1,362 @@
+"""Load: many games at once at a fixed aggregate rate, through one real bot process.
+
+`python -m bot` runs against the fake Discord in this process. `--games` Cock & Bull games
+of two members each are opened first (not measured); then, for `--seconds`, members click
+at `--rate` interactions a second in all — open loop: a click goes out at its scheduled
+time to a game whose board waits for a move, however long earlier answers took (a slot
+that finds no game waiting is counted as missed, so a bot that falls behind shows as an
+achieved rate under the target, not as a slower schedule). A game that ends is replaced
+by a new one, whose slash command, join and start take their slots too.
+
+Printed per (games, rate): the achieved rate, click → answer latency p50 / p99 / max, how
+many answers came after Discord's 3 s (or never), the requests the bot made to Discord per
+move (by route), the bot process's CPU (% of one core, and ms per interaction) and its
+resident memory when idle, with the games open, at the end, and per open game.
+
+`soak` plays at a steady moderate rate for `--minutes` and prints a line a minute (rate,
+p99, CPU, RSS): memory must level off.
+
+Run: .venv/bin/python -m bench.load [table|soak] [--help]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import tempfile
+import time
+from collections import Counter, deque
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench.bot_process import Usage, launch, usage
+from bench.common import percentile, print_load, print_table, spread
+from tests.databases import fresh_schema
+from tests.e2e.driver import human_turn, play_one_move, start_game
+from tests.e2e.fake_discord import JSON, FakeDiscord, FakeMessage
+from tests.e2e.fake_model import ANSWER_REQUIRED
+from tests.e2e.process import BotProcess, connected, process_env
+
+GAME = "cock-and-bull"
+ROWS = ((10, 10), (10, 25), (50, 25), (50, 50), (100, 50), (200, 100))  # (games, rate)
+DEADLINE = 3.0  # Discord's window for an answer
+MB = 1024 * 1024
+
+
+class Pacer:
+    """Slots at `rate` a second on a fixed schedule; a slot goes to the longest waiting
+    player, and one nobody waits for is missed (not saved up for later)."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate = rate
+        self.given = 0
+        self.missed = 0
+        self._waiting: deque[asyncio.Future[None]] = deque()
+
+    async def slot(self) -> None:
+        future = asyncio.get_running_loop().create_future()
+        self._waiting.append(future)
+        await future
+
+    async def run(self, until: float) -> None:
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        for n in range(int((until - start) * self.rate)):
+            await asyncio.sleep(max(0.0, start + n / self.rate - loop.time()))
+            while self._waiting and self._waiting[0].cancelled():
+                self._waiting.popleft()
+            if self._waiting:
+                self._waiting.popleft().set_result(None)
+                self.given += 1
+            else:
+                self.missed += 1
+
+
+@dataclass
+class Tally:
+    moves: int = 0
+    games_started: int = 0
+    stuck: int = 0  # a move whose board did not show it within the driver's 5 s
+    errors: list[str] = field(default_factory=list)
+
+
+async def _new_game(
+    fake: FakeDiscord, players: list[JSON], pacer: Pacer | None, opening: asyncio.Lock
+) -> FakeMessage:
+    """Open, join and start a game: three interactions (three slots when paced). One game
+    opens at a time: `start_game` finds its board as the newest thread's."""
+    if pacer is not None:
+        for _ in range(3):
+            await pacer.slot()
+    async with opening:
+        return await start_game(fake, players[0], GAME, joiners=players[1:])
+
+
+async def _table(
+    fake: FakeDiscord,
+    players: list[JSON],
+    board: FakeMessage,
+    pacer: Pacer,
+    opening: asyncio.Lock,
+    tally: Tally,
+) -> None:
+    """One game's members: each move waits for a slot; a finished game is replaced."""
+    while True:
+        try:
+            up = await human_turn(fake, players, board)
+            if up is None:
+                board = await _new_game(fake, players, pacer, opening)
+                tally.games_started += 1
+                continue
+            await pacer.slot()
+            board = await play_one_move(fake, players, up)
+            tally.moves += 1
+        except TimeoutError:
+            tally.stuck += 1
+
+
+@dataclass(frozen=True)
+class Window:
+    """What one measured stretch of play did."""
+
+    seconds: float
+    answers: list[float]  # ms from click to answer, of answered interactions
+    late: int  # answered after the deadline, or not at all
+    moves: int
+    requests: Counter[str]
+    cpu_s: float
+    main_cpu_s: float
+    fake_cpu_s: float  # this process: the fake Discord and the members' drivers
+
+
+def window(
+    fake: FakeDiscord, start: float, end: float, moves: int, cpu: Usage, fake_cpu_s: float
+) -> Window:
+    """The interactions sent from `start` to `end`, and the requests made meanwhile; `cpu`:
+    the bot's CPU seconds in that time, `fake_cpu_s` this process's."""
+    sent = [i for i in fake.interactions if start <= i.sent_at < end and i.type in ANSWER_REQUIRED]
+    answers = [i.answered_after * 1000 for i in sent if i.answered_after is not None]
+    late = sum(1 for i in sent if i.answered_after is None or i.answered_after > DEADLINE)
+    requests = Counter(f"{c.method} {c.route}" for c in fake.calls if start <= c.at < end)
+    return Window(
+        end - start, answers, late, moves, requests, cpu.cpu_s, cpu.main_cpu_s, fake_cpu_s
+    )
+
+
+@dataclass
+class Bench:
+    fake: FakeDiscord
+    bot: BotProcess
+    boards: list[FakeMessage]
+    players: list[list[JSON]]
+    idle: Usage  # connected, no game yet
+    opened: Usage  # every game open
+
+
+@asynccontextmanager
+async def running(games: int, postgres: bool, workers: int | None) -> AsyncIterator[Bench]:
+    """The fake Discord, one bot process and `games` games open and waiting for a move."""
+    async with FakeDiscord() as fake, _database(postgres) as database:
+        with tempfile.TemporaryDirectory() as tmp:
+            db = database or Path(tmp) / "parlour.sqlite3"
+            more = {} if workers is None else {"PICTURE_WORKERS": str(workers)}
+            env = process_env(fake, db, LOG_LEVEL="WARNING", **more)
+            bot = await launch(Path(tmp) / "bot", env)
+            try:
+                await connected(fake, bot, 1)
+                await fake.wait_for(lambda: fake.commands() or None, timeout=15)
+                idle = usage(bot.proc.pid)
+                players = [
+                    [fake.make_user(f"P{n:03d}a"), fake.make_user(f"P{n:03d}b")]
+                    for n in range(games)
+                ]
+                opening = asyncio.Lock()
+                boards = [await _new_game(fake, pair, None, opening) for pair in players]
+                yield Bench(fake, bot, boards, players, idle, usage(bot.proc.pid))
+            finally:
+                await bot.kill()
+
+
+@asynccontextmanager
+async def _database(postgres: bool) -> AsyncIterator[str | None]:
+    if not postgres:
+        yield None
+        return
+    async with fresh_schema() as url:
+        yield url
+
+
+@asynccontextmanager
+async def playing(bench: Bench, rate: float, tally: Tally) -> AsyncIterator[Pacer]:
+    """Every table playing, paced at `rate`, while the block runs; the pacer's schedule is
+    driven by the block (`pacer.run(until)`)."""
+    pacer = Pacer(rate)
+    opening = asyncio.Lock()
+    tables = [
+        asyncio.create_task(_table(bench.fake, pair, board, pacer, opening, tally))
+        for pair, board in zip(bench.players, bench.boards, strict=True)
+    ]
+    try:
+        yield pacer
+    finally:
+        for task in tables:
+            task.cancel()
+        await asyncio.gather(*tables, return_exceptions=True)
+
+
+async def measure(bench: Bench, rate: float, seconds: float) -> tuple[Window, Pacer]:
+    tally = Tally()
+    async with playing(bench, rate, tally) as pacer:
+        before, ours = usage(bench.bot.proc.pid), time.process_time()
+        start = time.monotonic()
+        await pacer.run(start + seconds)
+        end = time.monotonic()
+        after, ours = usage(bench.bot.proc.pid), time.process_time() - ours
+        await asyncio.sleep(DEADLINE)  # the last clicks' answers
+    return window(bench.fake, start, end, tally.moves, used(before, after), ours), pacer
+
+
+def used(before: Usage, after: Usage) -> Usage:
+    """CPU seconds between two readings (and the memory at the second)."""
+    return Usage(after.cpu_s - before.cpu_s, after.rss_bytes, after.main_cpu_s - before.main_cpu_s)
+
+
+def per_move(requests: Counter[str], moves: int) -> str:
+    """Requests per move in all, then the main routes'."""
+    total = sum(requests.values()) / max(moves, 1)
+    top = ", ".join(f"{route} {n / max(moves, 1):.2f}" for route, n in requests.most_common(4) if n)
+    return f"{total:.2f} ({top})"
+
+
+async def table(
+    pairs: Sequence[tuple[int, float]], seconds: float, postgres: bool, workers: int | None
+) -> None:
+    rows, routes = [], []
+    for games, rate in pairs:
+        async with running(games, postgres, workers) as bench:
+            measured, pacer = await measure(bench, rate, seconds)
+            end = usage(bench.bot.proc.pid)
+            errors = len(bench.bot.errors())
+            for line in bench.bot.errors()[:3]:
+                print(f"bot error: {line}")
+        done = len(measured.answers)
+        rss_game = (end.rss_bytes - bench.idle.rss_bytes) / games / 1024
+        rows.append(
+            (
+                games,
+                f"{rate:g}",
+                f"{done / measured.seconds:.1f}",
+                *spread(measured.answers, (50, 99), 0),
+                measured.late,
+                pacer.missed,
+                f"{100 * measured.cpu_s / measured.seconds:.0f} %",
+                f"{1000 * measured.cpu_s / max(done, 1):.1f}",
+                f"{1000 * measured.main_cpu_s / max(done, 1):.1f}",
+                f"{1000 * measured.fake_cpu_s / max(done, 1):.1f}",
+                f"{bench.idle.rss_bytes / MB:.0f}/{end.rss_bytes / MB:.0f}",
+                f"{rss_game:.0f}",
+                errors,
+            )
+        )
+        routes.append(f"{games} games at {rate:g}/s: {per_move(measured.requests, measured.moves)}")
+    backend = "PostgreSQL" if postgres else "SQLite"
+    print(f"Cock & Bull games of two members, {seconds:.0f} s a row, one process, {backend}")
+    print_table(
+        (
+            "games",
+            "target/s",
+            "achieved/s",
+            "p50 ms",
+            "p99 ms",
+            "max ms",
+            "over 3 s",
+            "missed",
+            "bot CPU",
+            "CPU ms/int",
+            "main ms/int",
+            "fake ms/int",
+            "RSS MB idle/end",
+            "KB/game",
+            "errors",
+        ),
+        rows,
+    )
+    print("requests to Discord per move (REST calls, interaction answers included):")
+    for line in routes:
+        print(f"  {line}")
+
+
+async def soak(
+    games: int, rate: float, minutes: float, postgres: bool, workers: int | None
+) -> None:
+    tally = Tally()
+    async with running(games, postgres, workers) as bench, playing(bench, rate, tally) as pacer:
+        pid = bench.bot.proc.pid
+        print(f"{games} games at {rate:g}/s for {minutes:g} min; RSS idle {_mb(bench.idle)}")
+        rows = []
+        for minute in range(1, int(minutes) + 1):
+            before, start, moves = usage(pid), time.monotonic(), tally.moves
+            ours = time.process_time()
+            await pacer.run(start + 60)
+            end, after, ours = time.monotonic(), usage(pid), time.process_time() - ours
+            got = window(bench.fake, start, end, tally.moves - moves, used(before, after), ours)
+            p99 = f"{percentile(got.answers, 99):.0f}" if got.answers else "-"
+            rows.append(
+                (
+                    minute,
+                    f"{len(got.answers) / got.seconds:.1f}",
+                    p99,
+                    got.late,
+                    f"{100 * got.cpu_s / got.seconds:.0f} %",
+                    _mb(after),
+                )
+            )
+            print("  ".join(map(str, rows[-1])), flush=True)
+        print_table(("minute", "answered/s", "p99 ms", "over 3 s", "bot CPU", "RSS"), rows)
+        print(
+            f"games finished and replaced: {tally.games_started}; errors logged: "
+            f"{len(bench.bot.errors())}"
+        )
+
+
+def _mb(used: Usage) -> str:
+    return f"{used.rss_bytes / MB:.1f} MB"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("mode", nargs="?", choices=("table", "soak"), default="table")
+    parser.add_argument("--games", type=int, help="games at once (default: the table's rows)")
+    parser.add_argument("--rate", type=float, help="interactions a second, in all")
+    parser.add_argument("--seconds", type=float, default=30, help="measured, per row")
+    parser.add_argument("--minutes", type=float, default=60, help="soak: how long")
+    parser.add_argument(
+        "--picture-workers", type=int, help="the bot's PICTURE_WORKERS (default: its own)"
+    )
+    parser.add_argument("--postgres", action="store_true", help="TEST_DATABASE_URL, not SQLite")
+    args = parser.parse_args()
+    print_load("before")
+    if args.mode == "soak":
+        asyncio.run(
+            soak(
+                args.games or 100,
+                args.rate or 30,
+                args.minutes,
+                args.postgres,
+                args.picture_workers,
+            )
+        )
+    else:
+        pairs = (
+            ROWS
+            if args.games is None and args.rate is None
+            else [(args.games or 200, args.rate or 100)]
+        )
+        asyncio.run(table(pairs, args.seconds, args.postgres, args.picture_workers))
+    print_load("after")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,161 @@
+"""Boards drawn in worker processes: the same picture as in a thread, in the language of
+the request; a worker stuck on a drawing is replaced and the board drawn again; no worker
+outlives a bot process killed outright."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import multiprocessing
+import os
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot import pictures
+from bot.i18n import _, speaking
+from bot.presenter import Picture
+from cogs.cock_and_bull import CockAndBullPresenter
+from cogs.pictures import prepare
+from images.words import use_translations
+from rules.core import Event, PlayerId, setup_rng
+from rules.registry import ENGINES
+from tests.e2e.process import REPO
+
+NAMES = {1: "Ana", 2: "Leo"}
+
+
+class WordingPresenter(CockAndBullPresenter):
+    """A picture that is only a word of the catalog: which language drew it shows."""
+
+    def picture(
+        self, state: Any, names: Mapping[PlayerId, str], events: Sequence[Event] = ()
+    ) -> Picture:
+        return Picture(_("Resign or end…").encode())
+
+
+class StuckOncePresenter(CockAndBullPresenter):
+    """Spins forever on its first picture (as Pillow's quantizer rarely does), then draws."""
+
+    def __init__(self, mark: Path) -> None:
+        self.mark = mark
+
+    def picture(
+        self, state: Any, names: Mapping[PlayerId, str], events: Sequence[Event] = ()
+    ) -> Picture:
+        if not self.mark.exists():
+            self.mark.touch()
+            while True:
+                time.sleep(1)
+        return super().picture(state, names, events)
+
+
+@pytest.fixture
+async def one_worker() -> AsyncIterator[None]:
+    """One picture worker, prepared as the bot prepares its own (`cogs.pictures`); this
+    process draws with the bot's catalogs meanwhile too."""
+    prepare(None)
+    pictures.use_workers(1, [CockAndBullPresenter()], functools.partial(prepare, None))
+    try:
+        await pictures.ready()
+        yield
+    finally:
+        pictures.stop()
+        pictures.use_workers(0, [])
+        use_translations(None)
+
+
+def a_state() -> Any:
+    return ENGINES["cock_and_bull"].initial_state([1, 2], {}, setup_rng("pictures"))
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+async def test_a_worker_draws_the_board_a_thread_draws(one_worker: None, language: str) -> None:
+    presenter = CockAndBullPresenter()
+    with speaking(language):  # a Spanish board has Spanish words drawn in it
+        in_worker = await pictures.draw(presenter, a_state(), NAMES, ())
+        in_thread = await asyncio.to_thread(presenter.picture, a_state(), NAMES, ())
+    assert in_worker.data[:8] == b"\x89PNG\r\n\x1a\n" and in_worker == in_thread
+
+
+async def test_spanish_and_english_boards_differ(one_worker: None) -> None:
+    presenter = CockAndBullPresenter()
+    with speaking("es"):
+        spanish = await pictures.draw(presenter, a_state(), NAMES, ())
+    assert spanish != await pictures.draw(presenter, a_state(), NAMES, ())
+
+
+async def test_a_worker_speaks_the_language_of_the_request(one_worker: None) -> None:
+    presenter = WordingPresenter()
+    with speaking("es"):
+        spanish = await pictures.draw(presenter, a_state(), NAMES, ())
+    english = await pictures.draw(presenter, a_state(), NAMES, ())
+    assert spanish.data.decode() == "Abandonar o terminar…"
+    assert english.data.decode() == "Resign or end…"
+
+
+async def test_a_stuck_worker_is_replaced_and_the_board_drawn_again(
+    one_worker: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pictures, "DRAW_TIMEOUT", 1.0)
+    stuck = [worker.pid for worker in multiprocessing.active_children()]
+    assert stuck
+    picture = await pictures.draw(StuckOncePresenter(tmp_path / "mark"), a_state(), NAMES, ())
+    assert picture.data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (tmp_path / "mark").exists()  # it was stuck once
+    assert not any(_alive(pid) for pid in stuck)  # and that worker is gone
+
+
+A_BOT_WITH_A_WORKER = """
+import asyncio
+from bot import pictures
+async def main():
+    pictures.use_workers(1, [])
+    await pictures.ready()
+    print("ready", flush=True)
+    await asyncio.sleep(60)
+asyncio.run(main())
+"""
+
+
+def test_no_worker_outlives_its_bot_process_killed_outright() -> None:
+    bot = subprocess.Popen(
+        [sys.executable, "-c", A_BOT_WITH_A_WORKER], cwd=REPO, stdout=subprocess.PIPE, text=True
+    )
+    assert bot.stdout is not None and bot.stdout.readline() == "ready\n"
+    workers = _children(bot.pid)
+    assert workers
+    bot.kill()  # SIGKILL: the pool is never shut down
+    bot.wait()
+    for _attempt in range(100):  # a worker looks for its parent every second
+        if not any(_alive(pid) for pid in workers):
+            break
+        time.sleep(0.1)
+    assert not any(_alive(pid) for pid in workers)
+
+
+def _children(parent: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and (stat := _stat(int(entry))) and int(stat[1]) == parent:
+            found.append(int(entry))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    stat = _stat(pid)
+    return stat is not None and stat[0] != "Z"  # a zombie has exited
+
+
+def _stat(pid: int) -> list[str] | None:
+    """State and parent pid of a process, None if there is none."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(") ", 1)[1].split()[:2]
+    except (FileNotFoundError, ProcessLookupError):
+        return None
