@@ -45,6 +45,7 @@ class Lobby:
         self._publisher = publisher
         self._autopilot = autopilot
         self._starting: set[int] = set()
+        self._rematching: set[int] = set()  # finished games whose rematch lobby is being posted
 
     def starting(self, game_id: int) -> bool:
         """True while a Start click is creating the game's thread and first board."""
@@ -101,13 +102,40 @@ class Lobby:
     async def _rematch(self, reply: Reply, game_id: int) -> None:
         """A new lobby in the channel the finished game was started from, with its options
         and the clicker as host; the humans who played are invited (mentioned once, here:
-        they still click Join)."""
+        they still click Join). While that lobby is open, Rematch leads to it: one rematch
+        at a time, however many click."""
         old = await self._service.table(game_id)
         if old.row.status != FINISHED:
             raise UserError(_("A rematch can be started once this game is over."))
         user = reply.interaction.user
         if not isinstance(user, discord.Member) or user.guild.id != old.row.guild_id:
             raise UserError(_("Only a member of this server can start a rematch."))
+        channel = reply.interaction.client.get_partial_messageable(
+            old.row.channel_id, guild_id=old.row.guild_id
+        )
+        if game_id in self._rematching:
+            raise UserError(
+                _("A rematch lobby is being opened in {channel}.").format(
+                    channel=f"<#{old.row.channel_id}>"
+                )
+            )
+        self._rematching.add(game_id)  # before any await: a click at once is told to wait
+        try:
+            opened = await self._service.storage.open_rematch(game_id)
+            if opened is not None and opened.lobby_message_id is not None:
+                link = channel.get_partial_message(opened.lobby_message_id).jump_url
+                text = _("A rematch lobby is open already: {link}")
+                await reply.private(text.format(link=link))
+            else:
+                await self._open_rematch(reply, old, channel)
+        finally:
+            self._rematching.discard(game_id)
+
+    async def _open_rematch(
+        self, reply: Reply, old: Table, channel: discord.PartialMessageable
+    ) -> None:
+        user = reply.interaction.user
+        game_id = old.row.id
         table = await self._service.create_lobby(
             old.row.game,
             guild_id=old.row.guild_id,
@@ -115,6 +143,7 @@ class Lobby:
             host_id=user.id,
             host_name=user.display_name,
             options=old.row.options,
+            rematch_of=game_id,
         )
         invited = sorted({s.player_id for s in old.seats if not s.is_bot} - {user.id})
         with speaking(game_language(table.row.options)):  # a public message
@@ -124,9 +153,6 @@ class Lobby:
             if invited:
                 again = _("{players}: click **Join** to play again.")
                 text += " " + again.format(players=" ".join(f"<@{p}>" for p in invited))
-        channel = reply.interaction.client.get_partial_messageable(
-            old.row.channel_id, guild_id=old.row.guild_id
-        )
         try:
             message = await channel.send(
                 text,

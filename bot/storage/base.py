@@ -86,6 +86,7 @@ class GameRow:
     broken: str | None = None  # why the game can't be loaded or shown; None when healthy
     ended_by: int | None = None  # who ended an abandoned game (None: by vote, or no thread)
     end_votes: tuple[int, ...] = ()  # players who voted to end the game, in order
+    rematch_of: int | None = None  # the finished game whose Rematch button opened this lobby
 
     @property
     def behind(self) -> bool:
@@ -178,6 +179,7 @@ def _game(row: Row) -> GameRow:
         broken=row["broken"],
         ended_by=row["ended_by"],
         end_votes=tuple(json.loads(row["end_votes"])),
+        rematch_of=row["rematch_of"],
     )
 
 
@@ -200,6 +202,11 @@ class Storage(ABC):
     def _transaction(self) -> AbstractAsyncContextManager[Conn]:
         """A connection in a transaction: committed when the block ends, rolled back if it
         raises."""
+
+    def _statement(self) -> AbstractAsyncContextManager[Conn]:
+        """A connection for one write statement, atomic by itself: a transaction unless
+        the backend can do without one."""
+        return self._transaction()
 
     @abstractmethod
     async def schema_version(self) -> int:
@@ -231,11 +238,13 @@ class Storage(ABC):
         options: Mapping[str, Any],
         seed: str,
         now: float,
+        rematch_of: int | None = None,
     ) -> int:
         async with self._transaction() as db:
             row = await db.fetchone(
                 "INSERT INTO games (game, guild_id, channel_id, host_id, status, options, seed,"
-                " created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?) RETURNING id",
+                " created_at, updated_at, rematch_of) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?)"
+                " RETURNING id",
                 game,
                 guild_id,
                 channel_id,
@@ -244,6 +253,7 @@ class Storage(ABC):
                 seed,
                 now,
                 now,
+                rematch_of,
             )
             assert row is not None
             game_id = int(row["id"])
@@ -254,6 +264,14 @@ class Storage(ABC):
         if not 0 < game_id <= MAX_ID:
             return None  # an absurd id from an old or forged button: no such game
         row = await self._read.fetchone("SELECT * FROM games WHERE id = ?", game_id)
+        return _game(row) if row else None
+
+    async def open_rematch(self, game_id: int) -> GameRow | None:
+        """The lobby still open that game `game_id`'s Rematch button opened, if any."""
+        row = await self._read.fetchone(
+            "SELECT * FROM games WHERE rematch_of = ? AND status = 'lobby' ORDER BY id DESC",
+            game_id,
+        )
         return _game(row) if row else None
 
     async def games(self, *, status: str, guild_id: int | None = None) -> list[GameRow]:
@@ -371,7 +389,7 @@ class Storage(ABC):
         if unknown:
             raise ValueError(f"not an updatable column: {sorted(unknown)}")
         columns = ", ".join(f"{name} = ?" for name in fields)
-        async with self._transaction() as db:
+        async with self._statement() as db:
             await db.execute(
                 f"UPDATE games SET {columns}, updated_at = ? WHERE id = ?",
                 *fields.values(),

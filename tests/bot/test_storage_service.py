@@ -363,3 +363,22 @@ async def test_an_absurd_game_id_is_no_game(service: GameService) -> None:
     for game_id in (10**40, 2**63, 0, -5):
         with pytest.raises(UserError, match="no longer exists"):
             await service.table(game_id)
+
+
+async def test_a_rematch_lobby_is_found_while_it_is_open(service: GameService) -> None:
+    finished = await started_game(service)
+    await play_to_the_end(service, finished)
+    assert await service.storage.open_rematch(finished) is None
+    lobby = await service.create_lobby(
+        "cock_and_bull",
+        guild_id=1,
+        channel_id=2,
+        host_id=LEO,
+        host_name="Leo",
+        options={},
+        rematch_of=finished,
+    )
+    found = await service.storage.open_rematch(finished)
+    assert found is not None and found.id == lobby.row.id and found.rematch_of == finished
+    await service.cancel(lobby.row.id, LEO)
+    assert await service.storage.open_rematch(finished) is None

@@ -163,7 +163,7 @@ async def test_every_title_is_listed_and_replays_to_its_final_board(
 async def summary_of(fake: FakeDiscord, member: JSON, viewer: FakeMessage) -> Image.Image:
     rec = await fake.click(member, viewer, label="Animated summary")
     sent = await fake.wait_for(lambda: rec.followups[-1] if rec.followups else None, 30)
-    assert sent.ephemeral and "frames" in sent.content
+    assert sent.ephemeral and re.search(r", one frame per \w+ \(\d+ frames?, ", sent.content)
     (attachment,) = sent.attachments
     assert attachment.filename in ("summary.gif", "summary.webp")
     return Image.open(io.BytesIO(attachment.data))
@@ -275,3 +275,39 @@ async def test_rematch_opens_a_lobby_with_the_same_options_and_players_invited(
     await play_to_the_end(fake, [eve, ana], started_board)
     history = await private_answer(fake, eve, "history")
     assert re.findall(r"id:(\d+)`", history.embeds[0]["description"]) == [str(new.id), str(old.id)]
+
+
+async def test_rematch_clicked_again_or_at_once_opens_one_lobby_and_leads_to_it(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    parlour = await start_parlour()
+    ana, leo, eve = fake.make_user("Ana"), fake.make_user("Leo"), fake.make_user("Eve")
+    board = await start_game(fake, ana, "cock-and-bull", joiners=[leo])
+    await play_to_the_end(fake, [ana, leo], board)
+
+    # Ana and Leo click Rematch at the same moment: one lobby; each hears where it is.
+    clicks = [await fake.click(user, board, label="Rematch") for user in (ana, leo)]
+    answers = [(await c.response()).message for c in clicks]
+    (lobby,) = await parlour.service.storage.games(status="lobby")
+    lobbies = [m for m in fake.messages(fake.channel_id) if m.content.startswith("🔁")]
+    assert len(lobbies) == 1
+    for answer in answers:
+        assert answer is not None and answer.ephemeral
+    texts = sorted(a.content for a in answers if a is not None)
+    assert texts[0].startswith("A rematch lobby is ")  # being opened, or open already
+    assert texts[1].startswith("Your rematch lobby is up: ")
+
+    # Eve, later, is led to that same lobby; nothing new is posted.
+    again = await (await fake.click(eve, board, label="Rematch")).response()
+    assert again.message is not None and again.message.ephemeral
+    link = f"/{lobbies[0].channel_id}/{lobbies[0].id}"
+    assert again.message.content.startswith("A rematch lobby is open already: ")
+    assert again.message.content.endswith(link)
+    assert [g.id for g in await parlour.service.storage.games(status="lobby")] == [lobby.id]
+
+    # Once that lobby is cancelled, Rematch opens a new one.
+    await click_ok(fake, ana if lobby.host_id == int(ana["id"]) else leo, lobbies[0], "Cancel")
+    newer = await (await fake.click(eve, board, label="Rematch")).response()
+    assert newer.message is not None and newer.message.content.startswith("Your rematch lobby")
+    (reopened,) = await parlour.service.storage.games(status="lobby")
+    assert reopened.id != lobby.id and reopened.rematch_of == lobby.rematch_of
