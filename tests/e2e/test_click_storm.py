@@ -36,10 +36,13 @@ async def test_thirty_clicks_at_once_during_a_bots_turn(
     bot = await start_parlour(bot_move_delay=0.4)
     storm = Storm(fake, seed=3)
     table = await storm.open(spec, ("Ana", "Leo"))
-    # Play until a bot is to move (its pause before moving is the storm's window).
+    # Play until a bot is to move (its pause before moving is the storm's window). Each
+    # click is let through before the next: the bot answers a shot at once and draws its
+    # board after, and clicks on the board it replaces would only be refused.
     while "Bot" not in prompt(board := await _board(fake, table.thread_id)):
         assert storm.tally.clicks < 300 and not storm.finished(table), storm.report([table])
         await storm.click(table)
+        await eventually(lambda: _quiet(bot))
     game = next(
         r
         for r in await bot.service.storage.games(status="active")
