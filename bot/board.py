@@ -8,7 +8,6 @@ private panel, opened with the presenter's `private_label` button.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 from collections.abc import Iterable, Sequence
@@ -17,9 +16,10 @@ from typing import Any
 
 import discord
 
+from bot import pictures
 from bot.components import GameButton, GameSelect, view_of
 from bot.custom_ids import BOX_VERB, ButtonId
-from bot.i18n import _, game_language, speaking
+from bot.i18n import COMMAND_NAME, _, game_language, pgettext, speaking
 from bot.lobby_card import rematch_button
 from bot.presenter import ButtonLook, NumberBox, Presenter
 from bot.service import Table
@@ -129,14 +129,19 @@ def peek_button(table: Table, presenter: Presenter) -> list[GameButton]:
     ]
 
 
+REPLAY_COMMAND = "replay"  # cogs/community.py's command, named in the catalog with it
+
+
 def prompt_of(table: Table, engine: Engine[Any], presenter: Presenter) -> str:
     """The board's last line: whose turn and what to do, or how the game ended, in the
     game's language."""
     with speaking(game_language(table.row.options)):
-        return _prompt_of(table, engine, presenter)
+        return prompt_here(table, engine, presenter)
 
 
-def _prompt_of(table: Table, engine: Engine[Any], presenter: Presenter) -> str:
+def prompt_here(table: Table, engine: Engine[Any], presenter: Presenter) -> str:
+    """The board's last line in the language being spoken: for a private reply (`/history`,
+    the replay viewer), the reader's."""
     outcome = engine.outcome(table.state)
     if outcome is not None:
         return presenter.result(table.state, outcome, table.names)
@@ -182,8 +187,9 @@ async def _build_board(
     outcome = engine.outcome(table.state)
     final = prompt is not None and outcome is not None
     if final:  # where players find the game's id afterwards
-        embed.add_field(name=_("Replay"), value=f"`/replay id:{table.row.id}`")
-    picture = await asyncio.to_thread(presenter.picture, table.state, table.names, game_events)
+        replay = pgettext(COMMAND_NAME, REPLAY_COMMAND)  # as the members' Discord names it
+        embed.add_field(name=_("Replay"), value=f"`/{replay} id:{table.row.id}`")
+    picture = await pictures.draw(presenter, table.state, table.names, game_events)
     embed.set_image(url=f"attachment://{picture.filename}")
     file = discord.File(io.BytesIO(picture.data), filename=picture.filename)
     if final:

@@ -2,9 +2,11 @@
 player may read into `bot/locale/messages.pot` and merges it into each language's `.po`
 (new messages untranslated, vanished ones marked obsolete), for a translator to fill in.
 
-Three places hold those strings: the code, marked for Babel's Python extractor (`_`, `N_`,
-`ngettext`, `pgettext` and the counting helpers `count`/`agree` of `bot/wording.py`); the
-house-rule declarations (`rules/<game>/options.py`, which may not import the bot); and the
+Four places hold those strings: the code, marked for Babel's Python extractor (`_`, `N_`,
+`ngettext`, `pgettext` and the counting helpers `count`/`agree` of `bot/wording.py`; the
+pictures' own `images/words.py` has the same names); the house-rule declarations
+(`rules/<game>/options.py`, which may not import the bot); Risk's map (territory and
+continent names, `rules/risk/map.py`); and the
 slash commands (names, docstring descriptions, parameters and choices), walked here from
 the cogs. Command names are in the context `COMMAND_NAME`, because Discord holds them to
 stricter rules than the same English elsewhere.
@@ -23,29 +25,27 @@ from babel.messages.pofile import read_po, write_po
 from discord import app_commands
 from discord.ext import commands
 
+from bot.client import COGS
 from bot.i18n import CATALOGS, COMMAND_NAME
 from rules.registry import HOUSE_RULES
+from rules.risk.map import CONTINENTS, TERRITORIES
 
 ROOT = Path(__file__).parent.parent
 SOURCES = ("bot", "cogs", "images", "rules")
 KEYWORDS = {
     "_": None,
     "N_": None,
+    "NP_": ((1, "c"), 2),  # images/words.py: marked in a context, translated where drawn
     "ngettext": (1, 2),
     "pgettext": ((1, "c"), 2),
     "count": (2, 3),  # count(n, one, other)
     "agree": (2, 3),  # agree(n, one, other)
+    # The rules' refusals (`rules.core`): the bot words them in the player's language.
+    "IllegalAction": None,
+    "illegal_count": (1, 2),
 }
-COG_MODULES = (
-    "cogs.cock_and_bull",
-    "cogs.hold_your_horses",
-    "cogs.winners_circle",
-    "cogs.horse_collar",
-    "cogs.risk",
-    "cogs.general",
-    "cogs.scoreboard",
-    "cogs.community",
-)
+# The context of the Risk map's names, as `images/risk_layout.py` marks its short ones.
+MAP_NAME = "map name"
 Message = tuple[str | tuple[str, str], str | None]  # (msgid or (one, other), context)
 
 
@@ -62,15 +62,26 @@ def option_messages() -> Iterator[Message]:
     yield from (("on", None), ("off", None))  # how `Option.word` words a flag
     for declared in HOUSE_RULES.values():
         for option in declared:
-            for text in (option.title, option.description, option.zero):
+            for text in (option.title, option.description, option.zero, option.misfit):
                 if text:
                     yield text, None
             for choice in option.choices:
                 yield choice.label, None
 
 
+def map_messages() -> Iterator[Message]:
+    """Risk's territory and continent names (the rules' map, which may not import the bot),
+    translated where a board, a menu or the map shows them; and each territory's name as
+    the map may draw it (context `MAP_NAME`), which a language may shorten to fit."""
+    for territory in TERRITORIES.values():
+        yield territory.name, None
+        yield territory.name, MAP_NAME
+    for continent in CONTINENTS.values():
+        yield continent.name, None
+
+
 def command_messages() -> Iterator[Message]:
-    for module in COG_MODULES:
+    for module in COGS:  # the extensions the bot loads: every slash command is in one
         for value in vars(importlib.import_module(module)).values():
             if isinstance(value, type) and issubclass(value, commands.Cog):
                 if issubclass(value, commands.GroupCog):
@@ -97,7 +108,7 @@ def _walk(command: Any) -> Iterator[Message]:
 def source_catalog() -> Catalog:
     """Every message of the source language, as a template."""
     catalog = Catalog(project="Parlour", fuzzy=False)
-    for source in (code_messages(), option_messages(), command_messages()):
+    for source in (code_messages(), option_messages(), map_messages(), command_messages()):
         for message, context in source:
             if message and message != "…":  # "…": discord.py's description for none given
                 catalog.add(message, context=context)

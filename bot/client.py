@@ -13,6 +13,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
+from bot import pictures
 from bot.autopilot import Autopilot
 from bot.clicks import Clicks
 from bot.command_sync import sync_if_changed
@@ -38,7 +39,7 @@ from bot.service import GameService
 from bot.settings import Settings
 from bot.storage import Storage, open_storage
 from bot.table_menu import TableMenu
-from bot.warm_up import warm_up
+from bot.warm_up import settle_memory, warm_up
 from rules.registry import ENGINES
 
 log = logging.getLogger(__name__)
@@ -128,6 +129,7 @@ class ParlourBot(commands.Bot):
         lock: InstanceLock | None = None,
         sync_only: bool = False,
         force_sync: bool = False,
+        settle_memory: bool = False,
         **options: Any,
     ) -> None:
         point_at_endpoints(settings)
@@ -137,10 +139,14 @@ class ParlourBot(commands.Bot):
             help_command=None,
             tree_cls=ParlourTree,
             allowed_mentions=discord.AllowedMentions.none(),
+            # No message cache: the bot reads only raw events, and caching (and copying, at
+            # every board edit) its own messages was CPU and memory for nothing.
+            max_messages=None,
             **options,
         )
         self.settings = settings
         self._lock = lock  # the database's instance lock, when the caller took it already
+        self._settle_memory = settle_memory  # the process is the bot's own (`python -m bot`)
         self.metrics = Metrics()
         self.metrics.gateway_latency.set_function(lambda: finite_or_nan(self.latency))
         self.loop_watch = LoopWatch(observe=self.metrics.loop_lag.observe)
@@ -194,7 +200,9 @@ class ParlourBot(commands.Bot):
         for cog in COGS:
             await self.load_extension(cog)
         # Before connecting: the first click must not pay for a cold picture.
-        await warm_up(self.presenters, self.service)
+        await warm_up(self.presenters)
+        if self._settle_memory:
+            settle_memory()
         shards = self.settings.shards
         if shards is None or shards.syncs_commands:  # the other shards' processes don't
             await self._sync_commands()
@@ -319,6 +327,7 @@ class ParlourBot(commands.Bot):
             await self.scheduler.close()
         if hasattr(self, "storage"):
             await self.storage.close()
+        pictures.stop()
 
 
 class ShardedParlourBot(ParlourBot, commands.AutoShardedBot):

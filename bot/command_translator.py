@@ -9,7 +9,7 @@ import re
 import discord
 from discord import app_commands
 
-from bot.i18n import COMMAND_NAME, SOURCE, language_of, translations
+from bot.i18n import COMMAND_NAME, SOURCE, current, language_of, translations
 
 # What Discord accepts as a command, option or group name in any language.
 NAME = re.compile(r"^[-_\w]{1,32}$")
@@ -34,9 +34,26 @@ class CatalogTranslator(app_commands.Translator):
         catalog = translations(language)
         english = string.message
         if context.location in _NAMES:
-            text = catalog.pgettext(COMMAND_NAME, english)
-            # A name Discord would refuse must not stop the whole sync.
-            ok = text == text.lower() and NAME.match(text) is not None
-            return text if text != english and ok else None
+            return _localized_name(language, english)
         text = catalog.gettext(english)
         return text if text != english else None
+
+
+def _localized_name(language: str, english: str) -> str | None:
+    """A command, group or option name in `language`, or None where the catalog has none
+    that Discord would accept (a name it refuses must not stop the whole sync)."""
+    text = translations(language).pgettext(COMMAND_NAME, english)
+    ok = text == text.lower() and NAME.match(text) is not None
+    return text if text != english and ok else None
+
+
+def spoken_name(english: str) -> str:
+    """A command, group or option name as members speaking the current language see it in
+    Discord (the synced tree's localization)."""
+    return _localized_name(current(), english) or english
+
+
+def spoken_command(english: str) -> str:
+    """A command as members speaking the current language see it: "/risk new" is
+    "/risk nueva" in Spanish."""
+    return "/" + " ".join(map(spoken_name, english.lstrip("/").split()))

@@ -13,6 +13,7 @@ from typing import Any, Protocol, runtime_checkable
 import discord
 
 from bot.custom_ids import MENU_TEMPLATE, TEMPLATE, ButtonId, parse, parse_choice
+from bot.i18n import _, language_of, speaking
 from bot.replies import Reply
 
 
@@ -102,7 +103,8 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MENU_T
         try:
             bid = parse_choice(self.item.custom_id, self.item.values[0])
         except (ValueError, IndexError):
-            await Reply.of(interaction).private("That choice is not available.")
+            with speaking(language_of(interaction.locale)):
+                await Reply.of(interaction).private(_("That choice is not available."))
             return
         await _click(interaction, bid)
 

@@ -1,16 +1,17 @@
 """A server's finished games, newest first, a page at a time (for `/history`).
 
 Each entry says when the game finished, who played, how it ended (the result line of its
-final board) and where its thread is. Abandoned and cancelled games never finished, so they
-are not history.
+final board, in the reader's language) and where its thread is. Abandoned and cancelled
+games never finished, so they are not history.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.board import prompt_of
+from bot.board import prompt_here
 from bot.errors import GameUnreadable
+from bot.i18n import _
 from bot.presenters import Presenters
 from bot.service import GameService
 from bot.wording import listing, mention
@@ -59,9 +60,9 @@ async def history_page(
         presenter = presenters.get(row.game)
         try:
             table = await service.table(row.id)
-            result = prompt_of(table, service.engine(row.game), presenter)
+            result = prompt_here(table, service.engine(row.game), presenter)
         except GameUnreadable:
-            result = "(saved by another version of Parlour)"
+            result = _("(saved by another version of Parlour)")
             table = None
         seats = table.seats if table is not None else await service.storage.seats(row.id)
         names = {s.player_id: s.name for s in seats}

@@ -38,9 +38,11 @@ GAME_LANGUAGE = "language"  # the key of a game's language in its stored options
 _speaking: ContextVar[str] = ContextVar("parlour_language", default=SOURCE)
 
 
-def languages() -> list[str]:
-    """The languages Parlour speaks: English and one per catalog."""
-    return [SOURCE, *sorted(p.stem for p in CATALOGS.glob("*.po"))]
+@functools.cache
+def languages() -> tuple[str, ...]:
+    """The languages Parlour speaks: English and one per catalog (read once: every click
+    asks, and the catalogs come with the code)."""
+    return (SOURCE, *sorted(p.stem for p in CATALOGS.glob("*.po")))
 
 
 def language_name(language: str, in_language: str | None = None) -> str:
@@ -119,6 +121,11 @@ def pgettext(context: str, message: str) -> str:
     """`message` in the current language, where the same English means something else
     elsewhere (slash command names)."""
     return translations(current()).pgettext(context, message)
+
+
+def NP_(context: str, message: str) -> str:
+    """Mark `message` in `context` for the catalog; `pgettext` translates it where shown."""
+    return message
 
 
 def N_(message: str) -> str:

@@ -73,7 +73,7 @@ class Play:
         if box is None or box.verb != bid.arg:
             raise UserError(_("There is no number for you to type right now."))
         text = discord.ui.TextInput[discord.ui.Modal](
-            label=f"A number from {box.low} to {box.high}"[:45],
+            label=_("A number from {low} to {high}").format(low=box.low, high=box.high)[:45],
             custom_id=NUMBER_FIELD,
             placeholder=str(box.low),
             min_length=1,
@@ -87,7 +87,8 @@ class Play:
         """The number typed in a box: played as the click on that number would be."""
         number = value.strip()
         if not number.isdigit():
-            raise UserError(f"“{value[:20]}” is not a number: type digits only, e.g. 12.")
+            wrong = _("“{value}” is not a number: type digits only, e.g. 12.")
+            raise UserError(wrong.format(value=value[:20]))
         if bid.step is None:
             raise UserError(_("That box is not available."))
         await self.click(reply, bid.game, bid.game_id, bid.step, Action(bid.arg, str(int(number))))

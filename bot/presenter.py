@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 import discord
 
+from bot.i18n import NP_, pgettext
 from rules.core import Action, Event, Outcome, PlayerId
 
 
@@ -55,7 +56,7 @@ class Presenter(ABC):
     game: ClassVar[str]
     title: ClassVar[str]
     colour: ClassVar[int]
-    stat_columns: ClassVar[Mapping[str, str]] = {}  # Outcome.stats key -> column title
+    stat_columns: ClassVar[Mapping[str, str]] = {}  # Outcome.stats key -> title (N_)
     # The label of the button that opens a player's private panel ("My cards"); None when
     # the game has no hidden information and no private choices.
     private_label: ClassVar[str | None] = None
@@ -64,8 +65,14 @@ class Presenter(ABC):
     # True when a turn is many small actions (Risk: place, attack, move in...): the AI then
     # plays a bot's or an absent player's whole turn before the board is edited once.
     batch_ai_moves: ClassVar[bool] = False
-    # What a chapter is called in this game ("race", "turn"), for the replay viewer's jumps.
-    chapter_name: ClassVar[str] = "chapter"
+    # What a chapter is called in this game ("race", "turn"), for the replay viewer's jumps:
+    # a catalog message in the context "chapter" (`chapter_word` translates it), apart from
+    # the same English elsewhere ("turn" as counted in a result line).
+    chapter_name: ClassVar[str] = NP_("chapter", "chapter")
+
+    def chapter_word(self) -> str:
+        """`chapter_name` in the current language."""
+        return pgettext("chapter", self.chapter_name)
 
     @abstractmethod
     def render_png(self, state: Any, names: Mapping[PlayerId, str]) -> bytes: ...

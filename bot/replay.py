@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.errors import UserError
+from bot.i18n import _
 from bot.presenter import Presenter
 from bot.presenters import Presenters
 from bot.service import GameService, Table
@@ -88,16 +89,16 @@ class Replays:
         return replay
 
     async def _finished(self, game_id: int, guild_id: int) -> Table:
-        missing = UserError(f"There is no game #{game_id} in this server.")
+        missing = UserError(_("There is no game #{id} in this server.").format(id=game_id))
         row = await self._service.storage.get_game(game_id)
         if row is None or row.guild_id != guild_id:
             raise missing  # another server's games are not even named
         if row.status in (LOBBY, ACTIVE):
-            raise UserError(
-                f"Game #{game_id} is still being played: its replay opens once it is over."
-            )
+            playing = _("Game #{id} is still being played: its replay opens once it is over.")
+            raise UserError(playing.format(id=game_id))
         if row.status != FINISHED:
-            raise UserError(f"Game #{game_id} was not played to the end, so it has no replay.")
+            unfinished = _("Game #{id} was not played to the end, so it has no replay.")
+            raise UserError(unfinished.format(id=game_id))
         return await self._service.table(game_id)
 
     async def build(self, table: Table) -> Replay:

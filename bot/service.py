@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
-from bot.errors import GameUnreadable, UserError
+from bot.errors import GameUnreadable, UserError, refused
 from bot.i18n import GAME_LANGUAGE, N_, _, current
 from bot.storage import (
     ABANDONED,
@@ -150,14 +150,19 @@ class GameService:
 
     # --- loading ---------------------------------------------------------------------------
 
-    async def table(self, game_id: int) -> Table:
-        """The game as saved; GameUnreadable if this version cannot load it."""
+    async def table(self, game_id: int, *, known: Table | None = None) -> Table:
+        """The game as saved; GameUnreadable if this version cannot load it. `known`, a
+        table of this game as an action just saved it, lends its state and seats when the
+        row is still at that step (a step's state never changes, and seats are fixed once
+        the game started) instead of reading and decoding them again."""
         row = await self.storage.get_game(game_id)
         if row is None:
             raise UserError(_("That game no longer exists."))
-        seats = await self.storage.seats(game_id)
         if row.broken is not None:
             raise GameUnreadable(row.broken, marked=True)
+        if known is not None and known.row.id == game_id and known.row.step == row.step:
+            return Table(row, known.seats, known.state, known.ai_seats)  # seats: set at start
+        seats = await self.storage.seats(game_id)
         if row.game not in self.engines:
             raise GameUnreadable(f"no engine for {row.game!r}")
         try:
@@ -183,6 +188,7 @@ class GameService:
         host_id: PlayerId,
         host_name: str,
         options: Mapping[str, Any],
+        rematch_of: int | None = None,
     ) -> Table:
         engine = self.engine(game)
         self._check_options(engine, options)
@@ -199,6 +205,7 @@ class GameService:
             options=options,
             seed=self._fixed_seed or secrets.token_hex(8),
             now=self._clock(),
+            rematch_of=rematch_of,
         )
         return await self.table(game_id)
 
@@ -209,7 +216,7 @@ class GameService:
         try:
             engine.validate_options(options)
         except IllegalAction as e:
-            raise UserError(_(str(e))) from e
+            raise refused(e) from e
 
     async def _lobby(self, game_id: int) -> Table:
         table = await self.table(game_id)
@@ -295,7 +302,7 @@ class GameService:
             try:
                 state = self.initial_of(table)
             except IllegalAction as e:  # e.g. sides of unequal size
-                raise UserError(_(str(e))) from e
+                raise refused(e) from e
             try:
                 await self.storage.start_game(
                     game_id, engine.dump(state), self._deadline(table, state), self._clock()
@@ -357,7 +364,7 @@ class GameService:
             # In a worker thread: a shot's physics or an AI's search must not stall the gateway.
             step = await asyncio.to_thread(engine.apply, table.state, player, action, rng)
         except IllegalAction as e:
-            raise UserError(_(str(e))) from e
+            raise refused(e) from e
         outcome = engine.outcome(step.state)
         results = None if outcome is None else _results(replace(table, state=step.state), outcome)
         dumped = engine.dump(step.state)

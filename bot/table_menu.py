@@ -22,7 +22,7 @@ from bot.board import TABLE_MENU
 from bot.components import GameButton, GameSelect, view_of
 from bot.custom_ids import ButtonId
 from bot.errors import UserError
-from bot.i18n import _
+from bot.i18n import N_, _, game_language, speaking
 from bot.play import Play
 from bot.publisher import BoardPublisher
 from bot.replies import Reply
@@ -73,55 +73,55 @@ class TableMenu:
         items: list[discord.ui.Item[Any]] = []
         lines: list[str] = []
         if me in table.away:
-            items.append(_button(bid, TAKE_SEAT.verb, "Take my seat back", emoji="🪑"))
+            items.append(_button(bid, TAKE_SEAT.verb, _("Take my seat back"), emoji="🪑"))
         if me in table.names and me not in table.resigned:
-            items.append(_button(bid, RESIGN_ASK, "Resign…", emoji="🏳️"))
+            items.append(_button(bid, RESIGN_ASK, _("Resign…"), emoji="🏳️"))
         if me in table.voters:
-            votes = len(table.row.end_votes)
-            lines.append(f"Votes to end: {votes}/{len(table.voters)}.")
-            items.append(_button(bid, VOTE_END, f"Vote to end ({votes}/{len(table.voters)})"))
+            tally = f"{len(table.row.end_votes)}/{len(table.voters)}"
+            lines.append(_("Votes to end: {votes}.").format(votes=tally))
+            items.append(_button(bid, VOTE_END, _("Vote to end ({votes})").format(votes=tally)))
         if manager:
-            items.append(_button(bid, END_ASK, "End game…", style=discord.ButtonStyle.danger))
+            items.append(_button(bid, END_ASK, _("End game…"), style=discord.ButtonStyle.danger))
             if table.voters:
                 options = [
                     discord.SelectOption(label=table.names[p][:100], value=f"{HAND_TO_AI.verb}:{p}")
                     for p in table.voters
                 ]
                 menu_id = ButtonId(bid.game, bid.game_id, None, "menu").menu_id(0)
-                items.insert(0, GameSelect(menu_id, options, "Hand a seat to the AI…"))
+                items.insert(0, GameSelect(menu_id, options, _("Hand a seat to the AI…")))
         if not items:
             raise UserError(_("There is nothing you can change in this game."))
-        await reply.private("\n".join(lines) or "Leave or end this game:", view=view_of(items))
+        text = "\n".join(lines) or _("Leave or end this game:")
+        await reply.private(text, view=view_of(items))
 
     async def _resign_ask(self, reply: Reply, bid: ButtonId) -> None:
         await self._active(bid.game_id)
         await self._confirm(
             reply,
             bid,
-            "Are you sure? Resigning counts as a loss, and you cannot come back.",
-            _button(bid, RESIGN.verb, "Resign", style=discord.ButtonStyle.danger),
+            _("Are you sure? Resigning counts as a loss, and you cannot come back."),
+            _button(bid, RESIGN.verb, _("Resign"), style=discord.ButtonStyle.danger),
         )
 
     async def _end_ask(self, reply: Reply, bid: ButtonId) -> None:
         table = await self._active(bid.game_id)
         if not self._can_manage(reply, table):
-            raise UserError(
-                f"Only the host, {mention(table.row.host_id, table.names)}, or a member who "
-                "can manage threads can end this game."
-            )
+            only = _("Only the host, {host}, or a member who can manage threads can {what}.")
+            host = mention(table.row.host_id, table.names)
+            raise UserError(only.format(host=host, what=_("end this game")))
         await self._confirm(
             reply,
             bid,
-            "End this game for everyone? Nobody wins and the scoreboard does not change.",
-            _button(bid, END, "End game", style=discord.ButtonStyle.danger),
+            _("End this game for everyone? Nobody wins and the scoreboard does not change."),
+            _button(bid, END, _("End game"), style=discord.ButtonStyle.danger),
         )
 
     async def _confirm(self, reply: Reply, bid: ButtonId, text: str, yes: GameButton) -> None:
-        no = _button(bid, KEEP, "Keep playing", style=discord.ButtonStyle.secondary)
+        no = _button(bid, KEEP, _("Keep playing"), style=discord.ButtonStyle.secondary)
         await self._private(reply, text, view_of([yes, no]))
 
     async def _keep(self, reply: Reply, bid: ButtonId) -> None:
-        await self._private(reply, "Carry on!", None)
+        await self._private(reply, _("Carry on!"), None)
 
     # --- what they do ------------------------------------------------------------------------
 
@@ -136,11 +136,11 @@ class TableMenu:
             seat=seat,
         )
         done = {
-            RESIGN.verb: "You resigned.",
-            TAKE_SEAT.verb: "Your seat is yours again.",
-            HAND_TO_AI.verb: "The AI plays that seat now.",
+            RESIGN.verb: N_("You resigned."),
+            TAKE_SEAT.verb: N_("Your seat is yours again."),
+            HAND_TO_AI.verb: N_("The AI plays that seat now."),
         }[bid.verb]
-        await self._private(reply, done, None)
+        await self._private(reply, _(done), None)
         await self._play.show(played)
 
     async def _end(self, reply: Reply, bid: ButtonId) -> None:
@@ -148,17 +148,22 @@ class TableMenu:
         ended = await self._service.end(
             bid.game_id, reply.user_id, manager=self._can_manage(reply, table)
         )
-        await self._private(reply, "You ended the game.", None)
-        await self._publisher.ended(ended, f"Ended by {mention(reply.user_id, ended.names)}.")
+        await self._private(reply, _("You ended the game."), None)
+        with speaking(game_language(ended.row.options)):  # a public note
+            note = _("Ended by {player}.").format(player=mention(reply.user_id, ended.names))
+        await self._publisher.ended(ended, note)
 
     async def _vote(self, reply: Reply, bid: ButtonId) -> None:
         table = await self._service.vote_to_end(bid.game_id, reply.user_id)
         votes, needed = table.row.end_votes, len(table.voters) or len(table.row.end_votes)
         if table.row.status == "active":
-            await self._private(reply, f"You voted to end the game ({len(votes)}/{needed}).", None)
+            voted = _("You voted to end the game ({votes}).").format(votes=f"{len(votes)}/{needed}")
+            await self._private(reply, voted, None)
             return
-        await self._private(reply, "Your vote ended the game.", None)
-        await self._publisher.ended(table, f"Ended by a vote of {who(list(votes), table.names)}.")
+        await self._private(reply, _("Your vote ended the game."), None)
+        with speaking(game_language(table.row.options)):  # a public note
+            note = _("Ended by a vote of {players}.").format(players=who(list(votes), table.names))
+        await self._publisher.ended(table, note)
 
     # --- helpers -----------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from babel.lists import format_list
+from babel.numbers import format_decimal
 
 from bot.i18n import N_, _, babel_locale, ngettext
 from bot.ratings import RatingChange
@@ -61,12 +62,18 @@ def who(players: Sequence[PlayerId], names: Mapping[PlayerId, str]) -> str:
 
 def winners_phrase(winners: Sequence[PlayerId], names: Mapping[PlayerId, str]) -> str:
     """A result line's subject: `<@1> wins`, or `<@1> and <@2> share the win`."""
-    return f"{who(winners, names)} {agree(len(winners), 'wins', 'share the win')}"
+    line = agree(len(winners), "{players} wins", "{players} share the win")
+    return line.format(players=who(winners, names))
+
+
+def number(n: int) -> str:
+    """A whole number as the current language writes it ("1,234"; Spanish "12.345")."""
+    return format_decimal(n, locale=babel_locale())
 
 
 def rating(points: int) -> str:
     """A rating as shown, negatives with a true minus sign like the changes: "−41"."""
-    return f"−{-points}" if points < 0 else str(points)
+    return f"−{number(-points)}" if points < 0 else number(points)
 
 
 def rating_changes(changes: Sequence[RatingChange], names: Mapping[PlayerId, str]) -> str:
@@ -74,7 +81,7 @@ def rating_changes(changes: Sequence[RatingChange], names: Mapping[PlayerId, str
     AI once, however many bot seats it played)."""
     parts: dict[str, str] = {}
     for change in changes:
-        who = "🤖 AI" if change.is_bot else mention(change.player_id, names)
+        who = "🤖 " + _("AI") if change.is_bot else mention(change.player_id, names)
         delta = change.shown
         parts[who] = f"+{delta}" if delta > 0 else f"−{-delta}" if delta < 0 else "±0"
     return " · ".join(f"{who} {delta}" for who, delta in parts.items())

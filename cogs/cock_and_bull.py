@@ -56,21 +56,30 @@ GROUP_NAME = {"bend": N_("the Bend"), "field": N_("the Field"), "crown": N_("the
 FACE_NAME = {Face.COCK: N_("Cock"), Face.BULL: N_("Bull"), Face.MONKEY: N_("Monkey")}
 COLOUR_NAME = {Colour.RED: N_("red"), Colour.BLACK: N_("black")}
 
-RULES_SUMMARY = """\
-**Aim:** cover all six spots of the Arms with your colour (**Chip-In**) or peg your way \
-to hole 36 on your Mantle (**Peg-Out**).
-**Start:** both roll one die; Monkey beats Bull beats Cock (equal: roll again). The winner \
-picks red or black and rolls first.
-**Your turn:** roll both dice and keep rolling until you lose the turn.
-• 🐓🐓 put a chip on the **Bend** (3 spots), or flip one of your opponent's there. All 3 \
-yours already: **+2**.
-• 🐂🐂 the same on the **Field** (2 spots); both yours: **+3**.
-• 🐒🐒 the same on the **Crown**; yours: **+6**.
-• 🐓🐂 remove an opponent's chip (Bend first, then Field, Crown last) **or +1**.
-• 🐓🐒 or 🐂🐒: you lose the turn.
-**Scoring:** Chip-In = 18 + your Mantle (**54**, a *Flying Monkey*, if your peg was never \
-placed); the loser scores their Mantle. Peg-Out: both score Mantle + own chips \
-(Crown 6, Bull 3, Cock 2). Losing with 0 is a *Le Pew*."""
+RULES_SUMMARY = (
+    N_(
+        "**Aim:** cover all six spots of the Arms with your colour (**Chip-In**) or peg "
+        "your way to hole 36 on your Mantle (**Peg-Out**)."
+    ),
+    N_(
+        "**Start:** both roll one die; Monkey beats Bull beats Cock (equal: roll again). "
+        "The winner picks red or black and rolls first."
+    ),
+    N_("**Your turn:** roll both dice and keep rolling until you lose the turn."),
+    N_(
+        "• 🐓🐓 put a chip on the **Bend** (3 spots), or flip one of your opponent's there. "
+        "All 3 yours already: **+2**."
+    ),
+    N_("• 🐂🐂 the same on the **Field** (2 spots); both yours: **+3**."),
+    N_("• 🐒🐒 the same on the **Crown**; yours: **+6**."),
+    N_("• 🐓🐂 remove an opponent's chip (Bend first, then Field, Crown last) **or +1**."),
+    N_("• 🐓🐒 or 🐂🐒: you lose the turn."),
+    N_(
+        "**Scoring:** Chip-In = 18 + your Mantle (**54**, a *Flying Monkey*, if your peg "
+        "was never placed); the loser scores their Mantle. Peg-Out: both score Mantle + "
+        "own chips (Crown 6, Bull 3, Cock 2). Losing with 0 is a *Le Pew*."
+    ),
+)
 
 
 def _name(player: PlayerId, names: Mapping[PlayerId, str]) -> str:
@@ -94,8 +103,8 @@ class CockAndBullPresenter(Presenter):
     title = "Cock & Bull"
     colour = 0xB8322F
     stat_columns: ClassVar[dict[str, str]] = {
-        "flying_monkeys": "Flying Monkeys",
-        "le_pews": "Le Pews",
+        "flying_monkeys": N_("Flying Monkeys"),
+        "le_pews": N_("Le Pews"),
     }
 
     def render_png(self, state: CockAndBullState, names: Mapping[PlayerId, str]) -> bytes:
@@ -207,15 +216,21 @@ class CockAndBullPresenter(Presenter):
         (winner,) = outcome.winners
         loser = next(p for p in state.players if p != winner)
         score = f"{outcome.scores[winner]}–{outcome.scores[loser]}"
+        who = mention(winner, names)
         if state.seating.resigned:
-            who, quitter = mention(winner, names), mention(loser, names)
-            return f"{who} wins: {quitter} resigned ({score} points)"
+            line = _("{player} wins: {quitter} resigned ({score} points)")
+            return line.format(player=who, quitter=mention(loser, names), score=score)
         if len(state.results) > 1:
             w, lo = (state.wins[state.seat_of(p)] for p in (winner, loser))
-            return f"{mention(winner, names)} wins the match {w}–{lo} ({score} points)"
+            line = _("{player} wins the match {games} ({score} points)")
+            return line.format(player=who, games=f"{w}–{lo}", score=score)
         last = state.results[-1]
-        how = "by Chip-In" if last.kind is WinKind.CHIP_IN else "by Peg-Out"
-        return f"{mention(winner, names)} wins {how}, {score}"
+        line = (
+            _("{player} wins by Chip-In, {score}")
+            if last.kind is WinKind.CHIP_IN
+            else _("{player} wins by Peg-Out, {score}")
+        )
+        return line.format(player=who, score=score)
 
 
 @app_commands.guild_only()

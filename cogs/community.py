@@ -17,13 +17,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import Interaction, ParlourBot
+from bot.command_translator import spoken_command
 from bot.components import plain_button
 from bot.custom_ids import PAGE_TEMPLATE, PageId, ViewerId
 from bot.errors import UserError
 from bot.history import Page, history_page
-from bot.i18n import _
+from bot.i18n import _, ngettext
 from bot.replay import Replay
 from bot.replies import Reply
+from bot.wording import number
 from cogs.options import guild_id
 from cogs.replay_viewer import (
     SUMMARY,
@@ -84,7 +86,7 @@ class Community(commands.Cog):
 
     async def page_click(self, interaction: discord.Interaction[Any], pid: PageId) -> None:
         async def turn(reply: Reply) -> None:
-            _check_owner(reply, pid.owner, "/history")
+            _check_owner(reply, pid.owner, spoken_command("/history"))
             embed, view = await self._page(guild_id(interaction), pid)
             await reply.update(embed=embed, view=view)
 
@@ -101,13 +103,14 @@ class Community(commands.Cog):
         )
         text = _history_text(page)
         if pid.user is not None:
-            text = f"Games <@{pid.user}> played:\n\n{text}"
+            played = _("Games {player} played:").format(player=f"<@{pid.user}>")
+            text = f"{played}\n\n{text}"
         embed = discord.Embed(title=_history_title(pid), description=text[:4096])
-        embed.set_footer(text=f"Page {page.number + 1}")
+        embed.set_footer(text=_("Page {page}").format(page=number(page.number + 1)))
         view = discord.ui.View(timeout=None)
         for move, label, emoji, tag, off in (
-            (-1, "Newer", "◀", "back", page.number == 0),
-            (1, "Older", "▶", "on", not page.more),
+            (-1, _("Newer"), "◀", "back", page.number == 0),
+            (1, _("Older"), "▶", "on", not page.more),
         ):
             target = PageId(pid.owner, max(0, page.number + move), pid.game, pid.user, tag)
             view.add_item(HistoryButton(target, label=label, emoji=emoji, disabled=off))
@@ -129,7 +132,7 @@ class Community(commands.Cog):
 
     async def viewer_click(self, interaction: discord.Interaction[Any], vid: ViewerId) -> None:
         async def step(reply: Reply) -> None:
-            _check_owner(reply, vid.owner, f"/replay id:{vid.game_id}")
+            _check_owner(reply, vid.owner, f"{spoken_command('/replay id')}:{vid.game_id}")
             replay = await self.bot.replays.open(vid.game_id, guild_id(interaction))
             if vid.tag == SUMMARY:
                 await self._summary(reply, replay)
@@ -153,35 +156,46 @@ class Community(commands.Cog):
         if len(animation.data) > reply.interaction.filesize_limit:
             raise UserError(_("This game's summary is too large for Discord to show."))
         kind = animation.filename.rsplit(".", 1)[-1].upper()
+        frames = ngettext("{n} frame", "{n} frames", animation.frames).format(
+            n=number(animation.frames)
+        )
+        line = _("**{game} #{id}**, one frame per {chapter} ({frames}, {kind}, {size} KB).")
         await reply.private(
-            f"**{presenter.title} #{replay.table.row.id}**, one frame per "
-            f"{presenter.chapter_name} ({animation.frames} frames, {kind}, "
-            f"{len(animation.data) // 1024} KB).",
+            line.format(
+                game=presenter.title,
+                id=replay.table.row.id,
+                chapter=presenter.chapter_word(),
+                frames=frames,
+                kind=kind,
+                size=number(len(animation.data) // 1024),
+            ),
             file=discord.File(io.BytesIO(animation.data), filename=animation.filename),
         )
 
 
 def _check_owner(reply: Reply, owner: int, command: str) -> None:
     if reply.user_id != owner:
-        raise UserError(f"These buttons are someone else's: use `{command}` for your own.")
+        mine = _("These buttons are someone else's: use `{command}` for your own.")
+        raise UserError(mine.format(command=command))
 
 
 def _history_title(pid: PageId) -> str:
-    title = "Finished games"
-    if pid.game is not None:
-        title += f" of {next(c.name for c in GAME_CHOICES if c.value == pid.game)}"
-    return title
+    if pid.game is None:
+        return _("Finished games")
+    game = next(c.name for c in GAME_CHOICES if c.value == pid.game)
+    return _("Finished games of {game}").format(game=game)
 
 
 def _history_text(page: Page) -> str:
     if not page.entries:
-        return "No finished games yet." if page.number == 0 else "No older games."
+        return _("No finished games yet.") if page.number == 0 else _("No older games.")
     blocks = []
+    replay, thread = spoken_command("/replay id"), _("thread")
     for e in page.entries:
-        where = f" · [thread]({e.thread_url})" if e.thread_url else ""
+        where = f" · [{thread}]({e.thread_url})" if e.thread_url else ""
         blocks.append(
             f"**{e.title} #{e.game_id}** · <t:{int(e.finished_at)}:d>{where} · "
-            f"`/replay id:{e.game_id}`\n{e.players}\n{e.result}"
+            f"`{replay}:{e.game_id}`\n{e.players}\n{e.result}"
         )
     return "\n\n".join(blocks)
 

@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import Interaction, ParlourBot
-from bot.i18n import N_, _
+from bot.i18n import N_, NP_, _
 from bot.presenter import ButtonLook, Picture, Presenter
 from bot.wording import count, mention, winners_phrase
 from cogs.options import house_rules, new_command, rules_text, send_rules
@@ -45,19 +45,29 @@ DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 CARD_NAMES = {11: "J", 12: "Q"}  # Jack = horse 11, Queen = horse 12
 ORDINALS = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd")}
 
-RULES_SUMMARY = """\
-**Aim:** win the most tokens over five races by holding the cards of the winning horses.
-**Deal:** the 44 cards (2–10, Jack = 11, Queen = 12, four of each) are dealt out; your hand is \
-private — click **My cards** to see it.
-**Scratches:** each roll of two dice scratches that horse. Everyone pays 1 token into the pot \
-per card of it they hold, and discards them. Four horses are scratched. A number already \
-scratched: the same player rolls again, **free** — with escalating scratches too (only the race \
-charges for rolling a scratched horse).
-**The race:** each roll moves that horse one step; rolling a scratched horse costs the roller \
-1 token (escalating scratches: that horse's price). Horses 2 and 12 need 3 steps, horse 7 \
-needs 17 (classic track).
-**Payout:** the first horse home wins; each of its four cards earns ⌊pot ÷ 4⌋, the rest stays \
-in the pot. Tokens are then divided evenly again for the next race."""
+RULES_SUMMARY = (
+    N_("**Aim:** win the most tokens over five races by holding the cards of the winning horses."),
+    N_(
+        "**Deal:** the 44 cards (2–10, Jack = 11, Queen = 12, four of each) are dealt out; "
+        "your hand is private — click **My cards** to see it."
+    ),
+    N_(
+        "**Scratches:** each roll of two dice scratches that horse. Everyone pays 1 token "
+        "into the pot per card of it they hold, and discards them. Four horses are "
+        "scratched. A number already scratched: the same player rolls again, **free** — "
+        "with escalating scratches too (only the race charges for rolling a scratched "
+        "horse)."
+    ),
+    N_(
+        "**The race:** each roll moves that horse one step; rolling a scratched horse "
+        "costs the roller 1 token (escalating scratches: that horse's price). Horses 2 and "
+        "12 need 3 steps, horse 7 needs 17 (classic track)."
+    ),
+    N_(
+        "**Payout:** the first horse home wins; each of its four cards earns ⌊pot ÷ 4⌋, "
+        "the rest stays in the pot. Tokens are then divided evenly again for the next race."
+    ),
+)
 
 
 def _name(player: PlayerId, names: Mapping[PlayerId, str]) -> str:
@@ -86,8 +96,8 @@ class HoldYourHorsesPresenter(Presenter):
     title = "Hold Your Horses"
     colour = 0x2E7D32
     stat_columns: ClassVar[Mapping[str, str]] = {
-        "races_cashed": "Races cashed",
-        "best_race": "Best race",
+        "races_cashed": N_("Races cashed"),
+        "best_race": N_("Best race"),
     }
     private_label = N_("My cards")
 
@@ -104,7 +114,7 @@ class HoldYourHorsesPresenter(Presenter):
             return Picture(render_finished_png(state, names))
         return Picture(render_png(state, names))
 
-    chapter_name = "race"
+    chapter_name = NP_("chapter", "race")
 
     def chapter(self, state: HoldYourHorsesState) -> int:
         return state.race.number
@@ -222,7 +232,8 @@ class HoldYourHorsesPresenter(Presenter):
         best = outcome.scores[winners[0]]
         races = len(state.grid)
         won, over = count(best, "token", "tokens"), count(races, "race", "races")
-        return f"{winners_phrase(winners, names)} with {won} won over {over}"
+        line = _("{winners} with {tokens} won over {races}")
+        return line.format(winners=winners_phrase(winners, names), tokens=won, races=over)
 
 
 def _hand_text(cards: Sequence[int]) -> str:

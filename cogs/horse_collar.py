@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import Interaction, ParlourBot
-from bot.i18n import N_, _
+from bot.i18n import N_, NP_, _
 from bot.presenter import ButtonLook, Picture, Presenter
 from bot.wording import agree, count, listing, mention
 from cogs.options import house_rules, new_command, rules_text, send_rules
@@ -59,22 +59,38 @@ SHOOT_MENU = N_("Shoot: how far? (picking a distance shoots)")
 CURRENT = N_("✓ current setting")
 WEIGHT_EMOJI = {Colour.RED: "🔴", Colour.BLUE: "🔵"}
 
-RULES_SUMMARY = """\
-**Aim:** slide your side's weights down the table into the scoring end; first side to **51** \
-(after the whole frame) wins.
-**A turn:** each side in turn shoots all 8 weights (4 red, 4 blue) on a cleared board — \
-singles one player shoots all 8, pairs 4 each, fours 2 each. Weights knock each other on.
-**Values:** wholly past the trey line **3**, past the deuce line **2**, past the foul line \
-**1**; overhanging the end a **hanger, 13**; overhanging the end and a side a **corner \
-hanger, 26**. Touching a line counts for the lower zone. A weight whose centre leaves the \
-board falls in the alley.
-**A turn counts only** with a weight worth 3 or more, and with no **short** weight (touching \
-or short of the foul line) left on the board — knock it off before the turn ends.
-**Winning:** when a side reaches the target the frame is still finished; the last side (the \
-**hammer**) wins at once if it gets there first. Sides tied for the lead play a tie frame.
-**Shooting:** pick where to release (or line up with a weight to tap or knock it), a small \
-angle, then a distance — that shoots. **Same again** repeats your last shot. A little \
-execution noise means no two shots are quite alike."""
+RULES_SUMMARY = (
+    N_(
+        "**Aim:** slide your side's weights down the table into the scoring end; first "
+        "side to **51** (after the whole frame) wins."
+    ),
+    N_(
+        "**A turn:** each side in turn shoots all 8 weights (4 red, 4 blue) on a cleared "
+        "board — singles one player shoots all 8, pairs 4 each, fours 2 each. Weights "
+        "knock each other on."
+    ),
+    N_(
+        "**Values:** wholly past the trey line **3**, past the deuce line **2**, past the "
+        "foul line **1**; overhanging the end a **hanger, 13**; overhanging the end and a "
+        "side a **corner hanger, 26**. Touching a line counts for the lower zone. A weight "
+        "whose centre leaves the board falls in the alley."
+    ),
+    N_(
+        "**A turn counts only** with a weight worth 3 or more, and with no **short** "
+        "weight (touching or short of the foul line) left on the board — knock it off "
+        "before the turn ends."
+    ),
+    N_(
+        "**Winning:** when a side reaches the target the frame is still finished; the last "
+        "side (the **hammer**) wins at once if it gets there first. Sides tied for the "
+        "lead play a tie frame."
+    ),
+    N_(
+        "**Shooting:** pick where to release (or line up with a weight to tap or knock "
+        "it), a small angle, then a distance — that shoots. **Same again** repeats your "
+        "last shot. A little execution noise means no two shots are quite alike."
+    ),
+)
 
 
 # --- wording helpers ---------------------------------------------------------------------------
@@ -182,9 +198,9 @@ class HorseCollarPresenter(Presenter):
     title = "Horse Collar"
     colour = 0x8D6E63
     stat_columns: ClassVar[Mapping[str, str]] = {
-        "hangers": "Hangers",
-        "corner_hangers": "Corner hangers",
-        "hickeys": "Hickeys",
+        "hangers": N_("Hangers"),
+        "corner_hangers": N_("Corner hangers"),
+        "hickeys": N_("Hickeys"),
     }
     sides: ClassVar[Sequence[str]] = SIDES
 
@@ -203,7 +219,7 @@ class HorseCollarPresenter(Presenter):
     def slow_action(self, action: Action) -> bool:
         return action.verb == Verb.SHOOT  # physics and a replay to draw
 
-    chapter_name = "turn"
+    chapter_name = NP_("chapter", "turn")
 
     def chapter(self, state: HorseCollarState) -> int:
         return len(state.history)  # a new board message for every side's turn
@@ -341,15 +357,22 @@ class HorseCollarPresenter(Presenter):
             return f"{side_name(s)} ({who})"
 
         winners = listing([side(s) for s in state.winners])
-        verb = agree(len(state.winners), "wins", "share the win")
-        score = state.scores[state.winners[0]]
+        line = agree(
+            len(state.winners),
+            "{winners} wins with {score}{others} after {frames}",
+            "{winners} share the win with {score}{others} after {frames}",
+        )
         others = ", ".join(
             f"{side_name(s)} {v}" for s, v in enumerate(state.scores) if s not in state.winners
         )
-        text = f"{winners} {verb} with {score}" + (f" ({others})" if others else "")
-        text += f" after {count(state.frame, 'frame', 'frames')}"
+        text = line.format(
+            winners=winners,
+            score=state.scores[state.winners[0]],
+            others=f" ({others})" if others else "",
+            frames=count(state.frame, "frame", "frames"),
+        )
         if state.rules.hickey:
-            text += f", and the Hickey jar of {state.jar}"
+            text += _(", and the Hickey jar of {tokens}").format(tokens=state.jar)
         return text
 
 

@@ -9,43 +9,62 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import Interaction, ParlourBot
+from bot.command_translator import spoken_command
+from bot.i18n import N_, _, ngettext
 from bot.ratings import AI_PLAYER, MIN_GAMES, SCALE
 from bot.replies import Reply
 from bot.storage import RatingRow
-from bot.wording import count, rating
+from bot.wording import number, rating
 from cogs.options import guild_id
 from cogs.scoreboard import GAME_CHOICES, TOP
 
-NOT_RATED = (
+NOT_RATED = N_(
     "No rated games yet. Games finished before ratings began are rated once a server manager "
-    "runs `/recompute-ratings`."
+    "runs `{command}`."
 )
 
 
 def rated_name(row: RatingRow) -> str:
     """A rated player as a leaderboard names them (a mention shows as the name)."""
-    return "🤖 AI" if row.player_id == AI_PLAYER else f"<@{row.player_id}>"
+    return "🤖 " + _("AI") if row.player_id == AI_PLAYER else f"<@{row.player_id}>"
 
 
 def leaderboard_embed(title: str, colour: int, rows: list[RatingRow], bots: bool) -> discord.Embed:
-    embed = discord.Embed(title=f"{title} — leaderboard", colour=colour)
+    embed = discord.Embed(title=_("{game} — leaderboard").format(game=title), colour=colour)
     if not rows:
-        embed.description = NOT_RATED
+        embed.description = _(NOT_RATED).format(command=spoken_command("/recompute-ratings"))
         return embed
     top = [r for r in rows if r.rating.ranked]
+    line = _("**{rank}.** {player} — **{rating}** · {played} · {wins} W")
     lines = [
-        f"**{n}.** {rated_name(r)} — **{rating(r.rating.points)}** · {r.rating.played} played · "
-        f"{r.rating.wins} W"
+        line.format(
+            rank=n,
+            player=rated_name(r),
+            rating=rating(r.rating.points),
+            played=ngettext("{n} played", "{n} played", r.rating.played).format(
+                n=number(r.rating.played)
+            ),
+            wins=number(r.rating.wins),
+        )
         for n, r in enumerate(top[:TOP], start=1)
     ]
     waiting = len(rows) - len(top)
-    notes = [f"A player needs {MIN_GAMES} rated games to be ranked"]
     if waiting:
-        notes[0] += f": {count(waiting, 'player', 'players')} not ranked yet"
-    notes.append(f"Rating: (μ − 3σ) × {SCALE}, OpenSkill's Plackett–Luce model")
+        needs = ngettext(
+            "A player needs {needed} rated games to be ranked: {n} player not ranked yet",
+            "A player needs {needed} rated games to be ranked: {n} players not ranked yet",
+            waiting,
+        )
+    else:
+        needs = _("A player needs {needed} rated games to be ranked")
+    notes = [needs.format(needed=MIN_GAMES, n=number(waiting))]
+    notes.append(
+        _("Rating: (μ − 3σ) × {scale}, OpenSkill's Plackett–Luce model").format(scale=SCALE)
+    )
     if not bots:
-        notes.append("The AI is hidden")
-    embed.description = "\n".join(lines) or f"Nobody has played {MIN_GAMES} rated games yet."
+        notes.append(_("The AI is hidden"))
+    nobody = _("Nobody has played {needed} rated games yet.").format(needed=MIN_GAMES)
+    embed.description = "\n".join(lines) or nobody
     embed.set_footer(text=". ".join(notes) + ".")
     return embed
 
@@ -74,9 +93,12 @@ class Leaderboard(commands.Cog):
     async def recompute(self, interaction: Interaction) -> None:
         """Rate this server's finished games again, in the order they finished."""
         games = await self.bot.service.storage.recompute_ratings(guild_id(interaction))
-        await Reply.of(interaction).private(
-            f"Ratings recomputed from {count(games, 'finished game', 'finished games')}."
+        done = ngettext(
+            "Ratings recomputed from {n} finished game.",
+            "Ratings recomputed from {n} finished games.",
+            games,
         )
+        await Reply.of(interaction).private(done.format(n=number(games)))
 
 
 async def setup(bot: ParlourBot) -> None:

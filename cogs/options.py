@@ -9,13 +9,14 @@ and description), the lobby line and the rules line all come from that declarati
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.client import Interaction
+from bot.command_translator import spoken_command, spoken_name
 from bot.errors import UserError
 from bot.i18n import _
 from bot.replies import Reply
@@ -135,12 +136,17 @@ def _worded(option: Option) -> Callable[[OptionValue], str]:
     return lambda value: _(option.word(value))
 
 
-def rules_text(summary: str, declared: OptionSet, command: str) -> str:
-    """`/<game> rules`: the rules in short, then every house rule the `new` command offers,
-    what it takes and its default."""
-    lines = [f"• **{o.name}** — {_(o.description)} · {_takes(o)}" for o in declared]
-    heading = _("**House rules** (options of `{command}`):").format(command=command)
-    return f"{summary}\n{heading}\n" + "\n".join(lines)
+def rules_text(
+    summary: Sequence[str], declared: OptionSet, command: str, **values: int | str
+) -> str:
+    """`/<game> rules`: the rules in short (one catalog message per paragraph, `values`
+    filling their `{fields}`), then every house rule the `new` command offers, what it takes
+    and its default."""
+    paragraphs = [_(paragraph).format(**values) for paragraph in summary]
+    lines = [f"• **{spoken_name(o.name)}** — {_(o.description)} · {_takes(o)}" for o in declared]
+    heading = _("**House rules** (options of `{command}`):")
+    heading = heading.format(command=spoken_command(command))
+    return "\n".join([*paragraphs, heading, *lines])
 
 
 def _takes(option: Option) -> str:
@@ -150,8 +156,9 @@ def _takes(option: Option) -> str:
     if option.kind is Kind.NUMBER:
         values = f"{option.low}–{option.high}"
         return _("{values}, default {default}").format(values=values, default=default)
-    values = listing([str(c.value) for c in option.choices], either=True)
-    return _("{values}, default {default}").format(values=values, default=option.default)
+    # The choices as the slash command offers them (by label, in the reader's language).
+    values = listing([_(c.label) for c in option.choices], either=True)
+    return _("{values}, default {default}").format(values=values, default=default)
 
 
 def guild_id(interaction: Interaction) -> int:

@@ -1,11 +1,28 @@
-"""Where the pictures keep their static layers: the settings' cache directory, so a new
-process loads them instead of drawing them again (see `images.layer_cache`)."""
+"""Where the pictures keep their static layers (the settings' cache directory, so a new
+process loads them instead of drawing them again: see `images.layer_cache`), how they get
+their words (the bot's catalogs, in the language being spoken: see `images.words`), and
+where they are drawn: `PICTURE_WORKERS` processes, each prepared the same way, or a thread
+(see `bot.pictures`)."""
 
 from __future__ import annotations
 
+import functools
+
+from bot import i18n, pictures
 from bot.client import ParlourBot
 from images.layer_cache import use_directory
+from images.words import Translations, use_translations
+
+TRANSLATIONS = Translations(i18n._, i18n.ngettext, i18n.pgettext, i18n.current)
 
 
 async def setup(bot: ParlourBot) -> None:
-    use_directory(bot.settings.cache_dir)
+    prepare(bot.settings.cache_dir)
+    in_workers = functools.partial(prepare, bot.settings.cache_dir)
+    pictures.use_workers(bot.settings.picture_workers, bot.presenters, in_workers)
+
+
+def prepare(cache_dir: str | None) -> None:
+    """Set this process up to draw pictures (the bot's, or a picture worker)."""
+    use_directory(cache_dir)
+    use_translations(TRANSLATIONS)

@@ -16,9 +16,10 @@ from typing import Any, Protocol, runtime_checkable
 
 import discord
 
-from bot.board import prompt_of
+from bot.board import prompt_here
 from bot.components import plain_button
 from bot.custom_ids import VIEWER_TEMPLATE, ViewerId
+from bot.i18n import _, pgettext
 from bot.presenter import Presenter
 from bot.replay import Replay
 from bot.service import Table
@@ -97,16 +98,21 @@ def viewer_message(
     table, state = replay.table, replay.states[step]
     here = Table(table.row, table.seats, state)
     lines = move_list(replay, presenter, step)
-    lines.append(f"**▶ {prompt_of(here, engine, presenter)}**")
+    lines.append(f"**▶ {prompt_here(here, engine, presenter)}**")
     embed = discord.Embed(
-        title=f"Replay · {presenter.title} #{table.row.id}",
+        title=_("Replay · {game} #{id}").format(game=presenter.title, id=table.row.id),
         description="\n".join(lines),
         colour=presenter.colour,
     )
-    chapters = len(replay.chapter_starts)
+    footer = _("Move {step} of {last} · {chapter} {number} of {chapters}")
     embed.set_footer(
-        text=f"Move {step} of {replay.last} · {presenter.chapter_name} "
-        f"{replay.chapter_index(step) + 1} of {chapters}"
+        text=footer.format(
+            step=step,
+            last=replay.last,
+            chapter=presenter.chapter_word(),
+            number=replay.chapter_index(step) + 1,
+            chapters=len(replay.chapter_starts),
+        )
     )
     embed.set_image(url="attachment://replay.png")
     file = discord.File(io.BytesIO(picture), filename="replay.png")
@@ -122,7 +128,8 @@ def move_list(replay: Replay, presenter: Presenter, step: int) -> list[str]:
     last = min(replay.last, step + CONTEXT)
     lines = [_move_line(replay, presenter, n, current=n == step) for n in range(first, last + 1)]
     if step == 0:
-        lines.insert(0, "▶ **The start.**")
+        start = _("The start.")
+        lines.insert(0, f"▶ **{start}**")
     return lines
 
 
@@ -150,23 +157,40 @@ def _move_line(replay: Replay, presenter: Presenter, n: int, *, current: bool) -
 def buttons(replay: Replay, presenter: Presenter, step: int, owner: int) -> list[ReplayButton]:
     """⏮ ◀ ▶ ⏭ by move (first row); by chapter back and on, the animated summary (second)."""
     game_id, last = replay.table.row.id, replay.last
-    chapter = presenter.chapter_name
+    chapter = presenter.chapter_word()
 
     def to(target: int, tag: str, label: str, emoji: str, off: bool, row: int) -> ReplayButton:
         vid = ViewerId(owner, game_id, replay.clamp(target), tag)
         return ReplayButton(vid, label=label, emoji=emoji, disabled=off, row=row)
 
     return [
-        to(0, "first", "First", "⏮", step == 0, 0),
-        to(step - 1, "back", "Back", "◀", step == 0, 0),
-        to(step + 1, "on", "Next", "▶", step == last, 0),
-        to(last, "last", "Last", "⏭", step == last, 0),
+        to(0, "first", _("First"), "⏮", step == 0, 0),
+        to(step - 1, "back", _("Back"), "◀", step == 0, 0),
+        to(step + 1, "on", _("Next"), "▶", step == last, 0),
+        to(last, "last", pgettext("move", "Last"), "⏭", step == last, 0),
         to(
-            replay.chapter_back(step), "ch_back", f"{chapter.capitalize()} back", "⏪", step == 0, 1
+            replay.chapter_back(step),
+            "ch_back",
+            _capital(_("{chapter} back").format(chapter=chapter)),
+            "⏪",
+            step == 0,
+            1,
         ),
-        to(replay.chapter_on(step), "ch_on", f"Next {chapter}", "⏩", step == last, 1),
-        to(step, SUMMARY, "Animated summary", "🎞", False, 1),
+        to(
+            replay.chapter_on(step),
+            "ch_on",
+            _capital(_("Next {chapter}").format(chapter=chapter)),
+            "⏩",
+            step == last,
+            1,
+        ),
+        to(step, SUMMARY, _("Animated summary"), "🎞", False, 1),
     ]
+
+
+def _capital(label: str) -> str:
+    """A label starting with a capital, wherever the language put the chapter's name."""
+    return label[:1].upper() + label[1:]
 
 
 def summary(replay: Replay, presenter: Presenter) -> Animation:

@@ -21,21 +21,29 @@ from discord.ext import commands
 
 from bot.board import OPTIONS_PER_MENU
 from bot.client import Interaction, ParlourBot
-from bot.errors import UserError
-from bot.i18n import N_, _, ngettext, pgettext
+from bot.errors import UserError, refused
+from bot.i18n import N_, NP_, _, ngettext, pgettext
 from bot.presenter import ButtonLook, NumberBox, Presenter
 from bot.replies import Reply
 from bot.service import Table
-from bot.wording import agree, count, mention, who
+from bot.wording import agree, count, listing, mention, who
 from cogs.options import house_rules, new_command, rules_text, send_rules
 from images.risk import NEUTRAL as NEUTRAL_COLOUR
 from images.risk import LegendRow, MapView, render_png
 from rules.core import Action, Event, IllegalAction, Outcome, PlayerId
 from rules.risk import ENGINE, cards
-from rules.risk.actions import PRIVATE_VERBS, Verb, parse_number, parse_territory, parse_trade
+from rules.risk.actions import (
+    PRIVATE_VERBS,
+    Verb,
+    parse_assault,
+    parse_number,
+    parse_place_at,
+    parse_territory,
+    parse_trade,
+)
 from rules.risk.engine import attack_path
 from rules.risk.map import CONTINENTS, TERRITORIES
-from rules.risk.missions import describe, mission_text
+from rules.risk.missions import effective_mission
 from rules.risk.options import OPTIONS
 from rules.risk.queries import (
     HowMany,
@@ -64,8 +72,10 @@ from rules.risk.state import (
     DeckReshuffled,
     DefenceNeeded,
     Fortified,
+    Mission,
     MissionChanged,
     MissionCompleted,
+    MissionKind,
     Phase,
     PlayerEliminated,
     RiskState,
@@ -87,24 +97,35 @@ LOBBY_WORDS = {
     )
 }
 
-RULES_SUMMARY = """\
-**Aim:** conquer the world (two players: eliminate the opponent; the neutral army need not \
-be beaten), or complete your secret mission in Secret Mission Risk.
-**Set-up:** territories are dealt (or claimed one by one), then everyone places the rest of \
-their armies in turn, or **Auto**. **Decision:** a set-up turn puts any number of your armies \
-on one territory, in the claim set-up too (the classic rules place one army at a time there), \
-so a set-up takes a few clicks each instead of twenty.
-**Your turn:** 1) reinforcements: max(3, territories ÷ 3) + continent bonuses + card sets \
-(any set you hold; 4, 6, 8, 10, 12, 15, then +5, counted across all players; +2 on a traded \
-card's territory you hold, once a turn — you choose which when a set shows several; trade at \
-5+ cards), placed in any numbers. 2) attack from a territory with 2+ armies: up to 3 dice \
-against 1–2, highest dice compared, **ties to the defender**; **Blitz** rolls until it falls \
-or you reach your stop level; move in at least as many as you rolled, or any number more \
-(leaving 1). 3) one fortify move of any number of armies to a neighbour (leaving 1). Took a \
-territory? Draw one card.
-**Eliminate** a player and take their cards (6+: trade at once).
-**Secret missions:** complete yours during your turn — even by its last move — and you win \
-at once."""
+RULES_SUMMARY = (
+    N_(
+        "**Aim:** conquer the world (two players: eliminate the opponent; the neutral army "
+        "need not be beaten), or complete your secret mission in Secret Mission Risk."
+    ),
+    N_(
+        "**Set-up:** territories are dealt (or claimed one by one), then everyone places "
+        "the rest of their armies in turn, or **Auto**. **Decision:** a set-up turn puts "
+        "any number of your armies on one territory, in the claim set-up too (the classic "
+        "rules place one army at a time there), so a set-up takes a few clicks each "
+        "instead of twenty."
+    ),
+    N_(
+        "**Your turn:** 1) reinforcements: max(3, territories ÷ 3) + continent bonuses + "
+        "card sets (any set you hold; 4, 6, 8, 10, 12, 15, then +5, counted across all "
+        "players; +2 on a traded card's territory you hold, once a turn — you choose which "
+        "when a set shows several; trade at 5+ cards), placed in any numbers. 2) attack "
+        "from a territory with 2+ armies: up to 3 dice against 1–2, highest dice compared, "
+        "**ties to the defender**; **Blitz** rolls until it falls or you reach your stop "
+        "level; move in at least as many as you rolled, or any number more (leaving 1). 3) "
+        "one fortify move of any number of armies to a neighbour (leaving 1). Took a "
+        "territory? Draw one card."
+    ),
+    N_("**Eliminate** a player and take their cards (6+: trade at once)."),
+    N_(
+        "**Secret missions:** complete yours during your turn — even by its last move — "
+        "and you win at once."
+    ),
+)
 
 TERRITORY_MENUS = {
     Verb.CLAIM: N_("Claim a territory…"),
@@ -116,6 +137,7 @@ TERRITORY_MENUS = {
     Verb.FORTIFY_TO: N_("Move armies to…"),
 }
 SYMBOL_ICON = {"infantry": "🪖", "cavalry": "🐎", "artillery": "💣"}
+SYMBOL_WORDS = {"infantry": N_("infantry"), "cavalry": N_("cavalry"), "artillery": N_("artillery")}
 PHASE_WORDS = {
     Phase.SETUP_CLAIM: N_("claim a territory"),
     Phase.SETUP_PLACE: N_("place set-up armies"),
@@ -131,7 +153,19 @@ PHASE_WORDS = {
 # --- "how many": every legal number offered --------------------------------------------------
 
 QUICK_ONLY = 5  # up to this many legal numbers: a button each
-DOING = {Verb.PLACE: N_("Place"), Verb.MOVE_IN: N_("Move in"), Verb.FORTIFY: N_("Move")}
+# In the context "armies": Winner's Circle's "Place" is a finishing place.
+DOING = {
+    Verb.PLACE: NP_("armies", "Place"),
+    Verb.MOVE_IN: NP_("armies", "Move in"),
+    Verb.FORTIFY: NP_("armies", "Move"),
+}
+
+
+def doing(verb: Verb) -> str:
+    """What choosing `verb`'s number does, in the current language: "Place", "Move in"."""
+    return pgettext("armies", DOING[verb])
+
+
 ALL_OF_IT = {Verb.PLACE: N_("all"), Verb.MOVE_IN: N_("all"), Verb.FORTIFY: N_("all but one")}
 QUESTION = {
     Verb.PLACE: N_("How many armies go on {}?"),
@@ -176,11 +210,11 @@ def number_look(asked: HowMany, n: int, state: RiskState) -> ButtonLook:
         note = _(" (least)")
     elif n == max(lo, hi // 2) and len(layout.quick) < hi - lo + 1:
         note = _(" (half)")
-    label = f"{_(DOING[asked.verb])} {n}{note}"
+    label = f"{doing(asked.verb)} {n}{note}"
     if n in layout.quick:
         return ButtonLook(label, emoji="➕" if asked.verb == Verb.PLACE else None)
     # The layout's menu is worded in English (it is cached): the board shows this one.
-    menu = _("{doing} another number…").format(doing=_(DOING[asked.verb]))
+    menu = _("{doing} another number…").format(doing=doing(asked.verb))
     here = state.armies_on(state.source)
     kept = here - (n - lo) if asked.verb == Verb.MOVE_IN else here - n
     after = (
@@ -214,8 +248,71 @@ def trade_look(traded: tuple[int, ...], state: RiskState) -> ButtonLook:
     return ButtonLook(label, discord.ButtonStyle.success, menu=menu, description=why)
 
 
+def place_at_look(action: Action) -> ButtonLook:
+    """A coarse placement (never offered; named in a replay's list of moves)."""
+    territory, armies = parse_place_at(action)
+    line = _("Place {armies} on {territory}")
+    return ButtonLook(line.format(armies=armies, territory=name_of(territory)), emoji="➕")
+
+
+def assault_look(action: Action) -> ButtonLook:
+    """A whole attack in one action (never offered; named in a replay's list of moves)."""
+    planned = parse_assault(action)
+    line = _("Attack {target} from {source}: blitz to {stop}, keep {keep}")
+    label = line.format(
+        target=name_of(planned.target),
+        source=name_of(planned.source),
+        stop=planned.stop,
+        keep=planned.keep,
+    )
+    return ButtonLook(label, discord.ButtonStyle.danger, "⚡")
+
+
 def name_of(slug: str) -> str:
-    return TERRITORIES[slug].name
+    """A territory's name in the language spoken (the map draws the same)."""
+    return _(TERRITORIES[slug].name)
+
+
+def continent_name(slug: str) -> str:
+    return _(CONTINENTS[slug].name)
+
+
+def mission_words(mission: Mission, names: Mapping[int, str] | None = None) -> str:
+    """A mission card's text; `names` maps seats (colours) to what to call them."""
+    if mission.kind is MissionKind.CONQUER:
+        parts = [continent_name(c) for c in mission.continents]
+        if mission.one_more_continent:
+            parts.append(_("one more continent"))
+        return _("Conquer {continents}.").format(continents=listing(parts))
+    if mission.kind is MissionKind.OCCUPY:
+        line = (
+            _("Occupy {territories} territories with at least {armies} armies in each.")
+            if mission.min_armies > 1
+            else _("Occupy {territories} territories.")
+        )
+        return line.format(territories=mission.territories, armies=mission.min_armies)
+    seat = _("seat {seat}").format(seat=mission.target + 1)
+    player = (names or {}).get(mission.target, seat)
+    return _("Destroy all armies of {player}.").format(player=player)
+
+
+def my_mission(state: RiskState, player: PlayerId, names: Mapping[PlayerId, str]) -> str:
+    """Private: "My mission" for `player`, with the fallback to 24 territories spelt out."""
+    seat = state.seat_of(player)
+    dealt = state.missions[seat]
+    seat_names = {s: names.get(p, str(p)) for s, p in enumerate(state.players)}
+    text = mission_words(dealt, seat_names)
+    if effective_mission(state, seat) != dealt:
+        why = (
+            _("your own colour: so occupy 24 territories instead.")
+            if dealt.target == seat
+            else _("another player destroyed them: so occupy 24 territories instead.")
+        )
+        text += f" ({why})"
+    held = _("You hold {territories} territories.").format(
+        territories=territory_count(state, player)
+    )
+    return f"{text} {held}"
 
 
 def _who(player: PlayerId, names: Mapping[PlayerId, str]) -> str:
@@ -228,7 +325,10 @@ def _dice(dice: Sequence[int]) -> str:
 
 def card_text(card: int) -> str:
     symbol = cards.symbol(card)
-    return f"{SYMBOL_ICON[symbol.value]} {cards.label(card)}" if symbol else "🃏 " + _("Wild")
+    if symbol is None:
+        return "🃏 " + _("Wild")
+    territory = name_of(cards.territory(card))
+    return f"{SYMBOL_ICON[symbol.value]} {territory} ({_(SYMBOL_WORDS[symbol.value])})"
 
 
 def map_view(state: RiskState, names: Mapping[PlayerId, str]) -> MapView:
@@ -249,9 +349,9 @@ def map_view(state: RiskState, names: Mapping[PlayerId, str]) -> MapView:
         for seat, p in enumerate(state.players)
     ]
     owners = {s: colour[o] for s, o, a in zip(SLUGS, state.owners, state.armies, strict=True) if a}
-    caption = f"Turn {state.turn}" if state.turn else "Set-up"
+    caption = _("Turn {turn}").format(turn=state.turn) if state.turn else _("Set-up")
     if acting is not None:
-        caption += f" · {names.get(acting, '?')}: {PHASE_WORDS[state.phase]}"
+        caption += f" · {names.get(acting, '?')}: {_(PHASE_WORDS[state.phase])}"
     return MapView(
         owners=owners,
         armies=dict(zip(SLUGS, state.armies, strict=True)),
@@ -267,9 +367,9 @@ class RiskPresenter(Presenter):
     title = "Risk"
     colour = 0x8E2424
     stat_columns: ClassVar[Mapping[str, str]] = {
-        "captures": "Captures",
-        "eliminations": "Eliminations",
-        "sets_traded": "Sets traded",
+        "captures": N_("Captures"),
+        "eliminations": N_("Eliminations"),
+        "sets_traded": N_("Sets traded"),
     }
     private_label = N_("My cards & mission")
     batch_ai_moves = True
@@ -277,7 +377,7 @@ class RiskPresenter(Presenter):
     def render_png(self, state: RiskState, names: Mapping[PlayerId, str]) -> bytes:
         return render_png(map_view(state, names))
 
-    chapter_name = "turn"
+    chapter_name = NP_("chapter", "turn")
 
     def chapter(self, state: RiskState) -> int:
         return state.turn
@@ -356,7 +456,7 @@ class RiskPresenter(Presenter):
                 line = _("Set-up done. {player} takes the first turn.")
                 return line.format(player=_who(p, names))
             case TurnStarted(player=p, turn=n, reinforcement=r):
-                held = f" + {', '.join(CONTINENTS[c].name for c in r.continents)}"
+                held = f" + {', '.join(continent_name(c) for c in r.continents)}"
                 line = _("Turn {turn}: {player} gets {armies} ({territories} → {base}{held}).")
                 return line.format(
                     turn=n,
@@ -423,7 +523,7 @@ class RiskPresenter(Presenter):
                 return _("{player} ends the turn.").format(player=_who(p, names))
             case MissionCompleted(player=p, mission=m):
                 line = _("🎯 {player} completed their mission: {mission}")
-                return line.format(player=_who(p, names), mission=describe(m))
+                return line.format(player=_who(p, names), mission=mission_words(m))
         return ""
 
     def narrate_private(
@@ -439,7 +539,9 @@ class RiskPresenter(Presenter):
                     took = _("You took {cards}.").format(cards=", ".join(map(card_text, taken)))
                     lines.append(took + extra)
                 case MissionChanged(player=p, mission=m) if p == player:
-                    lines.append(_("Your mission is now: {mission}").format(mission=describe(m)))
+                    lines.append(
+                        _("Your mission is now: {mission}").format(mission=mission_words(m))
+                    )
         return lines
 
     def private(self, state: RiskState, player: PlayerId, names: Mapping[PlayerId, str]) -> str:
@@ -451,7 +553,7 @@ class RiskPresenter(Presenter):
             worth.format(armies=next_set_value(state)),
         ]
         if state.missions:
-            mission = mission_text(state, player, names)
+            mission = my_mission(state, player, names)
             lines.append(_("**Your mission:** {mission}").format(mission=mission))
         if state.phase is not Phase.OVER and state.player == player:
             lines += self._private_choices(state)
@@ -494,9 +596,9 @@ class RiskPresenter(Presenter):
         if verb in TERRITORY_MENUS:
             t = TERRITORIES[parse_territory(action)]
             return ButtonLook(
-                f"{t.name} ({state.armies_on(t.slug)})",
+                f"{name_of(t.slug)} ({state.armies_on(t.slug)})",
                 menu=_(TERRITORY_MENUS[verb]),
-                description=CONTINENTS[t.continent].name,
+                description=continent_name(t.continent),
             )
         secondary = discord.ButtonStyle.secondary
         looks = {
@@ -516,6 +618,8 @@ class RiskPresenter(Presenter):
                 menu=_("+2 armies on…"),
                 description=_("a territory of yours that a set shows"),
             ),
+            Verb.PLACE_AT: lambda: place_at_look(action),
+            Verb.ASSAULT: lambda: assault_look(action),
             Verb.AUTO: lambda: ButtonLook(_("Auto"), secondary, "🤖"),
             Verb.BACK: lambda: ButtonLook(_("Back"), secondary),
             Verb.END_ATTACKS: lambda: ButtonLook(_("End attacks"), secondary),
@@ -529,15 +633,34 @@ class RiskPresenter(Presenter):
     def result(self, state: RiskState, outcome: Outcome, names: Mapping[PlayerId, str]) -> str:
         winners = sorted(outcome.winners)
         n = len(winners)
-        how = {
-            WinKind.DOMINATION: f"{agree(n, 'conquers', 'conquer')} the world",
-            WinKind.ELIMINATION: f"{agree(n, 'eliminates', 'eliminate')} the opponent",
-            WinKind.MISSION: f"{agree(n, 'completes', 'complete')} their secret mission",
-            WinKind.TURN_LIMIT: f"{agree(n, 'holds', 'hold')} the most territories at the "
-            "turn limit",
-            WinKind.RESIGNATION: f"{agree(n, 'is', 'are')} the last in the game",
+        line = {
+            WinKind.DOMINATION: agree(
+                n,
+                "{players} conquers the world after {turns}",
+                "{players} conquer the world after {turns}",
+            ),
+            WinKind.ELIMINATION: agree(
+                n,
+                "{players} eliminates the opponent after {turns}",
+                "{players} eliminate the opponent after {turns}",
+            ),
+            WinKind.MISSION: agree(
+                n,
+                "{players} completes their secret mission after {turns}",
+                "{players} complete their secret mission after {turns}",
+            ),
+            WinKind.TURN_LIMIT: agree(
+                n,
+                "{players} holds the most territories at the turn limit after {turns}",
+                "{players} hold the most territories at the turn limit after {turns}",
+            ),
+            WinKind.RESIGNATION: agree(
+                n,
+                "{players} is the last in the game after {turns}",
+                "{players} are the last in the game after {turns}",
+            ),
         }[state.win or WinKind.DOMINATION]
-        return f"{who(winners, names)} {how} after {count(state.turn, 'turn', 'turns')}"
+        return line.format(players=who(winners, names), turns=count(state.turn, "turn", "turns"))
 
 
 @app_commands.guild_only()
@@ -570,7 +693,7 @@ class RiskCog(commands.GroupCog, group_name="risk"):
         try:
             path = attack_path(table.state, interaction.user.id, source, target)
         except IllegalAction as e:
-            raise UserError(str(e)) from e
+            raise refused(e) from e
         reply = Reply.of(interaction)
         await self.bot.play.command(reply, table.row.id, path)
         line = _("Attacking {target} from {source}: roll or blitz on the board.")

@@ -3,17 +3,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.client import Interaction, ParlourBot
+from bot.i18n import _, ngettext
+from bot.presenter import Presenter
 from bot.ratings import MIN_GAMES
 from bot.replies import Reply
 from bot.storage import RatingRow, StandingRow
-from bot.wording import rating
+from bot.wording import number, rating
 from cogs.options import guild_id
 from rules.registry import ENGINES
 
@@ -22,7 +24,21 @@ TOP = 15
 
 
 def _who(row: StandingRow) -> str:
-    return f"🤖 Bot {-row.player_id}" if row.is_bot else f"<@{row.player_id}>"
+    bot = _("Bot {number}").format(number=-row.player_id)
+    return f"🤖 {bot}" if row.is_bot else f"<@{row.player_id}>"
+
+
+def record(wins: int, losses: int) -> str:
+    """Wins and losses, as short as a standings line needs: "3 W / 1 L"."""
+    return _("{wins} W / {losses} L").format(wins=number(wins), losses=number(losses))
+
+
+def _stats(presenter: Presenter, stats: Mapping[str, int], form: str) -> str:
+    """A game's own scoreboard figures, each worded by `form` ("{title} {value}")."""
+    return "".join(
+        form.format(title=_(title), value=number(stats.get(key, 0)))
+        for key, title in presenter.stat_columns.items()
+    )
 
 
 def rating_text(rows: Sequence[RatingRow], player: int) -> str:
@@ -30,12 +46,14 @@ def rating_text(rows: Sequence[RatingRow], player: int) -> str:
     them by default)."""
     mine = next((r.rating for r in rows if r.player_id == player), None)
     if mine is None:
-        return "Not rated yet"
+        return _("Not rated yet")
     ranked = [r.player_id for r in rows if r.rating.ranked]
     shown = rating(mine.points)
     if player not in ranked:
-        return f"Rating {shown} · ranked after {MIN_GAMES} rated games ({mine.played} so far)"
-    return f"Rating {shown} · rank {ranked.index(player) + 1} of {len(ranked)}"
+        line = _("Rating {rating} · ranked after {needed} rated games ({played} so far)")
+        return line.format(rating=shown, needed=MIN_GAMES, played=number(mine.played))
+    line = _("Rating {rating} · rank {rank} of {ranked}")
+    return line.format(rating=shown, rank=ranked.index(player) + 1, ranked=len(ranked))
 
 
 class Scoreboard(commands.Cog):
@@ -50,21 +68,22 @@ class Scoreboard(commands.Cog):
         """This server's standings for a game: wins minus losses, then points."""
         presenter = self.bot.presenters.get(game)
         rows = await self.bot.service.storage.standings(guild_id(interaction), game)
-        embed = discord.Embed(title=f"{presenter.title} — scoreboard", colour=presenter.colour)
+        title = _("{game} — scoreboard").format(game=presenter.title)
+        embed = discord.Embed(title=title, colour=presenter.colour)
         if not rows:
-            embed.description = "No finished games yet."
+            embed.description = _("No finished games yet.")
         else:
-            lines = []
-            for rank, row in enumerate(rows[:TOP], start=1):
-                extra = "".join(
-                    f" · {title} {row.stats.get(key, 0)}"
-                    for key, title in presenter.stat_columns.items()
+            line = _("**{rank}.** {player} — {record} · {points} pts{stats}")
+            embed.description = "\n".join(
+                line.format(
+                    rank=rank,
+                    player=_who(row),
+                    record=record(row.wins, row.losses),
+                    points=number(row.points),
+                    stats=_stats(presenter, row.stats, " · {title} {value}"),
                 )
-                lines.append(
-                    f"**{rank}.** {_who(row)} — {row.wins} W / {row.losses} L · "
-                    f"{row.points} pts{extra}"
-                )
-            embed.description = "\n".join(lines)
+                for rank, row in enumerate(rows[:TOP], start=1)
+            )
         await Reply.of(interaction).send(embed=embed)
 
     @app_commands.command(name="stats")
@@ -74,22 +93,20 @@ class Scoreboard(commands.Cog):
         """One member's record in this server, across every game."""
         storage = self.bot.service.storage
         per_game = await storage.player_stats(guild_id(interaction), user.id)
-        embed = discord.Embed(title=f"{user.display_name} — record")
+        embed = discord.Embed(title=_("{name} — record").format(name=user.display_name))
         if not per_game:
-            embed.description = "No finished games yet."
+            embed.description = _("No finished games yet.")
         for game, row in per_game.items():
             if game not in self.bot.presenters:
                 continue  # a game this version no longer offers
             presenter = self.bot.presenters.get(game)
-            extra = "".join(
-                f"\n{title}: {row.stats.get(key, 0)}"
-                for key, title in presenter.stat_columns.items()
-            )
             rated = rating_text(await storage.ratings(guild_id(interaction), game), user.id)
+            played = ngettext("{n} played", "{n} played", row.played).format(n=number(row.played))
+            points = ngettext("{n} point", "{n} points", row.points).format(n=number(row.points))
+            stats = _stats(presenter, row.stats, "\n{title}: {value}")
             embed.add_field(
                 name=presenter.title,
-                value=f"{row.played} played · {row.wins} W / {row.losses} L\n"
-                f"{row.points} points{extra}\n{rated}",
+                value=f"{played} · {record(row.wins, row.losses)}\n{points}{stats}\n{rated}",
             )
         await Reply.of(interaction).private(embed=embed)
 

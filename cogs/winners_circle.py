@@ -19,11 +19,17 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import Interaction, ParlourBot
-from bot.i18n import N_, _, pgettext
+from bot.i18n import N_, NP_, _, ngettext, pgettext
 from bot.presenter import ButtonLook, Picture, Presenter
 from bot.wording import count, mention, winners_phrase
 from cogs.options import house_rules, new_command, rules_text, send_rules
-from images.winners_circle import HORSE_NAMES, SYMBOL_NAMES, render_payout_png, render_png
+from images.winners_circle import (
+    HORSE_COLOUR,
+    HORSE_NAMES,
+    SYMBOL_NAMES,
+    render_payout_png,
+    render_png,
+)
 from rules.core import Action, Event, Outcome, PlayerId
 from rules.winners_circle.actions import NEXT_RACE, Verb, chips_left, parse_bet, parse_move
 from rules.winners_circle.cards import card
@@ -62,28 +68,42 @@ PLACE_NAMES = {1: N_("Win"), 2: N_("Place"), 3: N_("Show")}
 PLACE_MEDALS = {LineKind.WIN: "🥇", LineKind.PLACE: "🥈", LineKind.SHOW: "🥉"}
 FINISH_KINDS = (LineKind.WIN, LineKind.PLACE, LineKind.SHOW)
 
-RULES_SUMMARY = f"""\
-**Aim:** the most money after {RACES} races (everyone starts with 0).
-**The horses:** seven, each driven this race by a card with a move for each die symbol: \
-Head (on three faces), Cap, Saddle, Shoe. The cards are shown under the track and in the \
-bet menu.
-**Bets:** race 1 starts with a random player, later races with the richest. In turn, each \
-player puts one chip on a horse — chips 1, 1 and 2 (a 2 counts as two bets), three rounds, \
-three different horses.
-**The start:** the horses line up behind the line, gate 1 on space 36 down to gate 7 on space \
-30. Those spaces count: a horse runs one full lap from where it starts, so gate 7 runs 6 \
-spaces more than gate 1 (and reaches the pace chip on space 18 of its lap 6 spaces later). In \
-a crowded field all start on 36.
-**The race:** click **Roll**, then pick a horse whose card is face up; it runs its card's \
-value for the symbol and the card turns face down. When every card is face down, all turn \
-up again. One horse per space: a blocked horse stops on the first free space behind (maybe \
-where it stood). The first three across the line after a lap are **Win, Place, Show**.
-**Payout:** an amount per bet that falls as more bets share the horse — Win 500 → 100, \
-Place 350 → 50, Show 250 → 50. The **pace horse** (first to space 18) adds +{PACE_BONUS} a \
-bet if it finishes in the top three; bets on the **last** horse pay the bank {LAST_PENALTY} \
-each (never below 0). Race {RACES} pays and costs double.
-With **hidden bets**, bet from **My chips**: only you see your chip's value until the race \
-ends."""
+RULES_SUMMARY = (
+    N_("**Aim:** the most money after {races} races (everyone starts with 0)."),
+    N_(
+        "**The horses:** seven, each driven this race by a card with a move for each die "
+        "symbol: Head (on three faces), Cap, Saddle, Shoe. The cards are shown under the "
+        "track and in the bet menu."
+    ),
+    N_(
+        "**Bets:** race 1 starts with a random player, later races with the richest. In "
+        "turn, each player puts one chip on a horse — chips 1, 1 and 2 (a 2 counts as two "
+        "bets), three rounds, three different horses."
+    ),
+    N_(
+        "**The start:** the horses line up behind the line, gate 1 on space 36 down to "
+        "gate 7 on space 30. Those spaces count: a horse runs one full lap from where it "
+        "starts, so gate 7 runs 6 spaces more than gate 1 (and reaches the pace chip on "
+        "space 18 of its lap 6 spaces later). In a crowded field all start on 36."
+    ),
+    N_(
+        "**The race:** click **Roll**, then pick a horse whose card is face up; it runs "
+        "its card's value for the symbol and the card turns face down. When every card is "
+        "face down, all turn up again. One horse per space: a blocked horse stops on the "
+        "first free space behind (maybe where it stood). The first three across the line "
+        "after a lap are **Win, Place, Show**."
+    ),
+    N_(
+        "**Payout:** an amount per bet that falls as more bets share the horse — Win 500 → "
+        "100, Place 350 → 50, Show 250 → 50. The **pace horse** (first to space 18) adds "
+        "+{pace} a bet if it finishes in the top three; bets on the **last** horse pay the "
+        "bank {last} each (never below 0). Race {races} pays and costs double."
+    ),
+    N_(
+        "With **hidden bets**, bet from **My chips**: only you see your chip's value until "
+        "the race ends."
+    ),
+)
 
 
 def _name(player: PlayerId, names: Mapping[PlayerId, str]) -> str:
@@ -120,7 +140,9 @@ def _place_name(kind: LineKind) -> str:
 
 def card_values(state: WinnersCircleState, h: int) -> str:
     values = card(state.gates[h - 1]).values
-    return " · ".join(f"{name} {v}" for name, v in zip(SYMBOL_NAMES.values(), values, strict=True))
+    return " · ".join(
+        f"{_(name)} {v}" for name, v in zip(SYMBOL_NAMES.values(), values, strict=True)
+    )
 
 
 def _bets_text(bets: Sequence[Bet]) -> str:
@@ -172,8 +194,8 @@ class WinnersCirclePresenter(Presenter):
     title = "Winner's Circle"
     colour = 0xC62828
     stat_columns: ClassVar[Mapping[str, str]] = {
-        "winners_backed": "Winners backed",
-        "lasts_backed": "Lasts backed",
+        "winners_backed": N_("Winners backed"),
+        "lasts_backed": N_("Lasts backed"),
     }
     private_label = N_("My chips")
     batch_ai_moves = True  # a bot's roll and move show as one turn
@@ -192,7 +214,7 @@ class WinnersCirclePresenter(Presenter):
             return Picture(render_payout_png(state, names))
         return Picture(render_png(state, names))
 
-    chapter_name = "race"
+    chapter_name = NP_("chapter", "race")
 
     def chapter(self, state: WinnersCircleState) -> int:
         # A race's board closes when it is paid out; the next board starts the next race.
@@ -216,7 +238,7 @@ class WinnersCirclePresenter(Presenter):
         if state.phase is Phase.MOVE:
             assert state.rolled is not None  # set with Phase.MOVE
             line = _("{race}: {player} rolled **{symbol}** — pick a horse")
-            return line.format(race=race, player=who, symbol=SYMBOL_NAMES[state.rolled])
+            return line.format(race=race, player=who, symbol=_(SYMBOL_NAMES[state.rolled]))
         if state.phase is Phase.RACE_OVER:
             money = state.money
             tied = sum(m == max(money) for m in money) > 1
@@ -249,7 +271,7 @@ class WinnersCirclePresenter(Presenter):
                     lines.append(line.format(player=_name(p, names)))
                 case DieRolled(player=p, symbol=s):
                     line = _("🎲 {player} rolled **{symbol}**.")
-                    lines.append(line.format(player=_name(p, names), symbol=SYMBOL_NAMES[s]))
+                    lines.append(line.format(player=_name(p, names), symbol=_(SYMBOL_NAMES[s])))
                 case HorseMoved():
                     lines.append(_moved(e, batch, names))
                 case PaceHorseSet(horse=h) if h not in batch.moved:
@@ -303,7 +325,9 @@ class WinnersCirclePresenter(Presenter):
             bluff = _(" (bluff)") if chip == 0 else ""
             label = _("Horse {number} ({colour}) — chip {chip}{bluff}")
             return ButtonLook(
-                label.format(number=h, colour=HORSE_NAMES[h], chip=chip, bluff=bluff),
+                label.format(
+                    number=h, colour=pgettext(HORSE_COLOUR, HORSE_NAMES[h]), chip=chip, bluff=bluff
+                ),
                 emoji=HORSE_EMOJI[h],
                 menu=_(BET_MENU),
                 description=card_values(state, h),
@@ -325,10 +349,16 @@ class WinnersCirclePresenter(Presenter):
     ) -> str:
         winners = sorted(outcome.winners, key=state.players.index)
         best = outcome.scores[winners[0]]
-        each = " each" if len(winners) > 1 else ""
-        return (
-            f"{winners_phrase(winners, names)} with {best}{each} after {RACES} races · "
-            f"{_standings(state.players, state.money, names)}"
+        line = ngettext(
+            "{winners} with {money} after {races} races · {standings}",
+            "{winners} with {money} each after {races} races · {standings}",
+            len(winners),
+        )
+        return line.format(
+            winners=winners_phrase(winners, names),
+            money=best,
+            races=RACES,
+            standings=_standings(state.players, state.money, names),
         )
 
 
@@ -363,7 +393,7 @@ def _move_look(state: WinnersCircleState, h: int) -> ButtonLook:
 def _moved(e: HorseMoved, batch: _Batch, names: Mapping[PlayerId, str]) -> str:
     who = _name(e.player, names)
     forced = _(" (the only card face up)") if e.forced else ""
-    run = f"{SYMBOL_NAMES[e.symbol]} {e.wanted}"
+    run = f"{_(SYMBOL_NAMES[e.symbol])} {e.wanted}"
     it = horse(e.horse)
     if e.finished:
         place = batch.places.get(e.horse)
@@ -509,7 +539,14 @@ class WinnersCircleCog(commands.GroupCog, group_name="winners-circle"):
     async def rules(self, interaction: Interaction) -> None:
         """How to play Winner's Circle, in short."""
         presenter = WinnersCirclePresenter
-        text = rules_text(RULES_SUMMARY, OPTIONS, "/winners-circle new")
+        text = rules_text(
+            RULES_SUMMARY,
+            OPTIONS,
+            "/winners-circle new",
+            races=RACES,
+            pace=PACE_BONUS,
+            last=LAST_PENALTY,
+        )
         await send_rules(interaction, presenter.title, text, presenter.colour)
 
 

@@ -32,11 +32,13 @@ from images.common import (
     draw_text,
     drawable,
     fit_text,
+    named_runs,
     paste_centred,
     smooth,
     to_png,
 )
 from images.layer_cache import static_layer
+from images.words import N_, _, language, ngettext, pgettext
 from rules.cock_and_bull.engine import match_winner
 from rules.cock_and_bull.state import (
     EMPTY,
@@ -44,6 +46,7 @@ from rules.cock_and_bull.state import (
     CockAndBullState,
     Colour,
     Face,
+    Group,
     Phase,
     RollKind,
     WinKind,
@@ -173,7 +176,7 @@ def _paint_base(layer: Image.Image, k: int) -> None:
             width=2 * k,
         )
         x, top = peg_centre(seat, MANTLE_TOP)
-        _, off = peg_centre(seat, 0)
+        _skip, off = peg_centre(seat, 0)
         draw.rounded_rectangle(
             ((x - 11) * k, (top - 12) * k, (x + 11) * k, (off + 13) * k),
             radius=11 * k,
@@ -221,24 +224,45 @@ def _label_along_bend(base: Image.Image, lines: tuple[str, str], along: float) -
     )
 
 
+# The dice's faces, as the cog names them.
+FACE_WORDS = {Face.COCK: N_("Cock"), Face.BULL: N_("Bull"), Face.MONKEY: N_("Monkey")}
+PAIR_WORDS = {
+    Face.COCK: N_("pair of Cocks"),
+    Face.BULL: N_("pair of Bulls"),
+    Face.MONKEY: N_("pair of Monkeys"),
+}
+COLOUR_WORDS = {Colour.RED: N_("red"), Colour.BLACK: N_("black")}
+GROUP_QUESTIONS = {
+    Group.BEND: N_("{player}: place or flip on the Bend?"),
+    Group.FIELD: N_("{player}: place or flip on the Field?"),
+    Group.CROWN: N_("{player}: place or flip on the Crown?"),
+}
+
+
+def base() -> Image.Image:
+    """The board without chips, pegs, dice or words that change, in the language spoken."""
+    return _base(language())
+
+
 @static_layer
-def _base() -> Image.Image:
-    """The board without chips, pegs, dice or words that change: drawn once per process."""
+def _base(_language: str) -> Image.Image:
+    """The board without chips, pegs, dice or words that change: drawn once per language."""
     base = smooth(SIZE, _paint_base, scale=3).convert("RGB")
     for seat in (0, 1):
         x = PANELS[seat][0] + TRACK_DX
         for hole in range(6, MANTLE_TOP + 1, 6):
-            _, y = peg_centre(seat, hole)
+            _skip, y = peg_centre(seat, hole)
             draw_text(base, (x - 20, y), str(hole), size=18, fill=MUTED, anchor="rm")
-        _, off = peg_centre(seat, 0)
-        draw_text(base, (x - 20, off), "off", size=18, fill=MUTED, anchor="rm")
-    _label_along_bend(base, ("BEND", "Cock"), BEND_LABEL_AT)
+        _skip, off = peg_centre(seat, 0)
+        draw_text(base, (x - 20, off), pgettext("mantle", "off"), size=18, fill=MUTED, anchor="rm")
+    _label_along_bend(base, (_("BEND"), _(FACE_WORDS[Face.COCK])), BEND_LABEL_AT)
+    field = _("FIELD") + " · " + _(FACE_WORDS[Face.BULL])
     for spot, dy in ((3, 40), (4, -40)):  # below the upper Bull spot, above the lower one
         x, y = SPOT_CENTRES[spot]
-        draw_text(base, (x, y + dy), "FIELD · Bull", size=18, bold=True)
+        draw_text(base, (x, y + dy), field, size=18, bold=True)
     x, y = SPOT_CENTRES[5]
-    draw_text(base, (x - 76, y + 10), "CROWN", size=20, bold=True, anchor="rm")
-    draw_text(base, (x + 76, y + 10), "Monkey", size=20, bold=True, anchor="lm")
+    draw_text(base, (x - 76, y + 10), _("CROWN"), size=20, bold=True, anchor="rm")
+    draw_text(base, (x + 76, y + 10), _(FACE_WORDS[Face.MONKEY]), size=20, bold=True, anchor="lm")
     return base
 
 
@@ -294,8 +318,13 @@ def _lit_hole(colour: Colour | None) -> Image.Image:
     return _disc(tint, tint, 0, 3.6)
 
 
+def die(face: Face | None) -> Image.Image:
+    """A die showing `face`, its name in the language spoken."""
+    return _die(face, language())
+
+
 @functools.cache
-def _die(face: Face | None) -> Image.Image:
+def _die(face: Face | None, _language: str) -> Image.Image:
     """A die showing `face` as a big letter over its name; None: not rolled yet."""
     side = DIE_SIZE + 8
 
@@ -318,10 +347,9 @@ def _die(face: Face | None) -> Image.Image:
         draw_text(die, (middle, middle), "?", size=44, bold=True)
         return die
     colour = FACE_COLOURS[face]
-    draw_text(
-        die, (middle, middle - 10), face.name[0], size=46, bold=True, fill=colour, outline=None
-    )
-    draw_text(die, (middle, middle + 26), face.name, size=18, bold=True, fill=colour, outline=None)
+    name = _(FACE_WORDS[face]).upper()
+    draw_text(die, (middle, middle - 10), name[0], size=46, bold=True, fill=colour, outline=None)
+    draw_text(die, (middle, middle + 26), name, size=18, bold=True, fill=colour, outline=None)
     return die
 
 
@@ -330,7 +358,7 @@ def _die(face: Face | None) -> Image.Image:
 
 def _names(state: CockAndBullState, names: Mapping[PlayerId, str]) -> tuple[str, str]:
     def name(seat: int) -> str:
-        return drawable(names.get(state.players[seat], "")) or f"Player {seat + 1}"
+        return drawable(names.get(state.players[seat], "")) or _("Player {n}").format(n=seat + 1)
 
     return name(0), name(1)
 
@@ -340,11 +368,10 @@ def _is_match(state: CockAndBullState) -> bool:
 
 
 def _roll_outcome(dice: tuple[Face, Face]) -> str:
-    return {
-        RollKind.PAIR: f"pair of {dice[0].name.title()}s",
-        RollKind.COCK_AND_BULL: "Cock & Bull",
-        RollKind.TURN_LOST: "turn lost",
-    }[roll_kind(dice)]
+    kind = roll_kind(dice)
+    if kind is RollKind.PAIR:
+        return _(PAIR_WORDS[dice[0]])
+    return "Cock & Bull" if kind is RollKind.COCK_AND_BULL else _("turn lost")
 
 
 def _acting(state: CockAndBullState) -> set[int]:
@@ -363,27 +390,25 @@ def _prompt(state: CockAndBullState, shown: tuple[str, str]) -> list[tuple[str, 
     if phase is Phase.START_ROLL:
         waiting = [fit_text(shown[s], 28, 220, bold=True) for s in sorted(_acting(state))]
         if len(waiting) == 2:
-            return [
-                (waiting[0], HIGHLIGHT),
-                (" and ", TEXT),
-                (waiting[1], HIGHLIGHT),
-                (": roll for first turn", TEXT),
-            ]
-        return [(waiting[0], HIGHLIGHT), (" to roll for first turn", TEXT)]
+            line = _("{first} and {second}: roll for first turn")
+            return named_runs(line, {"first": waiting[0], "second": waiting[1]})
+        return named_runs(_("{player} to roll for first turn"), {"player": waiting[0]})
     if phase is Phase.OVER:
         winner = fit_text(shown[match_winner(state)], 28, 320, bold=True)
-        return [(winner, HIGHLIGHT), (" wins the match!" if _is_match(state) else " wins!", TEXT)]
+        line = _("{player} wins the match!") if _is_match(state) else _("{player} wins!")
+        return named_runs(line, {"player": winner})
     if phase is Phase.PLACE_OR_FLIP:
         assert state.pending_group is not None  # the engine sets it with this phase
-        question = f": place or flip on the {state.pending_group.value.title()}?"
+        question = _(GROUP_QUESTIONS[state.pending_group])
     else:
         question = {
-            Phase.CHOOSE_COLOUR: ": choose red or black",
-            Phase.ROLL: " to roll",
-            Phase.REMOVE_OR_POINT: ": remove a chip or take 1 point?",
-            Phase.TAKE_OR_DECLINE: f": take {state.pending_points} points or decline?",
+            Phase.CHOOSE_COLOUR: _("{player}: choose red or black"),
+            Phase.ROLL: _("{player} to roll"),
+            Phase.REMOVE_OR_POINT: _("{player}: remove a chip or take 1 point?"),
+            Phase.TAKE_OR_DECLINE: _("{player}: take {points} points or decline?"),
         }[phase]
-    return [(fit_text(shown[state.current], 28, 260, bold=True), HIGHLIGHT), (question, TEXT)]
+    player = fit_text(shown[state.current], 28, 260, bold=True)
+    return named_runs(question, {"player": player}, points=state.pending_points)
 
 
 def _match_line(state: CockAndBullState, shown: tuple[str, str]) -> str | None:
@@ -391,23 +416,27 @@ def _match_line(state: CockAndBullState, shown: tuple[str, str]) -> str | None:
     if not _is_match(state):
         return None
     parts = [
-        f"Match to {rules.point_limit} points" if rules.point_limit else f"Best of {rules.best_of}"
+        _("Match to {points} points").format(points=rules.point_limit)
+        if rules.point_limit
+        else _("Best of {games}").format(games=rules.best_of)
     ]
     if state.phase is Phase.OVER:
         # Left number for the left player, as in the panels.
-        parts.append(f"games {state.wins[0]}-{state.wins[1]}")
-        parts.append(f"points {state.match_points[0]}-{state.match_points[1]}")
+        parts.append(_("games {left}-{right}").format(left=state.wins[0], right=state.wins[1]))
+        points = state.match_points
+        parts.append(_("points {left}-{right}").format(left=points[0], right=points[1]))
     else:
-        parts.append(f"Game {state.game_no}")
+        parts.append(_("Game {game}").format(game=state.game_no))
         if state.results:
             last = state.results[-1]
             winner = fit_text(shown[last.winner], 18, 150)
-            parts.append(f"game {last.game_no} to {winner} ({_win_kind(last.kind)})")
+            line = _("game {game} to {player} ({how})")
+            parts.append(line.format(game=last.game_no, player=winner, how=_win_kind(last.kind)))
     return "  ·  ".join(parts)
 
 
 def _win_kind(kind: WinKind) -> str:
-    return "Chip-In" if kind is WinKind.CHIP_IN else "Peg-Out"
+    return _("Chip-In") if kind is WinKind.CHIP_IN else _("Peg-Out")
 
 
 # --- the picture --------------------------------------------------------------------------
@@ -416,7 +445,7 @@ def _win_kind(kind: WinKind) -> str:
 def render(state: CockAndBullState, names: Mapping[PlayerId, str]) -> Image.Image:
     """The board for `state` as an RGB image of `SIZE`; `names` maps player ids to display
     names (a missing name shows as "Player 1"/"Player 2")."""
-    image = _base().copy()
+    image = base().copy()
     shown = _names(state, names)
     for spot, owner in enumerate(state.spots):
         sprite = _empty_spot() if owner == EMPTY else _chip(state.colour_of(owner))
@@ -458,11 +487,12 @@ def _draw_mantle(
         fill=HIGHLIGHT if lit else TEXT,
     )
     colour = state.colour_of(seat)
+    colour_word = _(COLOUR_WORDS[colour]) if colour else _("no colour")
     mantle = state.mantle[seat]
     draw_text(
         image,
         (middle, COLOUR_Y),
-        f"{colour.value if colour else 'no colour'} · {mantle}/{MANTLE_TOP}",
+        f"{colour_word} · {mantle}/{MANTLE_TOP}",
         size=20,
     )
     if _is_match(state):
@@ -470,7 +500,9 @@ def _draw_mantle(
         draw_text(
             image,
             (middle, MATCH_Y),
-            f"{won} game{'' if won == 1 else 's'} · {state.match_points[seat]} pts",
+            ngettext("{games} game · {points} pts", "{games} games · {points} pts", won).format(
+                games=won, points=state.match_points[seat]
+            ),
             size=18,
             fill=MUTED,
         )
@@ -490,22 +522,25 @@ def _draw_dice(image: Image.Image, state: CockAndBullState, shown: tuple[str, st
         draw_text(
             image,
             (CENTRE_X, CAPTION_Y),
-            f"{roller} rolled: {_roll_outcome(state.last_roll)}",
+            _("{player} rolled: {outcome}").format(
+                player=roller, outcome=_roll_outcome(state.last_roll)
+            ),
             size=20,
         )
-        paste_centred(image, _die(state.last_roll[0]), left)
-        paste_centred(image, _die(state.last_roll[1]), right)
+        paste_centred(image, die(state.last_roll[0]), left)
+        paste_centred(image, die(state.last_roll[1]), right)
         return
     if state.phase is not Phase.START_ROLL and state.start_rolls == (None, None):
         return
     # The first-turn roll: one die each, beside its roller's name.
     if state.phase is Phase.START_ROLL:
-        caption = "First turn: Monkey beats Bull beats Cock"
+        caption = _("First turn: Monkey beats Bull beats Cock")
     else:
-        caption = f"{fit_text(shown[state.current], 20, 200)} won the first turn"
+        winner = fit_text(shown[state.current], 20, 200)
+        caption = _("{player} won the first turn").format(player=winner)
     draw_text(image, (CENTRE_X, CAPTION_Y), caption, size=20)
-    paste_centred(image, _die(state.start_rolls[0]), left)
-    paste_centred(image, _die(state.start_rolls[1]), right)
+    paste_centred(image, die(state.start_rolls[0]), left)
+    paste_centred(image, die(state.start_rolls[1]), right)
     gap = DICE_GAP + DIE_SIZE / 2 + 10
     draw_text(image, (CENTRE_X - gap, DICE_Y), fit_text(shown[0], 20, 110), size=20, anchor="rm")
     draw_text(image, (CENTRE_X + gap, DICE_Y), fit_text(shown[1], 20, 110), size=20, anchor="lm")
@@ -516,13 +551,13 @@ def _draw_result(image: Image.Image, state: CockAndBullState, shown: tuple[str, 
     or who resigned."""
     if state.seating.resigned:
         resigner = shown[state.seat_of(state.seating.resigned[0])]
-        caption = f"{fit_text(resigner, 22, 300)} resigned"
+        caption = _("{player} resigned").format(player=fit_text(resigner, 22, 300))
         draw_text(image, (CENTRE_X, CAPTION_Y + 6), caption, size=26, bold=True, fill=HIGHLIGHT)
         return
     result = state.results[-1]
-    how = _win_kind(result.kind) + (" · Flying Monkey!" if result.flying_monkey else "")
+    how = _win_kind(result.kind) + (_(" · Flying Monkey!") if result.flying_monkey else "")
     if _is_match(state):  # these are the last game's scores, not the match totals
-        how = f"Game {result.game_no}: {how}"
+        how = _("Game {game}: {how}").format(game=result.game_no, how=how)
     draw_text(image, (CENTRE_X, CAPTION_Y + 6), how, size=26, bold=True, fill=HIGHLIGHT)
     draw_runs(
         image,
@@ -540,5 +575,9 @@ def _draw_result(image: Image.Image, state: CockAndBullState, shown: tuple[str, 
     if result.le_pew:
         loser = fit_text(shown[1 - result.winner], 20, 200)
         draw_text(
-            image, (CENTRE_X, CAPTION_Y + 76), f"Le Pew for {loser}: 0 points", size=20, fill=MUTED
+            image,
+            (CENTRE_X, CAPTION_Y + 76),
+            _("Le Pew for {player}: 0 points").format(player=loser),
+            size=20,
+            fill=MUTED,
         )

@@ -5,9 +5,12 @@ from __future__ import annotations
 import functools
 import io
 import math
+import re
 import unicodedata
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
+import font_lato
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
 
 RGB = tuple[int, int, int]
@@ -35,7 +38,8 @@ _RING = 2  # text outline thickness, pixels
 def font(size: int) -> ImageFont.FreeTypeFont:
     """Pillow's bundled scalable font (Aileron), so no machine needs system fonts.
 
-    It has no bold face: `draw_text(..., bold=True)` thickens the regular one.
+    It has no bold face: `draw_text(..., bold=True)` thickens the regular one. It has only
+    the ASCII letters: see `fallback_font` for the others.
     """
     loaded = ImageFont.load_default(size=size)
     if not isinstance(loaded, ImageFont.FreeTypeFont):  # Pillow built without FreeType
@@ -43,13 +47,34 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     return loaded
 
 
+@functools.cache
+def fallback_font(size: int) -> ImageFont.FreeTypeFont:
+    """Lato (from the `font-lato` package), for the letters Aileron lacks: the accents, ñ,
+    ¿ and ¡ of a Spanish board, a name's é. A sans of much the same weight and height."""
+    return ImageFont.truetype(str(Path(font_lato.font_directory) / "Lato-Regular.ttf"), size)
+
+
 def _bold_shift(size: int) -> int:
     return max(1, round(size / 20))
 
 
+def _runs(text: str, size: int) -> list[tuple[str, ImageFont.FreeTypeFont]]:
+    """`text` cut into runs drawn with one font each: Aileron, or the fallback for the
+    letters Aileron lacks (spaces go with the run they are in)."""
+    runs: list[tuple[str, ImageFont.FreeTypeFont]] = []
+    for char in text:
+        face = font(size) if char.isspace() or _has_glyph(char) else fallback_font(size)
+        if runs and (runs[-1][1] is face or char.isspace()):
+            runs[-1] = (runs[-1][0] + char, runs[-1][1])
+        else:
+            runs.append((char, face))
+    return runs
+
+
 def text_width(text: str, size: int, *, bold: bool = False) -> float:
     """The drawn width of `text` (bold is a pixel or two wider)."""
-    return font(size).getlength(text) + (_bold_shift(size) if bold else 0)
+    width = sum(face.getlength(run) for run, face in _runs(text, size))
+    return width + (_bold_shift(size) if bold else 0)
 
 
 @functools.lru_cache(maxsize=2048)
@@ -60,17 +85,49 @@ def _text_masks(
     the anchor point. FreeType is the slow part of a render (and its stroker slower still),
     so each text is rasterised once, thickened and outlined with cheap filters, and kept:
     names, prompts and numbers come back on every board of a game."""
-    face = font(size)
     pad = _RING + _bold_shift(size)
-    left, top, right, bottom = (math.floor(v) for v in face.getbbox(text, anchor=anchor))
-    mask = Image.new("L", (right - left + 1 + 2 * pad, bottom - top + 1 + 2 * pad), 0)
-    ImageDraw.Draw(mask).text((pad - left, pad - top), text, font=face, fill=255, anchor=anchor)
+    runs = _runs(text, size)
+    if all(face is font(size) for _run, face in runs):  # ASCII: as before, in Aileron alone
+        face = font(size)
+        left, top, right, bottom = (math.floor(v) for v in face.getbbox(text, anchor=anchor))
+        mask = Image.new("L", (right - left + 1 + 2 * pad, bottom - top + 1 + 2 * pad), 0)
+        ImageDraw.Draw(mask).text((pad - left, pad - top), text, font=face, fill=255, anchor=anchor)
+    else:
+        mask, (left, top) = _mixed_mask(runs, size, anchor, pad)
     letters = mask
     for shift in range(1, _bold_shift(size) + 1 if bold else 1):
         # There is no bold face: strike the letters again, shifted a pixel at a time.
         mask = ImageChops.lighter(mask, ImageChops.offset(letters, shift, 0))
     ring = mask.filter(ImageFilter.MaxFilter(2 * _RING + 1)) if outlined else None
     return mask, ring, (left - pad, top - pad)
+
+
+def _mixed_mask(
+    runs: Sequence[tuple[str, ImageFont.FreeTypeFont]], size: int, anchor: str, pad: int
+) -> tuple[Image.Image, tuple[int, int]]:
+    """The letters of a line drawn in more than one font, on their common baseline, placed
+    per `anchor` as Aileron would place the line; and the mask's corner from the anchor."""
+    primary = font(size)
+    horizontal, vertical = anchor[0], anchor[1]
+    width = sum(face.getlength(run) for run, face in runs)
+    x = {"l": 0.0, "m": -width / 2, "r": -width}.get(horizontal, 0.0)
+    # Where the baseline lies from the anchor point, by Aileron's own metrics.
+    baseline = primary.getbbox("x", anchor="l" + vertical)[1] - primary.getbbox("x", anchor="ls")[1]
+    placed = []
+    for run, face in runs:
+        placed.append((x, run, face))
+        x += face.getlength(run)
+    boxes = [face.getbbox(run, anchor="ls") for _x, run, face in placed]
+    left = math.floor(min(x0 + b[0] for (x0, _r, _f), b in zip(placed, boxes, strict=True)))
+    right = math.ceil(max(x0 + b[2] for (x0, _r, _f), b in zip(placed, boxes, strict=True)))
+    top = math.floor(baseline + min(b[1] for b in boxes))
+    bottom = math.ceil(baseline + max(b[3] for b in boxes))
+    mask = Image.new("L", (right - left + 1 + 2 * pad, bottom - top + 1 + 2 * pad), 0)
+    draw = ImageDraw.Draw(mask)
+    for x0, run, face in placed:
+        at = (pad - left + x0, pad - top + baseline)
+        draw.text(at, run, font=face, fill=255, anchor="ls")
+    return mask, (left, top)
 
 
 def draw_text(
@@ -112,23 +169,51 @@ def draw_runs(
         x += text_width(text, size, bold=bold)
 
 
-def _glyph(char: str) -> bytes:
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def named_runs(line: str, names: dict[str, str], /, **values: object) -> list[tuple[str, RGB]]:
+    """A worded line (a translated message) for `draw_runs`: its placeholders that are
+    `names` picked out in the highlight colour, wherever the language puts them ("{player}
+    wins!", "¡{player} gana!"), the others filled in with `values`."""
+    runs: list[tuple[str, RGB]] = []
+    plain = ""  # words (and values) since the last name
+    for i, part in enumerate(_PLACEHOLDER.split(line)):
+        if i % 2 and part in names:
+            runs += [(plain, TEXT)] if plain else []
+            runs.append((names[part], HIGHLIGHT))
+            plain = ""
+        else:
+            plain += str(values[part]) if i % 2 else part
+    return runs + ([(plain, TEXT)] if plain else [])
+
+
+def _glyph(char: str, face: ImageFont.FreeTypeFont) -> bytes:
     cell = Image.new("L", (2 * TEXT_MIN, 2 * TEXT_MIN), 0)
-    ImageDraw.Draw(cell).text((0, 0), char, font=font(TEXT_MIN), fill=255)
+    ImageDraw.Draw(cell).text((0, 0), char, font=face, fill=255)
     return cell.tobytes()
 
 
 @functools.cache
 def _has_glyph(char: str) -> bool:
     # A character the font lacks is drawn as the same box as an unassigned private-use one.
-    return _glyph(char) != _glyph("\ue000")
+    return _glyph(char, font(TEXT_MIN)) != _glyph("\ue000", font(TEXT_MIN))
+
+
+@functools.cache
+def _drawable_char(char: str) -> bool:
+    """Whether Aileron or the fallback font has `char`."""
+    if _has_glyph(char):
+        return True
+    face = fallback_font(TEXT_MIN)
+    return _glyph(char, face) != _glyph("\ue000", face)
 
 
 def drawable(text: str) -> str:
-    """`text` without control characters and glyphs the font lacks (emoji in display names),
+    """`text` without control characters and glyphs the fonts lack (emoji in display names),
     which would otherwise print as boxes."""
     kept = "".join(
-        c for c in text if unicodedata.category(c)[0] != "C" and (c.isspace() or _has_glyph(c))
+        c for c in text if unicodedata.category(c)[0] != "C" and (c.isspace() or _drawable_char(c))
     )
     return " ".join(kept.split())
 

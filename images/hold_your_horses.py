@@ -35,12 +35,14 @@ from images.common import (
     draw_text,
     drawable,
     fit_text,
+    named_runs,
     paste_centred,
     smooth,
     text_width,
     to_png,
 )
 from images.layer_cache import static_layer
+from images.words import N_, _, language, ngettext
 from rules.core import PlayerId
 from rules.hold_your_horses.state import (
     HORSES,
@@ -183,9 +185,15 @@ def _paint_board(layer: Image.Image, k: int, track: Track, players: int) -> None
         )
 
 
+def board_base(track: Track, players: int) -> Image.Image:
+    """Lanes, finish boxes, panels and fixed words, in the language spoken."""
+    return _board_base(track, players, language())
+
+
 @static_layer
-def _board_base(track: Track, players: int) -> Image.Image:
-    """Lanes, finish boxes, panels and fixed words: drawn once per track and table size."""
+def _board_base(track: Track, players: int, _language: str) -> Image.Image:
+    """Lanes, finish boxes, panels and fixed words: drawn once per track, table size and
+    language."""
     base = smooth(
         board_size(players), lambda layer, k: _paint_board(layer, k, track, players), scale=2
     ).convert("RGB")
@@ -195,8 +203,8 @@ def _board_base(track: Track, players: int) -> Image.Image:
         draw_text(
             base, (finish_x, lane_y(horse)), "$", size=22, bold=True, fill=OUTLINE, outline=None
         )
-    draw_text(base, (SIDE_MID, POT_BOX[1] + 16), "POT", size=18, bold=True, fill=MUTED)
-    draw_text(base, (SIDE_MID, SCRATCH_TITLE_Y), "SCRATCHED", size=18, bold=True, fill=MUTED)
+    draw_text(base, (SIDE_MID, POT_BOX[1] + 16), _("POT"), size=18, bold=True, fill=MUTED)
+    draw_text(base, (SIDE_MID, SCRATCH_TITLE_Y), _("SCRATCHED"), size=18, bold=True, fill=MUTED)
     return base
 
 
@@ -256,12 +264,21 @@ def _die(value: int) -> Image.Image:
 
 def _names(state: HoldYourHorsesState, names: Mapping[PlayerId, str]) -> list[str]:
     return [
-        drawable(names.get(p, "")) or f"Player {seat + 1}" for seat, p in enumerate(state.players)
+        drawable(names.get(p, "")) or _("Player {n}").format(n=seat + 1)
+        for seat, p in enumerate(state.players)
     ]
 
 
+ORDINALS = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd")}  # of a scratch
+TRACK_WORDS = {
+    Track.CLASSIC: N_("classic track"),
+    Track.EVEN: N_("even track"),
+    Track.SHORT: N_("short track"),
+}
+
+
 def _ordinal(n: int) -> str:
-    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n, 'th') }"
+    return _(ORDINALS[n]) if n in ORDINALS else _("{n}th").format(n=n)
 
 
 def _price(state: HoldYourHorsesState, order: int) -> int:
@@ -272,23 +289,30 @@ def _roll_lines(state: HoldYourHorsesState, race: Race, shown: Sequence[str]) ->
     """Who rolled what, and what came of it; before the first roll, who rolls first."""
     roll = race.last_roll
     if roll is None:
-        return f"{shown[state.roller]} to roll", "for the first scratch"
+        first = _("{player} to roll").format(player=shown[state.roller])
+        return first, _("for the first scratch")
     roller = shown[state.seat_of(roll.player)]
     horse = roll.total
     if roll.result is RollResult.SCRATCHED:
-        outcome = f"{_ordinal(race.scratched.index(horse) + 1)} scratch · pot +{roll.paid}"
+        order = _ordinal(race.scratched.index(horse) + 1)
+        outcome = _("{order} scratch · pot +{paid}").format(order=order, paid=roll.paid)
     elif roll.result is RollResult.REROLLED:
-        outcome = f"{horse} is out: roll again"
+        outcome = _("{horse} is out: roll again").format(horse=horse)
     elif roll.result is RollResult.FINED:
         price = _price(state, race.scratched.index(horse) + 1)
-        outcome = f"{horse} is out: paid {roll.paid}" + (
-            f" of {price}" if roll.paid < price else ""
-        )
+        outcome = (
+            _("{horse} is out: paid {paid} of {price}")
+            if roll.paid < price
+            else _("{horse} is out: paid {paid}")
+        ).format(horse=horse, paid=roll.paid, price=price)
     elif roll.result is RollResult.WON:
-        outcome = f"horse {horse} wins!"
+        outcome = _("horse {horse} wins!").format(horse=horse)
     else:
-        outcome = f"horse {horse}: {race.position(horse)}/{state.rules.track.finish(horse)}"
-    return f"{roller} rolled {horse}", outcome
+        finish = state.rules.track.finish(horse)
+        outcome = _("horse {horse}: {position}/{finish}").format(
+            horse=horse, position=race.position(horse), finish=finish
+        )
+    return _("{player} rolled {total}").format(player=roller, total=horse), outcome
 
 
 # --- the race board -------------------------------------------------------------------------
@@ -313,7 +337,7 @@ def _board(
     state: HoldYourHorsesState, race: Race, names: Mapping[PlayerId, str], *, finished: bool
 ) -> Image.Image:
     track = state.rules.track
-    image = _board_base(track, len(state.players)).copy()
+    image = board_base(track, len(state.players)).copy()
     shown = _names(state, names)
     last = race.last_roll.total if race.last_roll else None
     _draw_header(image, state, race, shown, finished=finished)
@@ -334,27 +358,29 @@ def _draw_header(
     *,
     finished: bool,
 ) -> None:
-    title = f"RACE {race.number} of {state.rules.races}"
+    title = _("RACE {race} of {races}").format(race=race.number, races=state.rules.races)
     draw_text(image, (LABEL_X0, HEADER_Y), title, size=28, bold=True, anchor="lm")
     if finished:
         assert race.winner is not None  # a finished race has its winner
-        runs = [(f"Horse {race.winner} wins!", HIGHLIGHT)]
+        runs = [(_("Horse {horse} wins!").format(horse=race.winner), HIGHLIGHT)]
     else:
         roller = fit_text(shown[state.roller], 28, 300, bold=True)
         step = (
-            f" · scratch {len(race.scratched) + 1} of {SCRATCHES}"
+            _(" · scratch {scratch} of {scratches}").format(
+                scratch=len(race.scratched) + 1, scratches=SCRATCHES
+            )
             if state.phase is Phase.SCRATCH
             else ""
         )
-        runs = [(roller, HIGHLIGHT), (" to roll" + step, TEXT)]
+        runs = named_runs(_("{player} to roll") + step, {"player": roller})
     draw_runs(image, ((TRACK_X0 + TRACK_X1) / 2 + 40, HEADER_Y), runs, size=28, bold=True)
     rules = track_words(state)
     draw_text(image, (SIDE_X1, HEADER_Y), rules, size=18, fill=MUTED, anchor="rm")
 
 
 def track_words(state: HoldYourHorsesState) -> str:
-    words = f"{state.rules.track.value} track"
-    return words + " · escalating" if state.rules.escalating_scratches else words
+    words = _(TRACK_WORDS[state.rules.track])
+    return words + _(" · escalating") if state.rules.escalating_scratches else words
 
 
 def _draw_lane(
@@ -369,13 +395,13 @@ def _draw_lane(
     draw_text(image, (LABEL_X0 + 26, y), str(horse), size=26, bold=True, fill=label)
     order = race.scratch_order(horse)
     if order is not None:
-        draw_text(image, (LABEL_X1 - 8, y), "out", size=18, fill=MUTED, anchor="rm")
+        draw_text(image, (LABEL_X1 - 8, y), _("out"), size=18, fill=MUTED, anchor="rm")
         top = y - LANE_H // 2 + 2
         slot = slot_width(track)
         right = round(TRACK_X0 + (finish + 1) * slot)
         veil = _veil(right - TRACK_X0, LANE_H - 4)
         image.paste(veil, (TRACK_X0, top), veil)
-        text = f"SCRATCHED {_ordinal(order)}"
+        text = _("SCRATCHED {order}").format(order=_ordinal(order))
         steps = (TRACK_X0 + slot, right - slot)  # between the gate and the finish box
         if text_width(text, 18, bold=True) < steps[1] - steps[0] - 8:
             draw_text(image, (sum(steps) / 2, y), text, size=18, bold=True, fill=MUTED)
@@ -391,11 +417,13 @@ def _draw_lane(
 def _draw_pot(
     image: Image.Image, state: HoldYourHorsesState, race: Race, *, finished: bool
 ) -> None:
-    _, y0, _, y1 = POT_BOX
+    _skip, y0, _skip2, y1 = POT_BOX
     if finished:
         pot = race.carried + sum(race.payouts)
         draw_text(image, (SIDE_MID, y0 + 48), str(pot), size=40, bold=True, fill=HIGHLIGHT)
-        note = f"paid {sum(race.payouts)} · {race.carried} carried"
+        note = _("paid {paid} · {carried} carried").format(
+            paid=sum(race.payouts), carried=race.carried
+        )
         draw_text(image, (SIDE_MID, y1 - 16), note, size=18, fill=MUTED)
         return
     draw_text(
@@ -417,10 +445,11 @@ def _draw_roll(
 
 
 def _draw_scratches(image: Image.Image, state: HoldYourHorsesState, race: Race) -> None:
-    for order, (x0, y0, x1, _) in enumerate(SCRATCH_BOXES, start=1):
+    for order, (x0, y0, x1, _y1) in enumerate(SCRATCH_BOXES, start=1):
         mid = (x0 + x1) / 2
         price = _price(state, order)
-        draw_text(image, (mid, y0 + 16), f"{_ordinal(order)} · pays {price}", size=18, fill=MUTED)
+        words = _("{order} · pays {price}").format(order=_ordinal(order), price=price)
+        draw_text(image, (mid, y0 + 16), words, size=18, fill=MUTED)
         if order <= len(race.scratched):
             horse = race.scratched[order - 1]
             paste_centred(image, _disc(horse, DISC, OUTLINE), (mid, y0 + 54))
@@ -444,10 +473,12 @@ def _draw_strip(
         x0, y0, x1, y1 = strip_cell(players, seat)
         if finished:
             lit = race.payouts[seat] > 0
-            line = f"+{race.payouts[seat]} · total {scores[seat]}"
+            line = _("+{won} · total {total}").format(won=race.payouts[seat], total=scores[seat])
         else:
             lit = seat == state.roller
-            line = f"{state.tokens[seat]} tokens · won {scores[seat]}"
+            line = _("{tokens} tokens · won {won}").format(
+                tokens=state.tokens[seat], won=scores[seat]
+            )
         if lit:
             draw.rounded_rectangle((x0, y0, x1, y1), radius=10, outline=HIGHLIGHT, width=3)
         mid = (x0 + x1) / 2
@@ -473,12 +504,11 @@ def render_grid(state: HoldYourHorsesState, names: Mapping[PlayerId, str]) -> Im
     race_x0 = GRID_NAME_X + GRID_NAME_W
     race_w = min(110.0, (WIDTH - 20 - GRID_TOTAL_W - race_x0) / races)
     total_x = race_x0 + races * race_w + GRID_TOTAL_W / 2
-    draw_text(image, (GRID_NAME_X, GRID_HEAD_Y), "Player", size=18, fill=MUTED, anchor="lm")
+    draw_text(image, (GRID_NAME_X, GRID_HEAD_Y), _("Player"), size=18, fill=MUTED, anchor="lm")
     for r in range(races):
-        draw_text(
-            image, (race_x0 + (r + 0.5) * race_w, GRID_HEAD_Y), f"R{r + 1}", size=18, fill=MUTED
-        )
-    draw_text(image, (total_x, GRID_HEAD_Y), "TOTAL", size=18, bold=True, fill=MUTED)
+        head = _("R{race}").format(race=r + 1)  # a race's column
+        draw_text(image, (race_x0 + (r + 0.5) * race_w, GRID_HEAD_Y), head, size=18, fill=MUTED)
+    draw_text(image, (total_x, GRID_HEAD_Y), _("TOTAL"), size=18, bold=True, fill=MUTED)
     order = sorted(range(players), key=lambda s: -scores[s])  # stable: seat order on ties
     for row, seat in enumerate(order):
         y0 = GRID_TOP + row * GRID_ROW_H
@@ -504,7 +534,7 @@ def render_grid(state: HoldYourHorsesState, names: Mapping[PlayerId, str]) -> Im
         )
         if winner:
             draw_text(
-                image, (race_x0 - 10, y), "WIN", size=20, bold=True, fill=HIGHLIGHT, anchor="rm"
+                image, (race_x0 - 10, y), _("WIN"), size=20, bold=True, fill=HIGHLIGHT, anchor="rm"
             )
         for r in range(races):
             x = race_x0 + (r + 0.5) * race_w
@@ -538,18 +568,29 @@ def _draw_grid_title(
     if over:
         winners = [fit_text(shown[state.seat_of(p)], 28, 260, bold=True) for p in leaders(state)]
         if len(winners) == 1:
-            runs = [(winners[0], HIGHLIGHT), (" wins!", TEXT)]
+            runs = named_runs(_("{player} wins!"), {"player": winners[0]})
         else:
-            runs = [(" & ".join(winners), HIGHLIGHT), (" share the win!", TEXT)]
+            runs = named_runs(_("{players} share the win!"), {"players": " & ".join(winners)})
         draw_runs(image, (WIDTH / 2, GRID_TITLE_Y), runs, size=28, bold=True)
-        subtitle = f"Final scoring grid · {done} races · best total {max(scores)}"
+        subtitle = ngettext(
+            "Final scoring grid · {races} race · best total {best}",
+            "Final scoring grid · {races} races · best total {best}",
+            done,
+        ).format(races=done, best=max(scores))
     else:
-        draw_text(image, (WIDTH / 2, GRID_TITLE_Y), "Scoring grid", size=28, bold=True)
-        subtitle = f"after race {done} of {state.rules.races}" if done else "no race run yet"
+        draw_text(image, (WIDTH / 2, GRID_TITLE_Y), _("Scoring grid"), size=28, bold=True)
+        subtitle = (
+            _("after race {race} of {races}").format(race=done, races=state.rules.races)
+            if done
+            else _("no race run yet")
+        )
     last = state.last_finished
     if last is not None and last.winner is not None:
         pot = last.carried + sum(last.payouts)
-        subtitle += f" · race {last.number}: horse {last.winner} won a pot of {pot}"
+        subtitle += _(" · race {race}: horse {horse} won a pot of {pot}").format(
+            race=last.number, horse=last.winner, pot=pot
+        )
+
     draw_text(image, (WIDTH / 2, GRID_SUBTITLE_Y), subtitle, size=18, fill=MUTED)
 
 

@@ -34,11 +34,13 @@ from images.common import (
     to_png,
 )
 from images.layer_cache import static_layer
+from images.words import _, language
 from rules.core import PlayerId
 from rules.horse_collar.geometry import DEUCE_LINE, MIL_PER_INCH, TREY_LINE, Table, Zone
 from rules.horse_collar.scoring import score_turn, zones
 from rules.horse_collar.shots import LANE_BY_NAME, TARGET_BY_NAME
 from rules.horse_collar.state import (
+    Aim,
     Colour,
     HorseCollarState,
     Rules,
@@ -125,8 +127,13 @@ def in_zoom(d: float) -> bool:
 # --- static art -----------------------------------------------------------------------------
 
 
-@static_layer
 def table_layer(key: TableKey) -> Image.Image:
+    """The board without weights or text that changes, in the language spoken."""
+    return _table_layer(key, language())
+
+
+@static_layer
+def _table_layer(key: TableKey, _language: str) -> Image.Image:
     """The board without weights or text: strip, enlarged end, lines and zone labels."""
     table = key.table
     image = Image.new("RGB", SIZE, BACKGROUND)
@@ -136,7 +143,7 @@ def table_layer(key: TableKey) -> Image.Image:
     draw.rectangle((left - 4, top - 8, right + 8, bottom + 8), fill=ALLEY)
     draw.rectangle(STRIP, fill=FELT)
     for d, colour, width in _lines(table):
-        x, _ = strip_xy(table, d, 0)
+        x, _skip = strip_xy(table, d, 0)
         draw.line((x, top, x, bottom), fill=colour, width=width)
     # Enlarged scoring end.
     half = table.half_width / MIL_PER_INCH * ZOOM_SCALE
@@ -145,8 +152,8 @@ def table_layer(key: TableKey) -> Image.Image:
         (ZOOM_LEFT, z_top - ALLEY_PX, ZOOM_END_X + ALLEY_PX, z_bottom + ALLEY_PX), fill=ALLEY
     )
     draw.rectangle((ZOOM_LEFT, z_top, ZOOM_END_X, z_bottom), fill=FELT)
-    x3, _ = zoom_xy(TREY_LINE, 0)
-    x2, _ = zoom_xy(DEUCE_LINE, 0)
+    x3, _skip = zoom_xy(TREY_LINE, 0)
+    x2, _skip = zoom_xy(DEUCE_LINE, 0)
     draw.rectangle((x3, z_top, ZOOM_END_X, z_bottom), fill=FELT_3)
     draw.rectangle((x2, z_top, x3, z_bottom), fill=FELT_2)
     for x in (x3, x2):
@@ -157,21 +164,21 @@ def table_layer(key: TableKey) -> Image.Image:
         ("1", (ZOOM_LEFT + x2) / 2),
     ):
         draw_text(image, (x, z_top - ALLEY_PX / 2), text, size=26, bold=True, fill=HIGHLIGHT)
-    draw_text(image, (ZOOM_END_X + ALLEY_PX / 2, ZOOM_MID_Y), "END", size=18, fill=MUTED)
+    draw_text(image, (ZOOM_END_X + ALLEY_PX / 2, ZOOM_MID_Y), _("END"), size=18, fill=MUTED)
     draw_text(
         image,
         (ZOOM_LEFT + 6, z_bottom + ALLEY_PX / 2),
-        f"enlarged: the last {ZOOM_INCHES} in",
+        _("enlarged: the last {inches} in").format(inches=ZOOM_INCHES),
         size=18,
         fill=MUTED,
         anchor="lm",
     )
-    draw_text(image, (left, top - 20), "shooter", size=18, fill=MUTED, anchor="lm")
-    draw_text(image, (right, top - 20), "target end", size=18, fill=MUTED, anchor="rm")
-    fx, _ = strip_xy(table, table.foul, 0)
-    draw_text(image, (fx, top - 20), "foul line", size=18, fill=(255, 140, 140))
+    draw_text(image, (left, top - 20), _("shooter"), size=18, fill=MUTED, anchor="lm")
+    draw_text(image, (right, top - 20), _("target end"), size=18, fill=MUTED, anchor="rm")
+    fx, _y = strip_xy(table, table.foul, 0)
+    draw_text(image, (fx, top - 20), _("foul line"), size=18, fill=(255, 140, 140))
     # The enlarged part, marked on the strip.
-    zx, _ = strip_xy(table, ZOOM_INCHES * MIL_PER_INCH, 0)
+    zx, _skip = strip_xy(table, ZOOM_INCHES * MIL_PER_INCH, 0)
     draw.rectangle((zx, top - 6, right + 6, bottom + 6), outline=HIGHLIGHT, width=2)
     draw.line((zx, bottom + 6, ZOOM_LEFT, z_top - ALLEY_PX), fill=HIGHLIGHT, width=2)
     draw.line(
@@ -295,7 +302,7 @@ def _draw_header(
     rules = state.rules
     if state.over:
         winners = " & ".join(side_name(state, s, names) for s in state.winners)
-        text = fit_text(f"{winners} won", 24, 700, bold=True)
+        text = fit_text(_("{winners} won").format(winners=winners), 24, 700, bold=True)
         draw_text(image, (20, 24), text, size=24, bold=True, fill=HIGHLIGHT, anchor="lm")
     else:
         shooter = _name(names, state.shooter, 420, 24)
@@ -303,14 +310,16 @@ def _draw_header(
         draw_text(
             image,
             (20 + min(430, text_width(shooter, 24, bold=True) + 12), 24),
-            f"to shoot {weight_label(state.shot)} ({state.shot + 1} of 8)",
+            _("to shoot {weight} ({shot} of 8)").format(
+                weight=weight_label(state.shot), shot=state.shot + 1
+            ),
             size=22,
             anchor="lm",
         )
     draw_text(
         image,
         (980, 24),
-        f"Frame {state.frame} · to {rules.target}",
+        _("Frame {frame} · to {target}").format(frame=state.frame, target=rules.target),
         size=22,
         bold=True,
         anchor="rm",
@@ -318,8 +327,8 @@ def _draw_header(
 
 
 def _draw_panel(image: Image.Image, state: HorseCollarState, names: Mapping[PlayerId, str]) -> None:
-    left, top, right, _ = PANEL_BOX
-    draw_text(image, ((left + right) / 2, top + 22), "SCORES", size=20, bold=True, fill=MUTED)
+    left, top, right, _skip = PANEL_BOX
+    draw_text(image, ((left + right) / 2, top + 22), _("SCORES"), size=20, bold=True, fill=MUTED)
     y = top + 60
     for side in range(len(state.sides)):
         playing = not state.over and side == state.side
@@ -338,31 +347,35 @@ def _draw_panel(image: Image.Image, state: HorseCollarState, names: Mapping[Play
         )
         tags = []
         if side == state.hammer and not state.over:
-            tags.append("hammer")
+            tags.append(_("hammer"))
         if playing:
-            tags.append("shooting")
+            tags.append(_("shooting"))
         if tags:
             draw_text(
                 image, (left + 14, y + 24), " · ".join(tags), size=18, fill=MUTED, anchor="lm"
             )
         y += 62
     if state.rules.hickey:
-        draw_text(image, (left + 14, y), f"Hickey jar: {state.jar}", size=20, anchor="lm")
+        jar = _("Hickey jar: {tokens}").format(tokens=state.jar)
+        draw_text(image, (left + 14, y), jar, size=20, anchor="lm")
         y += 34
     if not state.over:
         aim = state.aims[state.seat_of(state.shooter)]
-        lane = (
-            LANE_BY_NAME[aim.lane].label if aim.lane in LANE_BY_NAME else f"at {aim.lane.upper()}"
-        )
-        lines = [
-            "Same again:",
-            lane,
-            f"angle {aim.angle / 100:+g}°",
-            TARGET_BY_NAME[aim.target].label,
-        ]
+        lines = [_("Same again:"), *aim_lines(aim)]
         for n, line in enumerate(lines):
             text = fit_text(line, 18, right - left - 28)
             draw_text(image, (left + 14, y + 8 + 24 * n), text, size=18, fill=MUTED, anchor="lm")
+
+
+def aim_lines(aim: Aim) -> tuple[str, str, str]:
+    """A shot's settings, one a line: its lane, its angle and its target."""
+    lane = (
+        _(LANE_BY_NAME[aim.lane].label)
+        if aim.lane in LANE_BY_NAME
+        else _("at {weight}").format(weight=aim.lane.upper())
+    )
+    angle = _("angle {degrees}°").format(degrees=f"{aim.angle / 100:+g}")
+    return lane, angle, _(TARGET_BY_NAME[aim.target].label)
 
 
 def _draw_footer(
@@ -378,26 +391,26 @@ def _draw_footer(
         last = state.history[-1]
         who = fit_text(side_name(state, last.side, names), 24, 260, bold=True)
         text = {
-            None: f"{who} scored {last.points}",
-            VoidReason.NO_THREE: f"{who}: no 3, nothing counts",
-            VoidReason.SHORT_WEIGHT: f"{who}: a short weight, the turn is void",
-        }[last.void]
+            None: _("{side} scored {points}"),
+            VoidReason.NO_THREE: _("{side}: no 3, nothing counts"),
+            VoidReason.SHORT_WEIGHT: _("{side}: a short weight, the turn is void"),
+        }[last.void].format(side=who, points=last.points)
     elif shown:
         now = score_turn(rules, state.side, state.frame, shown)
         text = {
-            None: f"Worth {now.points} now",
-            VoidReason.NO_THREE: "No 3 yet: nothing counts",
-            VoidReason.SHORT_WEIGHT: "A short weight: knock it off!",
+            None: _("Worth {points} now").format(points=now.points),
+            VoidReason.NO_THREE: _("No 3 yet: nothing counts"),
+            VoidReason.SHORT_WEIGHT: _("A short weight: knock it off!"),
         }[now.void]
     else:
-        text = "A cleared board"
+        text = _("A cleared board")
     draw_text(image, (20, FOOTER_Y), text, size=24, bold=True, anchor="lm")
     fallen = [weight_label(w.index) for w in shown if w.fallen]
     far = [weight_label(w.index) for w in shown if not w.fallen and not in_zoom(w.d)]
     notes = []
     if far:
-        notes.append("up the table: " + " ".join(far))
+        notes.append(_("up the table: {weights}").format(weights=" ".join(far)))
     if fallen:
-        notes.append("in the alley: " + " ".join(fallen))
+        notes.append(_("in the alley: {weights}").format(weights=" ".join(fallen)))
     if notes:
         draw_text(image, (980, FOOTER_Y), " · ".join(notes), size=18, fill=MUTED, anchor="rm")

@@ -17,6 +17,7 @@ from images.horse_collar import (
     STRIP_RADIUS,
     ZOOM_RADIUS,
     TableKey,
+    aim_lines,
     draw_weights,
     in_zoom,
     strip_xy,
@@ -25,8 +26,8 @@ from images.horse_collar import (
     zoom_xy,
 )
 from images.layer_cache import static_layer
+from images.words import _, language
 from rules.horse_collar.geometry import Table
-from rules.horse_collar.shots import LANE_BY_NAME, TARGET_BY_NAME
 from rules.horse_collar.state import (
     Rules,
     Weight,
@@ -46,7 +47,7 @@ MIN_FALL_SCALE = 0.25  # below this it is gone
 
 
 @static_layer
-def _background(key: TableKey) -> Image.Image:
+def _background(key: TableKey, _language: str) -> Image.Image:
     return table_layer(key).crop(CROP)
 
 
@@ -54,7 +55,7 @@ def render_replay(rules: Rules, shot: WeightShot) -> bytes:
     """An animated GIF of `shot`: every weight that moved, along its sampled path."""
     table = rules.table
     moving = {path.index for path in shot.paths}
-    base = _background(TableKey.of(rules)).copy()
+    base = _background(TableKey.of(rules), language()).copy()
     still = [w for w in shot.before if w.index not in moving]
     _draw_in_crop(base, rules, still)
     _caption(base, shot)
@@ -115,11 +116,16 @@ def _caption(image: Image.Image, shot: WeightShot) -> None:
     """The shot's settings where the still board has its score panel."""
     x = PANEL_BOX[0] + 14 - CROP[0]
     y = PANEL_BOX[1] + 30 - CROP[1]
-    draw_text(image, (x, y), f"{weight_label(shot.index)} shot", size=26, bold=True, anchor="lm")
+    draw_text(
+        image,
+        (x, y),
+        _("{weight} shot").format(weight=weight_label(shot.index)),
+        size=26,
+        bold=True,
+        anchor="lm",
+    )
     aim = shot.aim
-    lane = LANE_BY_NAME[aim.lane].label if aim.lane in LANE_BY_NAME else f"at {aim.lane.upper()}"
-    lines = (lane, f"angle {aim.angle / 100:+g}°", TARGET_BY_NAME[aim.target].label)
-    for n, line in enumerate(lines):
+    for n, line in enumerate(aim_lines(aim)):
         draw_text(image, (x, y + 40 + 26 * n), line, size=20, fill=MUTED, anchor="lm")
 
 

@@ -39,6 +39,7 @@ from images.common import (
 from images.layer_cache import static_layer
 from images.risk_layout import (
     CONTINENT_LABELS,
+    MAP_NAME,
     MAP_SIZE,
     NAME_BELOW,
     NAME_POINTS,
@@ -56,6 +57,7 @@ from images.risk_regions import (
     region,
     rim,
 )
+from images.words import N_, _, language, pgettext
 from rules.risk.map import CONTINENTS, SEA_LANES, TERRITORIES
 
 NEUTRAL = -1
@@ -282,8 +284,9 @@ def _crossing(a: str, b: str) -> list[tuple[Point, Point]]:
 
 
 def territory_name(slug: str) -> str:
-    """How the map names `slug`: its name, or its short form where space is tight."""
-    return SHORT_NAMES.get(slug, TERRITORIES[slug].name)
+    """How the map names `slug` in the language spoken: its name, or its short form where
+    space is tight."""
+    return pgettext(MAP_NAME, SHORT_NAMES.get(slug, TERRITORIES[slug].name))
 
 
 def name_point(slug: str) -> Point:
@@ -293,7 +296,7 @@ def name_point(slug: str) -> Point:
 
 
 @static_layer
-def _overlay() -> Image.Image:
+def _overlay(in_language: str) -> Image.Image:
     """Everything on the map that never changes: borders, continent outlines, sea lanes,
     continent and territory names, over a transparent map frame."""
     raster = index_raster(2)  # drawn at twice the size and shrunk, for smooth lines
@@ -321,17 +324,17 @@ def _overlay() -> Image.Image:
         draw_text(
             overlay,
             point,
-            f"{continent.name.upper()} +{continent.bonus}",
+            f"{_(continent.name).upper()} +{continent.bonus}",
             size=24,
             bold=True,
             fill=CONTINENT_LINE,
         )
-    return Image.alpha_composite(overlay, _names())
+    return Image.alpha_composite(overlay, _names(in_language))
 
 
 @functools.cache
-def _names() -> Image.Image:
-    """Every territory's name, over a transparent map frame."""
+def _names(_language: str) -> Image.Image:
+    """Every territory's name in `_language` (the one spoken), over a transparent map frame."""
     names = Image.new("RGBA", MAP_SIZE, (0, 0, 0, 0))
     for slug in ORDER:
         draw_text(names, name_point(slug), territory_name(slug), size=NAME_SIZE, bold=True)
@@ -376,29 +379,30 @@ def _map(view: MapView) -> Image.Image:
         if owner != NEUTRAL:
             i = INDEX[slug]
             palette[3 * (_INK + i) : 3 * (_INK + i) + 3] = owner_ink(owner)
-            box, _ = region(slug)
+            box, _skip = region(slug)
             fills.paste(_INK + i, box[:2], _pattern_in(slug, owner))
     fills.putpalette(palette)
     frame = fills.convert("RGB")
-    frame.paste(_overlay(), (0, 0), _overlay())
+    overlay = _overlay(language())
+    frame.paste(overlay, (0, 0), overlay)
     rims = [(slug, HIGHLIGHT) for slug in view.attack or ()]
     if view.selected is not None:
         rims.append((view.selected, SELECTED))
-    masks = _rims()  # built on the first picture, even one with nothing highlighted
+    masks = _rims(language())  # built on the first picture, even one with nothing highlighted
     for slug, colour in rims:
         # A dark inner edge keeps the rim visible on a fill of much the same colour.
-        box, _ = region(slug)
+        box, _skip = region(slug)
         frame.paste(OUTLINE, box[:2], masks[slug, RIM_WIDTH + 2])
         frame.paste(colour, box[:2], masks[slug, RIM_WIDTH])
     return frame
 
 
 @static_layer
-def _rims() -> dict[tuple[str, int], Image.Image]:
+def _rims(in_language: str) -> dict[tuple[str, int], Image.Image]:
     """Every territory's highlight rims, built together (about 0.3 s) by the first picture,
     which the bot draws at start-up, rather than one by one on players' clicks. A rim stops
     short of the names it crosses, so a highlighted territory's name stays readable."""
-    names = _names().getchannel("A")
+    names = _names(in_language).getchannel("A")
     return {
         (slug, w): ImageChops.subtract(rim(slug, w), names.crop(region(slug)[0]))
         for slug in ORDER
@@ -474,7 +478,7 @@ def _swatch(owner: int) -> Image.Image:
 
 # Legend columns: x of the player swatch, name, right edges of the counts; the continents.
 SWATCH_X, NAME_X = 62, 104
-COUNT_X = {"Armies": 700, "Territories": 860, "Cards": 970}
+COUNT_X = {N_("Armies"): 700, N_("Territories"): 860, N_("Cards"): 970}
 CONTINENT_X, BONUS_X, HOLDER_X = 1040, 1310, 1340
 
 
@@ -488,18 +492,18 @@ def _draw_legend(image: Image.Image, view: MapView) -> None:
     panel = (10, LEGEND_TOP + 8, SIZE[0] - 10, SIZE[1] - 8)
     draw.rounded_rectangle(panel, radius=12, fill=PANEL, outline=PANEL_EDGE, width=2)
     header = LEGEND_TOP + HEADER_DY
-    draw_text(image, (NAME_X, header), "Player", size=22, fill=MUTED, anchor="lm")
+    draw_text(image, (NAME_X, header), _("Player"), size=22, fill=MUTED, anchor="lm")
     for label, x in COUNT_X.items():
-        draw_text(image, (x, header), label, size=22, fill=MUTED, anchor="rm")
+        draw_text(image, (x, header), _(label), size=22, fill=MUTED, anchor="rm")
     for i, row in enumerate(view.legend):
         _draw_player(image, row, legend_row_y(i))
-    draw_text(image, (CONTINENT_X, header), "Continent", size=22, fill=MUTED, anchor="lm")
-    draw_text(image, (BONUS_X, header), "Bonus", size=22, fill=MUTED, anchor="rm")
-    draw_text(image, (HOLDER_X, header), "Held by", size=22, fill=MUTED, anchor="lm")
+    draw_text(image, (CONTINENT_X, header), _("Continent"), size=22, fill=MUTED, anchor="lm")
+    draw_text(image, (BONUS_X, header), _("Bonus"), size=22, fill=MUTED, anchor="rm")
+    draw_text(image, (HOLDER_X, header), _("Held by"), size=22, fill=MUTED, anchor="lm")
     names = {row.colour: row.name for row in view.legend}
     for i, continent in enumerate(CONTINENTS.values()):
         y = legend_row_y(i)
-        draw_text(image, (CONTINENT_X, y), continent.name, size=26, anchor="lm")
+        draw_text(image, (CONTINENT_X, y), _(continent.name), size=26, anchor="lm")
         draw_text(image, (BONUS_X, y), f"+{continent.bonus}", size=26, bold=True, anchor="rm")
         holders = {view.owners.get(slug) for slug in continent.territories}
         holder = holders.pop() if len(holders) == 1 else None

@@ -8,6 +8,8 @@ Territory shapes are not drawn by hand: `images.risk_regions` grows them from th
 
 from __future__ import annotations
 
+from images.words import NP_
+
 Point = tuple[float, float]
 Polygon = tuple[Point, ...]
 
@@ -162,20 +164,22 @@ CONTINENT_LABELS: dict[str, Point] = {
 
 # Every territory's name is written on the map, `NAME_BELOW` pixels under its badge unless
 # placed in `NAME_POINTS` (a small island or a crowded coast: beside it, on the sea), and in
-# the short form of `SHORT_NAMES` where the full name has no room.
+# the short form of `SHORT_NAMES` where the full name has no room. The map's names are
+# translated in their own context (`MAP_NAME`): a language may shorten others to fit.
+MAP_NAME = "map name"
 NAME_SIZE = 24  # legible when Discord shows the map about 550 px wide
 NAME_BELOW = 42
 SHORT_NAMES: dict[str, str] = {
-    "northwest_territory": "NW Territory",
-    "western_united_states": "Western US",
-    "eastern_united_states": "Eastern US",
-    "central_america": "C. America",
-    "great_britain": "G. Britain",
-    "northern_europe": "N. Europe",
-    "western_europe": "W. Europe",
-    "southern_europe": "S. Europe",
-    "western_australia": "W. Australia",
-    "eastern_australia": "E. Australia",
+    "northwest_territory": NP_("map name", "NW Territory"),
+    "western_united_states": NP_("map name", "Western US"),
+    "eastern_united_states": NP_("map name", "Eastern US"),
+    "central_america": NP_("map name", "C. America"),
+    "great_britain": NP_("map name", "G. Britain"),
+    "northern_europe": NP_("map name", "N. Europe"),
+    "western_europe": NP_("map name", "W. Europe"),
+    "southern_europe": NP_("map name", "S. Europe"),
+    "western_australia": NP_("map name", "W. Australia"),
+    "eastern_australia": NP_("map name", "E. Australia"),
 }
 NAME_POINTS: dict[str, Point] = {
     "western_united_states": (232, 342),

@@ -34,11 +34,14 @@ from images.common import (
     draw_text,
     drawable,
     fit_text,
+    named_runs,
     paste_centred,
     smooth,
+    text_width,
     to_png,
 )
 from images.layer_cache import static_layer
+from images.words import N_, NP_, _, language, ngettext, pgettext
 from rules.core import PlayerId
 from rules.winners_circle.cards import HORSES, Symbol, card
 from rules.winners_circle.payout import race_payout
@@ -94,7 +97,18 @@ HORSE_COLOURS: dict[int, RGB] = {
     6: (246, 132, 30),  # orange
     7: (236, 236, 240),  # white
 }
-HORSE_NAMES = {1: "red", 2: "blue", 3: "yellow", 4: "green", 5: "purple", 6: "orange", 7: "white"}
+# The horses' colours (in their own catalog context: a horse is "rojo", a chip "roja")
+# and the cards' symbols, in English: translated where shown.
+HORSE_COLOUR = "horse colour"
+HORSE_NAMES = {
+    1: NP_("horse colour", "red"),
+    2: NP_("horse colour", "blue"),
+    3: NP_("horse colour", "yellow"),
+    4: NP_("horse colour", "green"),
+    5: NP_("horse colour", "purple"),
+    6: NP_("horse colour", "orange"),
+    7: NP_("horse colour", "white"),
+}
 PLAYER_COLOURS: tuple[RGB, ...] = (
     (0, 176, 176),  # teal
     (232, 92, 164),  # pink
@@ -104,12 +118,19 @@ PLAYER_COLOURS: tuple[RGB, ...] = (
     (196, 196, 206),  # silver
 )
 SYMBOL_NAMES = {
-    Symbol.HEAD: "Head",
-    Symbol.CAP: "Cap",
-    Symbol.SADDLE: "Saddle",
-    Symbol.SHOE: "Shoe",
+    Symbol.HEAD: N_("Head"),
+    Symbol.CAP: N_("Cap"),
+    Symbol.SADDLE: N_("Saddle"),
+    Symbol.SHOE: N_("Shoe"),
 }
-PLACE_NAMES = ("Win", "Place", "Show")
+PLACE_NAMES = (N_("Win"), N_("Place"), N_("Show"))
+LINE_WORDS = {
+    LineKind.WIN: N_("Win"),
+    LineKind.PLACE: N_("Place"),
+    LineKind.SHOW: N_("Show"),
+    LineKind.PACE: N_("Pace"),
+    LineKind.LAST: N_("Last"),
+}
 
 
 # --- geometry -----------------------------------------------------------------------------
@@ -164,7 +185,7 @@ def card_box(horse: int) -> tuple[float, float, float, float]:
 
 def bet_slot(horse: int, index: int) -> Point:
     """Centre of the `index`th chip on `horse` (one a row under its card, name beside it)."""
-    x0, _ = gate_column(horse)
+    x0, _skip = gate_column(horse)
     return x0 + 22, BETS_TOP + index * BET_ROW
 
 
@@ -213,9 +234,14 @@ def _paint_base(layer: Image.Image, k: int) -> None:
         )
 
 
+def base() -> Image.Image:
+    """Track, numbers, finish line and gate columns, in the language spoken."""
+    return _base(language())
+
+
 @static_layer
-def _base() -> Image.Image:
-    """Track, numbers, finish line and gate columns: drawn once per process."""
+def _base(_language: str) -> Image.Image:
+    """Track, numbers, finish line and gate columns: drawn once per language."""
     base = smooth(SIZE, _paint_base, scale=2).convert("RGB")
     for space in range(1, TRACK + 1):
         bold = space in (1, PACE_SPACE, TRACK)
@@ -228,11 +254,17 @@ def _base() -> Image.Image:
             fill=TEXT if bold else MUTED,
         )
     x, y = _along(FINISH_K, -BAND / 2 - 14)
-    draw_text(base, (x + 6, y), "FINISH", size=18, bold=True, anchor="lm")
+    draw_text(base, (x + 6, y), _("FINISH"), size=18, bold=True, anchor="lm")
     for horse in HORSES:
-        x0, _ = gate_column(horse)
+        x0, _skip = gate_column(horse)
         paste_centred(base, _token(horse, 16), (x0 + 24, HEADER_Y))
-        draw_text(base, (x0 + 46, HEADER_Y), HORSE_NAMES[horse], size=18, anchor="lm")
+        draw_text(
+            base,
+            (x0 + 46, HEADER_Y),
+            pgettext(HORSE_COLOUR, HORSE_NAMES[horse]),
+            size=18,
+            anchor="lm",
+        )
     return base
 
 
@@ -326,7 +358,8 @@ def _pace_chip(side: int) -> Image.Image:
 
 def _names(state: WinnersCircleState, names: Mapping[PlayerId, str]) -> tuple[str, ...]:
     return tuple(
-        drawable(names.get(p, "")) or f"Player {seat + 1}" for seat, p in enumerate(state.players)
+        drawable(names.get(p, "")) or _("Player {n}").format(n=seat + 1)
+        for seat, p in enumerate(state.players)
     )
 
 
@@ -337,31 +370,28 @@ def _chip_label(state: WinnersCircleState, bet: Bet) -> str:
 
 
 def _prompt(state: WinnersCircleState, shown: tuple[str, ...]) -> list[tuple[str, RGB]]:
-    name = (fit_text(shown[state.current], 26, 260, bold=True), HIGHLIGHT)
-    race = f"Race {state.race} of {RACES}: "
+    name = {"player": fit_text(shown[state.current], 26, 260, bold=True)}
+    race = {"race": state.race, "races": RACES}
     if state.phase is Phase.BETTING:
         n = len(state.players)
-        round_no = len(state.bets) // n + 1
-        return [
-            (race, TEXT),
-            name,
-            (f" to bet (round {round_no} of {len(state.rules.chips)})", TEXT),
-        ]
+        line = _("Race {race} of {races}: {player} to bet (round {round} of {rounds})")
+        return named_runs(
+            line, name, **race, round=len(state.bets) // n + 1, rounds=len(state.rules.chips)
+        )
     if state.phase is Phase.ROLL:
-        return [(race, TEXT), name, (" to roll", TEXT)]
+        return named_runs(_("Race {race} of {races}: {player} to roll"), name, **race)
     if state.phase is Phase.MOVE:
         assert state.rolled is not None  # set with Phase.MOVE
-        return [(race, TEXT), name, (f" rolled {SYMBOL_NAMES[state.rolled]}: pick a horse", TEXT)]
+        line = _("Race {race} of {races}: {player} rolled {symbol}: pick a horse")
+        return named_runs(line, name, **race, symbol=_(SYMBOL_NAMES[state.rolled]))
     if state.phase is Phase.RACE_OVER:
-        return [
-            (f"Race {state.race} is over. ", TEXT),
-            name,
-            (f" starts race {state.race + 1}", TEXT),
-        ]
+        line = _("Race {race} is over. {player} starts race {next}")
+        return named_runs(line, name, race=state.race, next=state.race + 1)
     richest = max(state.money)
     winners = [shown[s] for s, m in enumerate(state.money) if m == richest]
     who = fit_text(" & ".join(winners), 26, 480, bold=True)
-    return [(who, HIGHLIGHT), (f" {'win' if len(winners) > 1 else 'wins'} with {richest}!", TEXT)]
+    won = ngettext("{players} wins with {money}!", "{players} win with {money}!", len(winners))
+    return named_runs(won, {"players": who}, money=richest)
 
 
 # --- the board ----------------------------------------------------------------------------
@@ -370,7 +400,7 @@ def _prompt(state: WinnersCircleState, shown: tuple[str, ...]) -> list[tuple[str
 def render(state: WinnersCircleState, names: Mapping[PlayerId, str]) -> Image.Image:
     """The board for `state` as an RGB image of `SIZE`; `names` maps player ids to display
     names (a missing one shows as "Player n")."""
-    image = _base().copy()
+    image = base().copy()
     shown = _names(state, names)
     draw_runs(image, (SIZE[0] / 2, 26), _prompt(state, shown), size=26, bold=True)
     _draw_infield(image, state, shown)
@@ -405,7 +435,7 @@ def _draw_horses(image: Image.Image, state: WinnersCircleState) -> None:
 
 def _draw_infield(image: Image.Image, state: WinnersCircleState, shown: tuple[str, ...]) -> None:
     left = CX1 - 40
-    draw_text(image, (left, CY - 96), "Money", size=20, bold=True, anchor="lm")
+    draw_text(image, (left, CY - 96), _("Money"), size=20, bold=True, anchor="lm")
     for seat, name in enumerate(shown):
         y = CY - 72 + seat * 24
         lit = seat == state.current and state.phase is not Phase.OVER
@@ -420,20 +450,23 @@ def _draw_infield(image: Image.Image, state: WinnersCircleState, shown: tuple[st
         )
         draw_text(image, (left + 250, y), str(state.money[seat]), size=18, bold=True, anchor="rm")
     right = CX2 - 170
-    draw_text(image, (right, CY - 96), "Winner's circle", size=20, bold=True, anchor="lm")
+    draw_text(image, (right, CY - 96), _("Winner's circle"), size=20, bold=True, anchor="lm")
     rows: list[tuple[str, tuple[int, ...]]] = [
-        (PLACE_NAMES[i], (state.finished[i],) if i < len(state.finished) else ()) for i in range(3)
+        (_(PLACE_NAMES[i]), (state.finished[i],) if i < len(state.finished) else ())
+        for i in range(3)
     ]
     if state.phase in (Phase.RACE_OVER, Phase.OVER):
-        rows.append(("Last", state.results[-1].last))
-    rows.append(("Pace", (state.pace,) if state.pace else ()))
+        rows.append((_("Last"), state.results[-1].last))
+    rows.append((_("Pace"), (state.pace,) if state.pace else ()))
+    # The horses after the widest label ("Place": 80 px, "Segundo" more).
+    indent = max(80, *(round(text_width(label, 18)) + 12 for label, _horses in rows))
     for i, (label, horses) in enumerate(rows):
         y = CY - 66 + i * 28
         draw_text(image, (right, y), label, size=18, anchor="lm", fill=MUTED)
         if not horses:
-            draw_text(image, (right + 80, y), "-", size=18, anchor="lm", fill=MUTED)
+            draw_text(image, (right + indent, y), "-", size=18, anchor="lm", fill=MUTED)
         for j, horse in enumerate(horses):
-            paste_centred(image, _token(horse, 15), (right + 88 + j * 34, y))
+            paste_centred(image, _token(horse, 15), (right + indent + 8 + j * 34, y))
     line = _last_move_line(state, shown)
     if line:
         draw_text(image, ((CX1 + CX2) / 2, CY + 72), fit_text(line, 18, 500), size=18)
@@ -441,7 +474,7 @@ def _draw_infield(image: Image.Image, state: WinnersCircleState, shown: tuple[st
         draw_text(
             image,
             ((CX1 + CX2) / 2 + 10, CY - 96),
-            "Race 3 pays double",
+            _("Race 3 pays double"),
             size=18,
             fill=HIGHLIGHT,
         )
@@ -453,23 +486,32 @@ def _last_move_line(state: WinnersCircleState, shown: tuple[str, ...]) -> str:
         return ""
     who = fit_text(shown[state.seat_of(move.player)], 18, 160)
     moved = move.end - move.start
-    where = "crossed the line" if move.end > 2 * TRACK else f"to space {(move.end - 1) % TRACK + 1}"
+    where = (
+        _("crossed the line")
+        if move.end > 2 * TRACK
+        else _("to space {space}").format(space=(move.end - 1) % TRACK + 1)
+    )
+    symbol = _(SYMBOL_NAMES[move.symbol])
     if moved == 0:
-        return f"{who} rolled {SYMBOL_NAMES[move.symbol]}: horse {move.horse} was blocked"
-    return f"{who} rolled {SYMBOL_NAMES[move.symbol]}: horse {move.horse} ran {moved}, {where}"
+        line = _("{player} rolled {symbol}: horse {horse} was blocked")
+    else:
+        line = _("{player} rolled {symbol}: horse {horse} ran {moved}, {where}")
+    return line.format(player=who, symbol=symbol, horse=move.horse, moved=moved, where=where)
 
 
 def _draw_card(image: Image.Image, state: WinnersCircleState, horse: int) -> None:
     x0, y0, x1, y1 = card_box(horse)
     draw = ImageDraw.Draw(image)
     if horse in state.finished:  # its card has left play
-        place = PLACE_NAMES[state.finished.index(horse)]
+        place = _(PLACE_NAMES[state.finished.index(horse)]).upper()
+        # As large as the card's width allows: "WIN" at 26, "GANADOR" smaller.
+        size = next((s for s in (26, 22) if text_width(place, s, bold=True) <= x1 - x0 - 8), 18)
         draw.rounded_rectangle((x0, y0, x1, y1), radius=8, fill=HIGHLIGHT, outline=OUTLINE, width=2)
         draw_text(
             image,
             ((x0 + x1) / 2, (y0 + y1) / 2),
-            place.upper(),
-            size=26,
+            place,
+            size=size,
             bold=True,
             fill=OUTLINE,
             outline=None,
@@ -487,7 +529,13 @@ def _draw_card(image: Image.Image, state: WinnersCircleState, horse: int) -> Non
             draw.rectangle((x0 + 3, y - 12, x1 - 3, y + 12), fill=HIGHLIGHT)
         ink = CARD_INK if up else MUTED
         draw_text(
-            image, (x0 + 8, y), SYMBOL_NAMES[symbol], size=18, fill=ink, anchor="lm", outline=None
+            image,
+            (x0 + 8, y),
+            _(SYMBOL_NAMES[symbol]),
+            size=18,
+            fill=ink,
+            anchor="lm",
+            outline=None,
         )
         draw_text(
             image,
@@ -500,7 +548,7 @@ def _draw_card(image: Image.Image, state: WinnersCircleState, horse: int) -> Non
             outline=None,
         )
     if not up:
-        draw_text(image, ((x0 + x1) / 2, MOVED_Y), "moved", size=18, fill=MUTED)
+        draw_text(image, ((x0 + x1) / 2, MOVED_Y), _("moved"), size=18, fill=MUTED)
 
 
 def _draw_bets(
@@ -529,25 +577,32 @@ def render_payout(state: WinnersCircleState, names: Mapping[PlayerId, str]) -> I
     shown = _names(state, names)
     height = 120 + PAYOUT_ROW * (len(lines) + len(state.players) + 2)
     image = Image.new("RGB", (PAYOUT_WIDTH, height), BACKGROUND)
-    title = f"Race {result.race} payout" + (" (doubled)" if result.race == RACES else "")
+    title = _("Race {race} payout").format(race=result.race) + (
+        _(" (doubled)") if result.race == RACES else ""
+    )
     draw_text(image, (PAYOUT_WIDTH / 2, 28), title, size=26, bold=True)
-    finish = "   ".join(f"{PLACE_NAMES[i]}: horse {h}" for i, h in enumerate(result.finish))
+    finish = "   ".join(
+        _("{place}: horse {horse}").format(place=_(PLACE_NAMES[i]), horse=h)
+        for i, h in enumerate(result.finish)
+    )
     last = ", ".join(str(h) for h in result.last)
     draw_text(
         image,
         (PAYOUT_WIDTH / 2, 62),
-        f"{finish}   Last: {last}   Pace: horse {result.pace}",
+        _("{finish}   Last: {last}   Pace: horse {pace}").format(
+            finish=finish, last=last, pace=result.pace
+        ),
         size=18,
         fill=MUTED,
     )
     y = 100
     if not lines:
-        draw_text(image, (PAYOUT_WIDTH / 2, y), "No chip was paid or had to pay.", size=18)
+        draw_text(image, (PAYOUT_WIDTH / 2, y), _("No chip was paid or had to pay."), size=18)
         y += PAYOUT_ROW
     for line in lines:
         seat = state.seat_of(line.player)
         paste_centred(image, _token(line.horse, 13), (30, y))
-        draw_text(image, (52, y), line.kind.value.title(), size=18, bold=True, anchor="lm")
+        draw_text(image, (52, y), _(LINE_WORDS[line.kind]), size=18, bold=True, anchor="lm")
         paste_centred(image, _chip(seat, str(line.chip)), (142, y))
         draw_text(image, (162, y), fit_text(shown[seat], 18, 220), size=18, anchor="lm")
         draw_text(
@@ -559,7 +614,8 @@ def render_payout(state: WinnersCircleState, names: Mapping[PlayerId, str]) -> I
             fill=MUTED,
         )
         sign = "+" if line.amount > 0 else ""
-        amount = f"{sign}{line.amount}" + (f" (short {line.unpaid})" if line.unpaid else "")
+        short = _(" (short {unpaid})").format(unpaid=line.unpaid) if line.unpaid else ""
+        amount = f"{sign}{line.amount}{short}"
         draw_text(
             image,
             (PAYOUT_WIDTH - 20, y),
@@ -571,7 +627,7 @@ def render_payout(state: WinnersCircleState, names: Mapping[PlayerId, str]) -> I
         )
         y += PAYOUT_ROW
     y += 10
-    draw_text(image, (20, y), "Money", size=20, bold=True, anchor="lm")
+    draw_text(image, (20, y), _("Money"), size=20, bold=True, anchor="lm")
     y += PAYOUT_ROW
     for seat, name in enumerate(shown):
         paste_centred(image, _chip(seat, ""), (30, y))
@@ -591,7 +647,13 @@ def _how(kind: LineKind, chip: int, bets: int, per_bet: int, race: int) -> str:
     """How a line's amount was reached, e.g. "4 bets: 150 x 2"."""
     double = " x 2" if race == RACES else ""
     if kind is LineKind.LAST:
-        return f"pays {per_bet} x {chip}{double}"
-    if kind is LineKind.PACE:
-        return f"pace bonus {per_bet} x {chip}{double}"
-    return f"{bets} bet{'s' if bets != 1 else ''}: {per_bet} x {chip}{double}"
+        line = _("pays {per_bet} x {chip}{double}")
+    elif kind is LineKind.PACE:
+        line = _("pace bonus {per_bet} x {chip}{double}")
+    else:
+        line = ngettext(
+            "{bets} bet: {per_bet} x {chip}{double}",
+            "{bets} bets: {per_bet} x {chip}{double}",
+            bets,
+        )
+    return line.format(bets=bets, per_bet=per_bet, chip=chip, double=double)

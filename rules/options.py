@@ -18,7 +18,7 @@ from collections.abc import Callable, Container, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeGuard
 
-from rules.core import IllegalAction, Options
+from rules.core import IllegalAction, Options, Term
 
 OptionValue = bool | int | str
 """What an option can be set to: on/off, a whole number, or one of its choices' values."""
@@ -86,16 +86,22 @@ class Option:
         if self.kind is Kind.FLAG:
             if isinstance(value, bool):
                 return value
-            raise IllegalAction(f"{self.title}: on or off.")
+            raise IllegalAction("{title}: on or off.", title=Term(self.title))
         if self.kind is Kind.NUMBER:
             if _whole(value) and self.low <= value <= self.high:
                 return value
-            raise IllegalAction(f"{self.title}: a whole number from {self.low} to {self.high}.")
+            raise IllegalAction(
+                "{title}: a whole number from {low} to {high}.",
+                title=Term(self.title),
+                low=self.low,
+                high=self.high,
+            )
         for choice in self.choices:
             # A bool is an int in Python: True must not pass for a choice of 1.
             if type(value) is type(choice.value) and value == choice.value:
                 return choice.value
-        raise IllegalAction(f"{self.title}: {_either(self.choices)}.")
+        values = tuple(c.value for c in self.choices)
+        raise IllegalAction("{title}: {values}.", title=Term(self.title), values=values)
 
     def fits(self, value: OptionValue, players: int) -> bool:
         """Whether a table of `players` may play this option set to `value`."""
@@ -234,28 +240,22 @@ class OptionSet:
         chosen = {o.name: o.check(given.get(o.name, o.default)) for o in self.options}
         sizes = range(players, players + 1) if isinstance(players, int) else players
         misfits = [self._misfit(chosen, n) for n in sizes]
-        if all(misfits):
-            raise IllegalAction(misfits[0])
+        if misfits[0] is not None and all(misfits):
+            raise misfits[0]
         return Chosen(chosen)
 
-    def _misfit(self, chosen: Mapping[str, OptionValue], players: int) -> str:
-        """Why a table of `players` cannot play `chosen`, or "" when it can."""
+    def _misfit(self, chosen: Mapping[str, OptionValue], players: int) -> IllegalAction | None:
+        """Why a table of `players` cannot play `chosen`, or None when it can."""
         for option in self.options:
             value = chosen[option.name]
             if not option.fits(value, players):
-                return option.misfit.format(players=players, value=value)
-        return ""
+                return IllegalAction(option.misfit, players=players, value=value)
+        return None
 
 
 def _whole(value: object) -> TypeGuard[int]:
     """An int that is not a bool (True is 1 to Python, not to a player)."""
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _either(choices: Sequence[Choice]) -> str:
-    """The choices' values as a list, "1, 3 or 5"."""
-    values = [str(c.value) for c in choices]
-    return values[0] if len(values) == 1 else f"{', '.join(values[:-1])} or {values[-1]}"
 
 
 # Discord's limits on a slash command's options and choices.

@@ -151,9 +151,9 @@ class CockAndBull:
         if player not in state.players:
             raise IllegalAction("You are not playing in this game.")
         if player not in self.to_act(state):
-            raise IllegalAction(
-                "The game is over." if state.phase is Phase.OVER else "It is not your turn."
-            )
+            if state.phase is Phase.OVER:
+                raise IllegalAction("The game is over.")
+            raise IllegalAction("It is not your turn.")
         if action not in self.legal_actions(state, player):
             raise IllegalAction("That move is not available right now.")
         return _BY_VERB[Verb(action.verb)](self, state, state.seat_of(player), action, rng)

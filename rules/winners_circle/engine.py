@@ -14,7 +14,7 @@ from random import Random
 from typing import Any, ClassVar
 
 from rules.codec import dump_state, load_state
-from rules.core import Action, Event, IllegalAction, Options, Outcome, PlayerId, Step
+from rules.core import N_, Action, Event, IllegalAction, Options, Outcome, PlayerId, Step
 from rules.seats import ai_plays_on, apply_seat_action, is_seat_action, resigned_last
 from rules.winners_circle import ai
 from rules.winners_circle.actions import (
@@ -195,9 +195,9 @@ class WinnersCircle:
         if player not in state.players:
             raise IllegalAction("You are not playing in this game.")
         if player not in self.to_act(state):
-            raise IllegalAction(
-                "The game is over." if state.phase is Phase.OVER else "It is not your turn."
-            )
+            if state.phase is Phase.OVER:
+                raise IllegalAction("The game is over.")
+            raise IllegalAction("It is not your turn.")
         if action not in self.legal_actions(state, player):
             raise IllegalAction(_refusal(state, action))
         return _BY_VERB[Verb(action.verb)](self, state, action, rng)
@@ -450,13 +450,13 @@ def _tally(
 def _refusal(state: WinnersCircleState, action: Action) -> str:
     """Why an action by the player to act is refused, in their words."""
     if state.phase is Phase.BETTING and action.verb in (Verb.BET, Verb.HIDDEN_BET):
-        return "You can bet on each horse once, with a chip you still have."
+        return N_("You can bet on each horse once, with a chip you still have.")
     if state.phase is Phase.MOVE and action.verb == Verb.MOVE:
-        return "Choose a horse whose card is still face up."
+        return N_("Choose a horse whose card is still face up.")
     return {
-        Phase.BETTING: "Place a bet: choose a horse and a chip.",
-        Phase.ROLL: "Roll the die first.",
-        Phase.MOVE: "Choose a horse to move.",
-        Phase.RACE_OVER: "Start the next race.",
-        Phase.OVER: "The game is over.",
+        Phase.BETTING: N_("Place a bet: choose a horse and a chip."),
+        Phase.ROLL: N_("Roll the die first."),
+        Phase.MOVE: N_("Choose a horse to move."),
+        Phase.RACE_OVER: N_("Start the next race."),
+        Phase.OVER: N_("The game is over."),
     }[state.phase]

@@ -10,10 +10,10 @@ import discord
 import pytest
 from babel.messages.pofile import read_po
 
-from bot.catalog import source_catalog
+from bot.catalog import code_messages, command_messages, option_messages, source_catalog
 from bot.command_translator import NAME, CatalogTranslator
-from bot.i18n import CATALOGS, COMMAND_NAME, _, language_of, languages, ngettext, speaking
-from bot.wording import count, listing
+from bot.i18n import CATALOGS, COMMAND_NAME, _, language_of, languages, speaking
+from bot.wording import count, listing, winners_phrase
 
 CATALOG_LANGUAGES = [language for language in languages() if language != "en"]
 
@@ -32,7 +32,11 @@ def test_every_message_of_the_source_is_translated(language: str) -> None:
             continue
         translated = catalog.get(message.id, message.context)
         strings = translated.string if translated is not None else None
-        if not strings or (isinstance(strings, tuple) and not all(strings)):
+        if (
+            not strings
+            or (isinstance(strings, tuple) and not all(strings))
+            or (translated is not None and translated.fuzzy)  # never compiled: still English
+        ):
             untranslated.append(message.id)
     assert untranslated == []
 
@@ -57,6 +61,18 @@ def test_the_template_is_up_to_date() -> None:
     assert {(m.id, m.context) for m in source_catalog() if m.id} == committed
 
 
+def test_no_message_is_both_a_plural_and_a_singular_in_one_context() -> None:
+    """A catalog holds one entry per English text and context: looked up with `_` where it
+    is a plural elsewhere (or the other way round), it would never be translated."""
+    singular, plural = set(), set()
+    for message, context in (*code_messages(), *option_messages(), *command_messages()):
+        if isinstance(message, tuple):
+            plural.add((message[0], context))
+        else:
+            singular.add((message, context))
+    assert not singular & plural, sorted(singular & plural, key=str)
+
+
 def test_discord_locales_map_to_catalogs() -> None:
     assert language_of(discord.Locale.spain_spanish) == "es"
     assert language_of(discord.Locale.latin_american_spanish) == "es"
@@ -72,7 +88,7 @@ def test_spanish_words_plurals_and_lists() -> None:
         assert count(1, "token", "tokens") == "1 ficha"
         assert count(3, "token", "tokens") == "3 fichas"
         assert listing(["Ana", "Leo", "Mia"]) == "Ana, Leo y Mia"
-        assert ngettext("wins", "share the win", 2) == "comparten la victoria"
+        assert winners_phrase([1, 2], {}) == "<@1> y <@2> comparten la victoria"
     assert _("Join") == "Join" and listing(["Ana", "Leo", "Mia"]) == "Ana, Leo and Mia"
 
 

@@ -266,6 +266,24 @@ async def test_rate_limited_board_edits_never_hold_a_click_past_its_deadline(
     assert fake.late_answers == [] and fake.unanswered() == []
     assert max(i.answered_after or 0 for i in fake.interactions) < 3.0
     assert await play_to_the_end(fake, [ana], newest_board(fake, board)) > 0
+    # The game went on, and Discord took its boards in move order: a board waiting out a
+    # 429 was never overtaken by a newer one (which the late one would then undo).
+    shown = shown_moves(fake, game_id(board))
+    assert len(shown) > limited.hits and shown == sorted(shown), shown
+
+
+def shown_moves(fake: FakeDiscord, game: int) -> list[int]:
+    """The move number of every board of `game` that Discord accepted (edited, posted, or
+    sent as a click's answer), in the order they arrived."""
+    moves = []
+    for call in fake.calls:
+        if call.injected is not None or not 200 <= call.status < 300:
+            continue
+        body = call.json if isinstance(call.json, dict) else {}
+        for embed in body.get("embeds") or (body.get("data") or {}).get("embeds") or []:
+            if embed.get("title", "").endswith(f"#{game}") and "footer" in embed:
+                moves.append(int(embed["footer"]["text"].split()[-1]))
+    return moves
 
 
 async def test_a_reconnect_runs_recovery_again_and_does_nothing_twice(

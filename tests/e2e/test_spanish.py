@@ -11,7 +11,16 @@ from bot.i18n import translations
 from rules.horse_collar.state import weight_label
 from rules.risk.map import TERRITORIES
 from tests.e2e.conftest import ParlourFactory
-from tests.e2e.driver import JSON, choose, click_ok, is_board, offered, open_lobby, prompt
+from tests.e2e.driver import (
+    JSON,
+    choose,
+    choose_ok,
+    click_ok,
+    is_board,
+    offered,
+    open_lobby,
+    prompt,
+)
 from tests.e2e.fake_discord import STRING_SELECT, FakeDiscord, FakeMessage, walk_components
 
 GAME = "cock-and-bull"
@@ -35,6 +44,7 @@ async def test_synced_commands_carry_spanish_names_discord_accepts(
     assert by_name["help"]["description_localizations"]["es-419"] == "Cómo usar Parlour."
     new = next(o for o in by_name[GAME]["options"] if o["name"] == "new")
     assert new["name_localizations"] == {"es-ES": "nueva", "es-419": "nueva"}
+    assert by_name["leaderboard"]["name_localizations"]["es-ES"] == "ranking"
     for command in synced:
         for localized in _names(command):
             for name in localized.values():
@@ -149,9 +159,9 @@ async def test_winners_circle_in_spanish(fake: FakeDiscord, start_parlour: Parlo
         es(line, race=race, round=1, rounds=3, player=f"<@{user['id']}>", where="")
         for user in (ana, leo)
     }
-    # Horse colours stay as the picture draws them (English) for now.
     bet = "Horse {number} ({colour}) — chip {chip}{bluff}"
-    bet = es(bet, number=1, colour="red", chip=1, bluff="")
+    red = translations("es").pgettext("horse colour", "red")
+    bet = es(bet, number=1, colour=red, chip=1, bluff="")
     assert bet in offered(board)
     assert [b["label"] for b in board.buttons] == [es("My chips"), es("Resign or end…")]
     menus = [m for m in walk_components(board.components) if m["type"] == STRING_SELECT]
@@ -210,11 +220,22 @@ async def test_risk_in_spanish(fake: FakeDiscord, start_parlour: ParlourFactory)
     assert [b["label"] for b in board.buttons] == [es("Auto"), panel, es("Resign or end…")]
     menus = [m for m in walk_components(board.components) if m["type"] == STRING_SELECT]
     assert {m["placeholder"] for m in menus} == {es("Place armies on…")}
-    # Territory names stay as the map draws them (English) for now.
-    names = {t.name for t in TERRITORIES.values()}
+    names = {translations("es").gettext(t.name) for t in TERRITORIES.values()}  # "Perú"
     options = [o["label"] for m in menus for o in m["options"]]
     assert options and all(label.rsplit(" (", 1)[0] in names for label in options)
     assert await _refusal(fake, mia, board, es("Auto")) == "You are not playing in this game."
     cards = es("**Your cards ({count}):**", count=0)
     assert (await _refusal(fake, ana, board, panel)).startswith(cards)
     assert (await _refusal(fake, leo, board, panel)).startswith("**Your cards (0):**")
+    # Choosing a territory offers numbers to place, worded as placing armies (the same English
+    # "Place" is a finishing place in Winner's Circle: "Segundo" there).
+    who = ana if str(ana["id"]) in prompt(board) else leo
+    await choose_ok(fake, who, board, options[0])
+    place = translations("es").pgettext("armies", "Place") + " "
+
+    def numbers() -> list[str] | None:
+        shown = fake.latest_message(board.channel_id, is_board)
+        labels = [] if shown is None else [str(b.get("label")) for b in shown.buttons]
+        return [label for label in labels if label.startswith(place)] or None
+
+    assert place == "Colocar " and await fake.wait_for(numbers)

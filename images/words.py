@@ -1,0 +1,68 @@
+"""The words drawn in pictures, in the language being spoken.
+
+`images/` may not import the bot, which holds the catalogs and knows the language: the bot
+hands its translation functions in once at start-up (`use_translations`, from
+`cogs/pictures.py`), and renderers word their text with `_`, `ngettext` and `pgettext` here,
+marked for the catalog like the bot's own. Pictures are drawn where the game's language is
+spoken (a worker thread inherits it), so a Spanish game's board is drawn in Spanish. Until
+the bot installs its functions (a renderer tested or benchmarked alone) the words are the
+English msgids. A static layer holding words is cached per language: it takes `language()`
+as an argument.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+SOURCE = "en"
+
+
+@dataclass(frozen=True)
+class Translations:
+    gettext: Callable[[str], str]
+    ngettext: Callable[[str, str, int], str]
+    pgettext: Callable[[str, str], str]
+    language: Callable[[], str]
+
+
+_ENGLISH = Translations(
+    gettext=lambda message: message,
+    ngettext=lambda one, other, n: one if n == 1 else other,
+    pgettext=lambda _context, message: message,
+    language=lambda: SOURCE,
+)
+_installed = _ENGLISH
+
+
+def use_translations(translations: Translations | None) -> None:
+    """Word pictures with `translations` from now on (None: English)."""
+    global _installed
+    _installed = translations or _ENGLISH
+
+
+def language() -> str:
+    """The language pictures are being worded in: part of a cached layer's key."""
+    return _installed.language()
+
+
+def _(message: str) -> str:
+    return _installed.gettext(message)
+
+
+def ngettext(one: str, other: str, n: int) -> str:
+    return _installed.ngettext(one, other, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    return _installed.pgettext(context, message)
+
+
+def N_(message: str) -> str:
+    """Mark `message` for the catalog where it is defined; it is translated where drawn."""
+    return message
+
+
+def NP_(context: str, message: str) -> str:
+    """Mark `message` in `context` for the catalog (`pgettext` translates it where drawn)."""
+    return message
