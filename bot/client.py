@@ -21,6 +21,7 @@ from bot.command_translator import CatalogTranslator
 from bot.components import GameButton, GameSelect
 from bot.custom_ids import is_box_id, is_parlour_id, parse, typed_value
 from bot.errors import UserError
+from bot.gc_watch import GcWatch
 from bot.i18n import N_, _
 from bot.instance_lock import InstanceLock
 from bot.invite import invite_url
@@ -150,6 +151,9 @@ class ParlourBot(commands.Bot):
         self.metrics = Metrics()
         self.metrics.gateway_latency.set_function(lambda: finite_or_nan(self.latency))
         self.loop_watch = LoopWatch(observe=self.metrics.loop_lag.observe)
+        self.gc_watch = GcWatch(
+            lambda generation, pause: self.metrics.gc_pause.labels(str(generation)).observe(pause)
+        )
         self._metrics_server: MetricsServer | None = None
         self._sync_only = sync_only  # `python -m bot sync-commands`: no database, no gateway
         self._force_sync = force_sync  # `python -m bot --sync`: even if they did not change
@@ -167,6 +171,7 @@ class ParlourBot(commands.Bot):
             await self._sync_commands()
             return
         self.loop_watch.start()
+        self.gc_watch.start()
         self._stop_on_signals()
         self.storage = await open_storage(self.settings.database_url, self._lock)
         self.service = GameService(self.storage, ENGINES, fixed_seed=self.settings.game_seed)
@@ -309,6 +314,7 @@ class ParlourBot(commands.Bot):
             log.info("shutting down")
             await self._stop_runtime()
             await self.loop_watch.stop()
+            self.gc_watch.stop()
             await super().close()
         finally:
             self._closing.set_result(None)

@@ -64,6 +64,13 @@ class Metrics:
             buckets=LAG_BUCKETS,
             registry=r,
         )
+        self.gc_pause = Histogram(
+            "parlour_gc_pause_seconds",
+            "Seconds each garbage collection held the bot, by generation (2: a full one)",
+            ["generation"],
+            buckets=LAG_BUCKETS,
+            registry=r,
+        )
         self.gateway_latency = Gauge(
             "parlour_gateway_latency_seconds",
             "Time between the gateway's heartbeat and its acknowledgement (NaN before the first)",

@@ -77,6 +77,7 @@ async def test_the_real_process_serves_health_and_metrics_of_what_it_did(
     assert sample(samples, "parlour_games_active", game="cock_and_bull") == 1
     assert sample(samples, "parlour_games_active", game="risk") == 0
     assert sample(samples, "parlour_event_loop_lag_seconds_count") > 0
+    assert sample(samples, "parlour_gc_pause_seconds_count", generation="0") > 0
     assert 0 <= sample(samples, "parlour_gateway_latency_seconds") < 5
     await bot.kill()
     bot.assert_clean()
