@@ -241,6 +241,8 @@ async def table(
             errors = len(bench.bot.errors())
             for line in bench.bot.errors()[:3]:
                 print(f"bot error: {line}")
+            for line in stalls(bench.bot):
+                print(f"{games} games at {rate:g}/s: {line}")
         done = len(measured.answers)
         rss_game = (end.rss_bytes - bench.idle.rss_bytes) / games / 1024
         rows.append(
@@ -295,7 +297,7 @@ async def soak(
     async with running(games, postgres, workers) as bench, playing(bench, rate, tally) as pacer:
         pid = bench.bot.proc.pid
         print(f"{games} games at {rate:g}/s for {minutes:g} min; RSS idle {_mb(bench.idle)}")
-        rows = []
+        rows, seen = [], 0
         for minute in range(1, int(minutes) + 1):
             before, start, moves = usage(pid), time.monotonic(), tally.moves
             ours = time.process_time()
@@ -303,6 +305,7 @@ async def soak(
             end, after, ours = time.monotonic(), usage(pid), time.process_time() - ours
             got = window(bench.fake, start, end, tally.moves - moves, used(before, after), ours)
             p99 = f"{percentile(got.answers, 99):.0f}" if got.answers else "-"
+            logged = stalls(bench.bot)
             rows.append(
                 (
                     minute,
@@ -311,14 +314,24 @@ async def soak(
                     got.late,
                     f"{100 * got.cpu_s / got.seconds:.0f} %",
                     _mb(after),
+                    "; ".join(logged[seen:]) or "-",
                 )
             )
+            seen = len(logged)
             print("  ".join(map(str, rows[-1])), flush=True)
-        print_table(("minute", "answered/s", "p99 ms", "over 3 s", "bot CPU", "RSS"), rows)
+        print_table(
+            ("minute", "answered/s", "p99 ms", "over 3 s", "bot CPU", "RSS", "stalls logged"), rows
+        )
         print(
             f"games finished and replaced: {tally.games_started}; errors logged: "
             f"{len(bench.bot.errors())}"
         )
+
+
+def stalls(bot: BotProcess) -> list[str]:
+    """What the bot logged about holding its event loop: long garbage collections
+    (`bot.gc_watch`) and blocked beats (`bot.looplag`)."""
+    return [line for line in bot.stderr if "paused the bot" in line or "loop blocked" in line]
 
 
 def _mb(used: Usage) -> str:
