@@ -14,11 +14,12 @@ How the workloads are matched (bench/README.md has the table):
   unclaimed territory (`claim`); place one set-up army at a time on a random own territory
   (`place_at:<t>,1`); spread the reinforcements army by army over random border territories
   (`place_at:<t>,<n>` per territory drawn); attack every enemy neighbour weaker than the
-  attacker, one such pair at random until none is left, to the end, everything but one army
-  moving in (`assault:<from>,<to>,1,1`); no free move (`end_turn` after the last attack).
-  `StupidAI`'s generator makes one pass over its territories in map order; going on until
-  none is left keeps the game as long as pyrisk's (about 35 turns; one pass, tried, made
-  Parlour's games 50 turns long, their sets worth ever more armies);
+  attacker, as `StupidAI`'s generator finds them, walking its territories in map order
+  (the board as it is at each step), to the end, everything but one army moving in
+  (`assault:<from>,<to>,1,1`); no free move (`end_turn` after the last attack).
+  `StupidAI` stops after one pass; Parlour's player walks on, pass after pass, until a
+  whole pass finds nothing, which keeps the game as long as pyrisk's (about 35 turns; one
+  pass, tried, made Parlour's games 50 turns long, their sets worth ever more armies);
 - so a step is the same decision on both sides: a pyrisk step is one event its game applies
   for an AI decision (a claim, a set-up army, one territory's reinforcement, one whole
   attack), a Parlour step one `apply`. Parlour's rules add what pyrisk has not: 35 set-up
@@ -38,7 +39,6 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import compress
 from random import Random
 from types import ModuleType
 from typing import Any, ClassVar
@@ -47,7 +47,7 @@ from rules.core import Action, PlayerId, setup_rng
 from rules.risk import ENGINE
 from rules.risk.actions import END_TURN, assault, claim, place_at, trade
 from rules.risk.cards import sets_in
-from rules.risk.queries import TERRITORY_INDEXES, must_trade, trade_order, unclaimed
+from rules.risk.queries import must_trade, trade_order, unclaimed
 from rules.risk.state import ADJACENT, SLUGS, Phase, RiskState
 
 PLAYERS = 3
@@ -127,6 +127,7 @@ class RandomGeneral:
         self.rng = rng
         self.plan: list[tuple[str, int]] = []  # reinforcements still to place: (where, armies)
         self.held: dict[PlayerId, list[str]] = {}  # each player's territories, in the set-up
+        self.turn, self.at = 0, 0  # the turn being played, and where its attacks got to
 
     def choose(self, state: RiskState, player: PlayerId) -> Action:
         return self._BY_PHASE[state.phase](self, state, player)
@@ -149,22 +150,23 @@ class RandomGeneral:
         return place_at(*self.plan.pop(0))
 
     def _attack(self, state: RiskState, player: PlayerId) -> Action:
-        """StupidAI attacks every enemy neighbour weaker than the attacker: here one such
-        pair at random, again and again until none is left, each to the end (a blitz to 1),
+        """StupidAI attacks every enemy neighbour weaker than the attacker, walking its
+        territories in map order: here from where the last attack was made, round the map
+        again and again until a whole round finds none, each to the end (a blitz to 1),
         everything but one army moving in."""
+        if state.turn != self.turn:
+            self.turn, self.at = state.turn, 0
         owners, armies = state.owners, state.armies
-        mine = compress(TERRITORY_INDEXES, map(player.__eq__, owners))  # scanned in C
-        pairs = [
-            (i, j)
-            for i in mine
-            if armies[i] > 1
-            for j in ADJACENT[i]
-            if armies[j] < armies[i] and owners[j] != player
-        ]
-        if not pairs:  # no free move either: the turn ends (one decision, as in pyrisk)
-            return END_TURN
-        source, target = self.rng.choice(pairs)
-        return assault(SLUGS[source], SLUGS[target], 1, 1)
+        i = self.at
+        while True:
+            if owners[i] == player and (strength := armies[i]) > 1:
+                for j in ADJACENT[i]:
+                    if armies[j] < strength and owners[j] != player:
+                        self.at = i
+                        return assault(SLUGS[i], SLUGS[j], 1, 1)
+            i = (i + 1) % len(owners)
+            if i == self.at:  # no free move either: the turn ends (one decision, as in pyrisk)
+                return END_TURN
 
     _BY_PHASE: ClassVar[dict[Phase, Callable[[RandomGeneral, RiskState, PlayerId], Action]]] = {
         Phase.SETUP_CLAIM: _claim,
