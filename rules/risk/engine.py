@@ -434,7 +434,7 @@ def _next_setup_turn(state: RiskState, seat: int) -> Step[RiskState]:
                 (),
             )
     first = _next_seat(state, n - 1)  # the first player, unless they resigned
-    started = _start_turn(evolve(state, round=1), first)
+    started = _start_turn(state, first, 1)
     return Step(started.state, (SetupFinished(state.players[first]), *started.events))
 
 
@@ -508,11 +508,18 @@ def _reinforce(state: RiskState, placements: Sequence[tuple[int, int]]) -> Step[
 
 
 def _attack(
-    state: RiskState, source: str, target: str, dice: int, stop: int, rng: Random
+    state: RiskState,
+    source: str,
+    target: str,
+    dice: int,
+    stop: int,
+    rng: Random,
+    keep: int | None = None,
 ) -> Step[RiskState]:
     """Roll once (`stop` 0) or blitz from `source` to `target` (the attack selected, or an
     assault's): roll with the most dice until the territory falls or the source is down to
-    `stop`. A defender who chooses is asked before each roll.
+    `stop`. A defender who chooses is asked before each roll. An assault's capture moves in
+    all but `keep` at once (see `_capture`).
 
     The rolls count armies in a list and the state is copied once, at the end: a roll that
     takes nothing cannot complete the attacker's mission (it changes no owner and takes
@@ -532,9 +539,9 @@ def _attack(
             changes.update(source=source, target=target, phase=Phase.DEFEND, attack_dice=dice)
             return Step(evolve(state, **changes), tuple(events))
         attack_dice, defend_dice = roll(rng, dice), roll(rng, max_defend_dice(armies[t]))
-        events.append(_roll_result(state, source, target, armies, attack_dice, defend_dice))
+        events.append(_roll_result(state, s, t, armies, attack_dice, defend_dice))
         rolled = True
-        ended = _roll_ended(state, source, target, armies, dice)
+        ended = _roll_ended(state, s, t, armies, dice, keep)
         if ended is not None:
             ended = _check_mission(ended)
             return Step(ended.state, (*events, *ended.events))
@@ -547,23 +554,22 @@ def _attack(
 
 def _roll_result(
     state: RiskState,
-    source: str,
-    target: str,
+    s: int,
+    t: int,
     armies: list[int],
     attack_dice: tuple[int, ...],
     defend_dice: tuple[int, ...],
 ) -> BattleRolled:
-    """One roll of `source` against `target` with these dice (high to low): the losses
+    """One roll of territory `s` against `t` with these dice (high to low): the losses
     taken from `armies`, and the event."""
-    s, t = INDEX[source], INDEX[target]
     lost, taken = losses(attack_dice, defend_dice)
     armies[s] -= lost
     armies[t] -= taken
     return BattleRolled(  # in field order: named arguments cost half as much again
         state.player,
         state.owners[t],
-        source,
-        target,
+        SLUGS[s],
+        SLUGS[t],
         attack_dice,
         defend_dice,
         lost,
@@ -574,14 +580,15 @@ def _roll_result(
 
 
 def _roll_ended(
-    state: RiskState, source: str, target: str, armies: list[int], dice: int
+    state: RiskState, s: int, t: int, armies: list[int], dice: int, keep: int | None = None
 ) -> Step[RiskState] | None:
-    """After a roll of `dice` left `armies`: the capture, or the attack over for want of
-    armies to attack with; None while it may go on."""
-    if armies[INDEX[target]] == 0:
-        return _capture(state, source, target, armies, dice)
-    if armies[INDEX[source]] < 2:
-        changes = _rolled(source, target, armies, 0)
+    """After a roll of `dice` from territory `s` left `armies`: the capture of `t` (an
+    assault's keeping `keep`), or the attack over for want of armies to attack with; None
+    while it may go on."""
+    if armies[t] == 0:
+        return _capture(state, s, t, armies, dice, keep)
+    if armies[s] < 2:
+        changes = _rolled(SLUGS[s], SLUGS[t], armies, 0)
         changes.update(source="", target="")
         return Step(evolve(state, **changes), ())
     return None
@@ -624,8 +631,9 @@ def _battle(
     source, target = state.source, state.target
     armies = list(state.armies)
     high_to_low = tuple(sorted(attack_dice, reverse=True)), tuple(sorted(defend_dice, reverse=True))
-    rolled = _roll_result(state, source, target, armies, *high_to_low)
-    ended = _roll_ended(state, source, target, armies, len(attack_dice))
+    s, t = INDEX[source], INDEX[target]
+    rolled = _roll_result(state, s, t, armies, *high_to_low)
+    ended = _roll_ended(state, s, t, armies, len(attack_dice))
     if ended is not None:
         return Step(ended.state, (rolled, *ended.events))
     return Step(evolve(state, **_rolled(source, target, armies, state.blitz_stop)), (rolled,))
@@ -645,14 +653,17 @@ def _blitz_goes_on(state: RiskState) -> bool | None:
 
 
 def _capture(
-    state: RiskState, source: str, target: str, armies: list[int], dice: int
+    state: RiskState, s: int, t: int, armies: list[int], dice: int, keep: int | None = None
 ) -> Step[RiskState]:
-    """The roll of `dice` from `source` left `target` with no army (`armies`): it is taken,
+    """The roll of `dice` from territory `s` left `t` with no army (`armies`): it is taken,
     the dice move in at once (more may follow in MOVE_IN). One copy of the state, unless a
-    player is eliminated."""
+    player is eliminated.
+
+    An assault (`keep` given) moves in all but `keep` here, as `move_in` would, without the
+    MOVE_IN state in between; unless there are secret missions, which are checked in it."""
     me = state.player
     seat = state.current
-    s, t = INDEX[source], INDEX[target]
+    source, target = SLUGS[s], SLUGS[t]
     victim = state.owners[t]
     armies[s] -= dice
     armies[t] = dice
@@ -672,7 +683,13 @@ def _capture(
             kind = WinKind.ELIMINATION if _two_player(state) else WinKind.DOMINATION
             won = _finish(state, kind, (me,))
             return Step(won.state, (*events, *won.events))
-    if armies[s] > 1:
+    if armies[s] > 1 and keep is not None and not state.missions:
+        extra = max(armies[s] - keep, 0)
+        armies[s] -= extra
+        armies[t] += extra
+        events.append(ArmiesMovedIn(me, source, target, extra, armies[s], armies[t]))
+        changes.update(_after_capture(state), armies=tuple(armies))
+    elif armies[s] > 1:
         changes.update(phase=Phase.MOVE_IN, move_min=dice)
     else:
         changes.update(_after_capture(state))
@@ -761,7 +778,7 @@ def _end_turn(state: RiskState, rng: Random) -> Step[RiskState]:
     seat = state.current
     events: list[Event] = [TurnEnded(me)]
     if state.conquered:  # one card for a turn with at least one capture
-        deck, discard = state.deck, state.discard
+        deck, discard, hands = state.deck, state.discard, state.hands
         if not deck and discard:
             shuffled = list(discard)
             rng.shuffle(shuffled)
@@ -769,10 +786,10 @@ def _end_turn(state: RiskState, rng: Random) -> Step[RiskState]:
             events.append(DeckReshuffled(len(deck)))
         if deck:
             card, deck = deck[0], deck[1:]
-            hand = state.hands[seat] + (card,)
-            state = evolve(state, hands=_with(state.hands, seat, hand))
+            hand = hands[seat] + (card,)
+            hands = _with(hands, seat, hand)
             events += [CardDrawn(me, len(hand)), CardReceived(me, card, visible_to=frozenset({me}))]
-        state = evolve(state, deck=deck, discard=discard)
+        state = evolve(state, deck=deck, discard=discard, hands=hands)
     after = _next_turn(state, seat)
     return Step(after.state, (*events, *after.events))
 
@@ -795,14 +812,16 @@ def _next_turn(state: RiskState, seat: int) -> Step[RiskState]:
         return _finish(
             state, WinKind.TURN_LIMIT, tuple(p for p in alive(state) if standings[p] == best)
         )
-    return _start_turn(evolve(state, round=state.round + new_round), nxt)
+    return _start_turn(state, nxt, state.round + new_round)
 
 
-def _start_turn(state: RiskState, seat: int) -> Step[RiskState]:
+def _start_turn(state: RiskState, seat: int, round_number: int) -> Step[RiskState]:
+    """`seat`'s turn, in round `round_number`, starts with its reinforcements."""
     player = state.players[seat]
     r = reinforcement(state, player)
     state = evolve(
         state,
+        round=round_number,
         current=seat,
         phase=Phase.REINFORCE,
         turn=state.turn + 1,
@@ -887,6 +906,8 @@ def _check_mission(step: Step[RiskState]) -> Step[RiskState]:
     card whose colour another player eliminated, now "occupy 24") is checked when its owner's
     turn starts, which is also after an action: the one that ended the turn before.
     """
+    if not step.state.missions:  # no Secret Mission Risk: nothing to look at
+        return step
     won = _mission_won(step.state)
     return step if won is None else Step(won.state, (*step.events, *won.events))
 
@@ -957,9 +978,11 @@ def _assault(state: RiskState, action: Action, rng: Random) -> Step[RiskState]:
     completes, by `apply` after this action, as after `move_in`."""
     planned = parse_assault(action)
     dice = max_attack_dice(state.armies[INDEX[planned.source]])
-    blitzed = _attack(state, planned.source, planned.target, dice, planned.stop, rng)
+    blitzed = _attack(
+        state, planned.source, planned.target, dice, planned.stop, rng, keep=planned.keep
+    )
     after = blitzed.state
-    if after.phase is not Phase.MOVE_IN:
+    if after.phase is not Phase.MOVE_IN:  # over, or moved in at the capture
         return blitzed
     behind = after.armies[INDEX[after.source]]  # the dice have moved in already
     moved = _move_in(after, after.move_min + max(behind - planned.keep, 0))

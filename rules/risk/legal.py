@@ -258,7 +258,7 @@ def _claim_ok(state: RiskState, action: Action) -> bool:
 def _setup_place_ok(state: RiskState, action: Action) -> bool:
     if state.source:
         return action == BACK or _answers_how_many(state, action)
-    return action == AUTO or _places_on_own(state, action) or _place_at_ok(state, action)
+    return _place_at_ok(state, action) or action == AUTO or _places_on_own(state, action)
 
 
 def _trade_ok(state: RiskState, arg: str) -> bool:
@@ -341,7 +341,7 @@ def _reinforce_ok(state: RiskState, action: Action) -> bool:
         return action == AUTO
     if state.source:
         return action == BACK or _answers_how_many(state, action)
-    return action == AUTO or _places_on_own(state, action) or _place_at_ok(state, action)
+    return _place_at_ok(state, action) or action == AUTO or _places_on_own(state, action)
 
 
 def _attack_ok(state: RiskState, action: Action) -> bool:

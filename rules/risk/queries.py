@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import itemgetter
 
 from rules.core import PlayerId
 from rules.risk import cards
@@ -18,6 +19,11 @@ TERRITORY_INDEXES = range(len(SLUGS))
 CONTINENT_INDEXES: dict[str, tuple[int, ...]] = {
     slug: tuple(INDEX[t] for t in c.territories) for slug, c in CONTINENTS.items()
 }
+# Each continent's members picked out of a per-territory tuple in one C call (every turn's
+# reinforcements look at every continent).
+_CONTINENT_PICKS = tuple(
+    (slug, itemgetter(*members), len(members)) for slug, members in CONTINENT_INDEXES.items()
+)
 
 
 def territory_count(state: RiskState, player: PlayerId) -> int:
@@ -37,8 +43,8 @@ def continents_held(state: RiskState, player: PlayerId) -> tuple[str, ...]:
     owners, armies = state.owners, state.armies
     return tuple(
         slug
-        for slug, members in CONTINENT_INDEXES.items()
-        if all(owners[i] == player and armies[i] for i in members)
+        for slug, members, size in _CONTINENT_PICKS
+        if members(owners).count(player) == size and all(members(armies))
     )
 
 
