@@ -39,6 +39,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import chain
 from random import Random
 from types import ModuleType
 from typing import Any, ClassVar
@@ -156,17 +157,14 @@ class RandomGeneral:
         everything but one army moving in."""
         if state.turn != self.turn:
             self.turn, self.at = state.turn, 0
-        owners, armies = state.owners, state.armies
-        i = self.at
-        while True:
+        owners, armies, at = state.owners, state.armies, self.at
+        for i in chain(range(at, len(owners)), range(at)):
             if owners[i] == player and (strength := armies[i]) > 1:
                 for j in ADJACENT[i]:
                     if armies[j] < strength and owners[j] != player:
                         self.at = i
                         return assault(SLUGS[i], SLUGS[j], 1, 1)
-            i = (i + 1) % len(owners)
-            if i == self.at:  # no free move either: the turn ends (one decision, as in pyrisk)
-                return END_TURN
+        return END_TURN  # no free move either: the turn ends (one decision, as in pyrisk)
 
     _BY_PHASE: ClassVar[dict[Phase, Callable[[RandomGeneral, RiskState, PlayerId], Action]]] = {
         Phase.SETUP_CLAIM: _claim,
