@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from PIL import Image, ImageChops, ImageDraw
 
@@ -32,6 +33,7 @@ from images.common import (
     draw_text,
     drawable,
     fit_text,
+    fixed_palette,
     named_runs,
     paste_centred,
     smooth,
@@ -39,6 +41,7 @@ from images.common import (
 )
 from images.layer_cache import static_layer
 from images.words import N_, _, language, ngettext, pgettext
+from rules.cock_and_bull import ENGINE
 from rules.cock_and_bull.engine import match_winner
 from rules.cock_and_bull.state import (
     EMPTY,
@@ -46,13 +49,14 @@ from rules.cock_and_bull.state import (
     CockAndBullState,
     Colour,
     Face,
+    GameResult,
     Group,
     Phase,
     RollKind,
     WinKind,
     roll_kind,
 )
-from rules.core import PlayerId
+from rules.core import PlayerId, setup_rng
 
 SIZE = (800, 560)
 
@@ -106,6 +110,9 @@ SPOT_EMPTY: RGB = (232, 224, 204)  # pale socket: an empty spot can't be taken f
 SPOT_EMPTY_RING: RGB = (70, 56, 30)
 HOLE: RGB = (12, 14, 20)
 TRACK_BOARD: RGB = (22, 26, 36)
+CHIP_BLACK_INNER: RGB = (90, 90, 96)  # the ring pressed into a black chip
+DIE_FACE: RGB = (250, 248, 240)
+DIE_UNROLLED: RGB = (92, 100, 120)
 FACE_COLOURS: dict[Face, RGB] = {
     Face.COCK: (204, 62, 20),
     Face.BULL: (120, 72, 28),
@@ -293,7 +300,7 @@ def _chip(colour: Colour | None) -> Image.Image:
     if colour is Colour.RED:
         return _disc(CHIP_RED, CHIP_RED_RIM, 3, SPOT_RADIUS, CHIP_RED_RIM)
     if colour is Colour.BLACK:
-        return _disc(CHIP_BLACK, CHIP_BLACK_RIM, 3.5, SPOT_RADIUS, (90, 90, 96))
+        return _disc(CHIP_BLACK, CHIP_BLACK_RIM, 3.5, SPOT_RADIUS, CHIP_BLACK_INNER)
     return _disc(NEUTRAL, TEXT, 3, SPOT_RADIUS)
 
 
@@ -336,7 +343,7 @@ def _die(face: Face | None, _language: str) -> Image.Image:
         draw.rounded_rectangle(
             (2 * k, 2 * k, (side - 5) * k, (side - 5) * k),
             radius=14 * k,
-            fill=(250, 248, 240) if face else (92, 100, 120),
+            fill=DIE_FACE if face else DIE_UNROLLED,
             outline=OUTLINE,
             width=2 * k,
         )
@@ -466,7 +473,7 @@ def render(state: CockAndBullState, names: Mapping[PlayerId, str]) -> Image.Imag
 
 def render_png(state: CockAndBullState, names: Mapping[PlayerId, str]) -> bytes:
     """`render` as PNG bytes, ready to attach as board.png."""
-    return to_png(render(state, names))
+    return to_png(render(state, names), _palette(language()))
 
 
 def _draw_mantle(
@@ -581,3 +588,63 @@ def _draw_result(image: Image.Image, state: CockAndBullState, shown: tuple[str, 
             size=20,
             fill=MUTED,
         )
+
+
+# --- the palette --------------------------------------------------------------------------
+
+
+@static_layer
+def _palette(_language: str) -> Image.Image:
+    """The board's 256 colours (`fixed_palette`), learnt from boards in the language spoken
+    that show every kind of chip, peg, lit hole and die face, highlights and a result."""
+    start = ENGINE.initial_state((1, 2), {}, setup_rng("palette"))
+    match = replace(start, rules=replace(start.rules, best_of=3))
+    last = GameResult(1, 0, WinKind.CHIP_IN, (30, 0), flying_monkey=False, le_pew=True)
+    samples = (
+        # A chip before the colours are chosen, which play never shows but the board can.
+        replace(start, spots=(0, EMPTY, EMPTY, 1, EMPTY, EMPTY), start_rolls=(Face.MONKEY, None)),
+        replace(
+            match,
+            phase=Phase.ROLL,
+            current=1,
+            red=0,
+            spots=(0, 1, EMPTY, 1, 0, 0),
+            mantle=(17, 35),
+            last_roll=(Face.COCK, Face.BULL),
+            game_no=2,
+            wins=(1, 0),
+            match_points=(30, 0),
+            results=(last,),
+        ),
+        replace(
+            match,
+            phase=Phase.OVER,
+            red=1,
+            spots=(1, 1, 1, 0, 0, 1),
+            mantle=(9, 0),
+            wins=(0, 2),
+            match_points=(9, 84),
+            results=(last, replace(last, game_no=2, winner=1, scores=(9, 54))),
+        ),
+    )
+    return fixed_palette(
+        (
+            FIELD_AZURE,
+            BEND_OR,
+            GOLD_EDGE,
+            SPOT_EMPTY,
+            SPOT_EMPTY_RING,
+            HOLE,
+            TRACK_BOARD,
+            CHIP_BLACK_INNER,
+            DIE_FACE,
+            DIE_UNROLLED,
+            *FACE_COLOURS.values(),
+            CHIP_RED,
+            CHIP_RED_RIM,
+            CHIP_BLACK,
+            CHIP_BLACK_RIM,
+            NEUTRAL,
+        ),
+        [render(state, {}) for state in samples],  # "Player 1", in the language spoken
+    )

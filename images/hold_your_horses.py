@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from PIL import Image, ImageDraw
 
@@ -35,6 +36,7 @@ from images.common import (
     draw_text,
     drawable,
     fit_text,
+    fixed_palette,
     named_runs,
     paste_centred,
     smooth,
@@ -43,13 +45,15 @@ from images.common import (
 )
 from images.layer_cache import static_layer
 from images.words import N_, _, language, ngettext
-from rules.core import PlayerId
+from rules.core import PlayerId, setup_rng
+from rules.hold_your_horses import ENGINE
 from rules.hold_your_horses.state import (
     HORSES,
     SCRATCHES,
     HoldYourHorsesState,
     Phase,
     Race,
+    Roll,
     RollResult,
     Track,
     leaders,
@@ -599,12 +603,46 @@ def _draw_grid_title(
 
 def render_png(state: HoldYourHorsesState, names: Mapping[PlayerId, str]) -> bytes:
     """`render` as PNG bytes, ready to attach as board.png."""
-    return to_png(render(state, names))
+    return to_png(render(state, names), _palette(language()))
 
 
 def render_finished_png(state: HoldYourHorsesState, names: Mapping[PlayerId, str]) -> bytes:
-    return to_png(render_finished(state, names))
+    return to_png(render_finished(state, names), _palette(language()))
 
 
 def render_grid_png(state: HoldYourHorsesState, names: Mapping[PlayerId, str]) -> bytes:
-    return to_png(render_grid(state, names))
+    return to_png(render_grid(state, names), _palette(language()))
+
+
+@static_layer
+def _palette(_language: str) -> Image.Image:
+    """The 256 colours of every picture of the game (`fixed_palette`), learnt in the language
+    spoken from a race with scratched lanes and a horse just moved, a race won and a final
+    grid with its winner."""
+    seats = tuple(range(1, 8))  # two rows of standings
+    start = ENGINE.initial_state(seats, {}, setup_rng("palette"))
+    racing = replace(
+        start.race,
+        scratched=(2, 12, 7, 9),  # a short lane's words go beyond its finish box
+        positions=(0, 4, 5, 7, 10, 0, 9, 0, 6, 2, 0),
+        last_roll=Roll(1, (3, 5), RollResult.MOVED),
+    )
+    won = replace(
+        racing,
+        positions=(0, 4, 5, 7, 14, 0, 9, 0, 6, 2, 0),
+        last_roll=Roll(1, (2, 4), RollResult.WON),
+        winner=6,
+        payouts=(0, 12, 0, 6, 0, 0, 0),
+        carried=1,
+    )
+    race = replace(start, phase=Phase.RACE, race=racing, pot=25, tokens=(3, 0, 5, 2, 9, 1, 4))
+    over = replace(
+        race,
+        phase=Phase.OVER,
+        race=won,
+        last_finished=won,
+        grid=((0, 12, 0, 6, 0, 0, 0), (8, 0, 0, 0, 0, 9, 0), (0, 0, 14, 0, 0, 0, 2)),
+    )
+    samples = [render(race, {}), render_finished(over, {}), render_grid(over, {})]
+    pinned = (TURF, TURF_ALT, TURF_LINE, GATE, FINISH, FINISH_EDGE, DISC, DIE_FACE, WINNER_ROW)
+    return fixed_palette(pinned, samples)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PIL import Image, ImageDraw
 
@@ -28,6 +28,7 @@ from images.common import (
     draw_text,
     drawable,
     fit_text,
+    fixed_palette,
     paste_centred,
     smooth,
     text_width,
@@ -35,7 +36,8 @@ from images.common import (
 )
 from images.layer_cache import static_layer
 from images.words import _, language
-from rules.core import PlayerId
+from rules.core import PlayerId, setup_rng
+from rules.horse_collar import ENGINE
 from rules.horse_collar.geometry import DEUCE_LINE, MIL_PER_INCH, TREY_LINE, Table, Zone
 from rules.horse_collar.scoring import score_turn, zones
 from rules.horse_collar.shots import LANE_BY_NAME, TARGET_BY_NAME
@@ -72,6 +74,8 @@ FELT_2: RGB = (205, 172, 121)
 ALLEY: RGB = (52, 40, 32)
 LINE: RGB = (40, 30, 24)
 FOUL: RGB = (200, 40, 40)
+OTHER_FOUL: RGB = (150, 110, 80)  # the foul line not in play
+FOUL_WORDS: RGB = (255, 140, 140)
 WEIGHT_RED: RGB = (214, 40, 48)
 WEIGHT_RED_RIM: RGB = (255, 170, 170)
 WEIGHT_BLUE: RGB = (36, 92, 210)
@@ -176,7 +180,7 @@ def _table_layer(key: TableKey, _language: str) -> Image.Image:
     draw_text(image, (left, top - 20), _("shooter"), size=18, fill=MUTED, anchor="lm")
     draw_text(image, (right, top - 20), _("target end"), size=18, fill=MUTED, anchor="rm")
     fx, _y = strip_xy(table, table.foul, 0)
-    draw_text(image, (fx, top - 20), _("foul line"), size=18, fill=(255, 140, 140))
+    draw_text(image, (fx, top - 20), _("foul line"), size=18, fill=FOUL_WORDS)
     # The enlarged part, marked on the strip.
     zx, _skip = strip_xy(table, ZOOM_INCHES * MIL_PER_INCH, 0)
     draw.rectangle((zx, top - 6, right + 6, bottom + 6), outline=HIGHLIGHT, width=2)
@@ -192,7 +196,7 @@ def _lines(table: Table) -> list[tuple[int, RGB, int]]:
     """Trey, deuce and both foul lines; the designated foul line red and thick."""
     lines = [(TREY_LINE, LINE, 1), (DEUCE_LINE, LINE, 1)]
     for foul in (table.short_foul, table.long_foul):
-        lines.append((foul, FOUL, 3) if foul == table.foul else (foul, (150, 110, 80), 1))
+        lines.append((foul, FOUL, 3) if foul == table.foul else (foul, OTHER_FOUL, 1))
     return lines
 
 
@@ -235,7 +239,37 @@ def render(state: HorseCollarState, names: Mapping[PlayerId, str]) -> Image.Imag
 
 
 def render_png(state: HorseCollarState, names: Mapping[PlayerId, str]) -> bytes:
-    return to_png(render(state, names))
+    return to_png(render(state, names), _palette(language()))
+
+
+@static_layer
+def _palette(_language: str) -> Image.Image:
+    """The board's 256 colours (`fixed_palette`), learnt in the language spoken from a turn
+    with weights of both colours in every zone, one up the table and one fallen, and from
+    the game won."""
+    start = ENGINE.initial_state((1, 2), {"hickey": 5}, setup_rng("palette"))
+    edge = start.rules.table.half_width - 300
+    spots = ((500, 0), (800, edge), (4_000, 3_000), (9_000, -2_000), (20_000, 0), (120_000, 0))
+    weights = (*(Weight(i, d, y) for i, (d, y) in enumerate(spots)), Weight(6, 0, 0, fallen=True))
+    turn = replace(start, weights=weights, shot=len(weights))
+    samples = [render(turn, {}), render(replace(turn, winners=(1,)), {})]
+    pinned = (
+        FELT,
+        FELT_3,
+        FELT_2,
+        ALLEY,
+        LINE,
+        FOUL,
+        OTHER_FOUL,
+        FOUL_WORDS,
+        WEIGHT_RED,
+        WEIGHT_RED_RIM,
+        WEIGHT_BLUE,
+        WEIGHT_BLUE_RIM,
+        VALUE_GOOD,
+        VALUE_BAD,
+    )
+    return fixed_palette(pinned, samples)
 
 
 def shown_board(state: HorseCollarState) -> tuple[tuple[Weight, ...], TurnResult | None]:

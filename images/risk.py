@@ -32,6 +32,7 @@ from images.common import (
     draw_text,
     drawable,
     fit_text,
+    fixed_palette,
     paste_centred,
     smooth,
     to_png,
@@ -364,7 +365,7 @@ def render(view: MapView) -> Image.Image:
 
 def render_png(view: MapView) -> bytes:
     """`render` as PNG bytes, ready to attach as board.png."""
-    return to_png(_palettised(render(view)), colours=None)
+    return to_png(render(view), _palette(language()))
 
 
 def _map(view: MapView) -> Image.Image:
@@ -540,46 +541,24 @@ _PINNED: tuple[RGB, ...] = (
     SEA_LANE,
     BADGE_FILL,
     SELECTED,
-    HIGHLIGHT,
-    OUTLINE,
-    BACKGROUND,
-    PANEL,
-    PANEL_EDGE,
-    TEXT,
-    MUTED,
 )
 
 
-def _palettised(image: Image.Image) -> Image.Image:
-    """`image` in the map's 256 colours: `to_png`'s own octree quantisation would take a third
-    of the time budget."""
-    return image.quantize(palette=_palette(), dither=Image.Dither.NONE)
-
-
 @static_layer
-def _palette() -> Image.Image:
-    """Every flat colour of the picture, pinned so that none drifts or merges with another,
-    and the blends between them (edges, text) learnt once from a busy sample map."""
+def _palette(_language: str) -> Image.Image:
+    """The map's 256 colours (`fixed_palette`), learnt from a busy sample map in the language
+    spoken: learning them for each picture would take a third of its time budget."""
+    name = _("Player {n}").format(n=1)  # words of the language spoken
     # Every eighth territory unclaimed, the others neutral or owned, every owner in turn.
     sample = MapView(
         owners={slug: i % 8 - 2 for i, slug in enumerate(ORDER) if i % 8 != 0},
         armies={slug: 1 + i for i, slug in enumerate(ORDER)},
         legend=[
-            LegendRow("Sample", owner, 10, 5, 2, out=owner == 1, to_act=owner == 2)
+            LegendRow(name, owner, 10, 5, 2, out=owner == 1, to_act=owner == 2)
             for owner in (NEUTRAL, *range(len(OWNER_COLOURS)))
         ],
-        caption="Sample",
+        caption=name,
         attack=("alaska", "kamchatka"),
         selected="brazil",
     )
-    learnt = render(sample).quantize(
-        256 - len(_PINNED), method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
-    )
-    flat = learnt.getpalette() or []
-    blends = [tuple(flat[i : i + 3]) for i in range(0, len(flat), 3)]
-    # A learnt colour next to a pinned one would steal some of its pixels: Pillow's palette
-    # lookup is only nearly the nearest.
-    kept = [c for c in blends if min(math.dist(c, pin) for pin in _PINNED) > 12]
-    palette = Image.new("P", (1, 1))
-    palette.putpalette([v for colour in (*_PINNED, *kept) for v in colour][:768])
-    return palette
+    return fixed_palette(_PINNED, [render(sample)])

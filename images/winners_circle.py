@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from PIL import Image, ImageDraw
 
@@ -34,6 +35,7 @@ from images.common import (
     draw_text,
     drawable,
     fit_text,
+    fixed_palette,
     named_runs,
     paste_centred,
     smooth,
@@ -42,7 +44,8 @@ from images.common import (
 )
 from images.layer_cache import static_layer
 from images.words import N_, NP_, _, language, ngettext, pgettext
-from rules.core import PlayerId
+from rules.core import PlayerId, setup_rng
+from rules.winners_circle import ENGINE
 from rules.winners_circle.cards import HORSES, Symbol, card
 from rules.winners_circle.payout import race_payout
 from rules.winners_circle.state import (
@@ -50,8 +53,10 @@ from rules.winners_circle.state import (
     RACES,
     TRACK,
     Bet,
+    LastMove,
     LineKind,
     Phase,
+    RaceResult,
     WinnersCircleState,
 )
 
@@ -88,6 +93,9 @@ TRACK_DARK: RGB = (156, 114, 74)
 CARD_FACE: RGB = (246, 240, 224)
 CARD_BACK: RGB = (66, 72, 92)
 CARD_INK: RGB = (30, 30, 36)
+CHEQUER_LIGHT: RGB = (250, 250, 250)  # the start/finish line
+CHEQUER_DARK: RGB = (20, 20, 20)
+LOSS: RGB = (255, 130, 120)  # money paid to the bank
 HORSE_COLOURS: dict[int, RGB] = {
     1: (222, 52, 48),  # red
     2: (40, 112, 230),  # blue
@@ -218,7 +226,7 @@ def _paint_base(layer: Image.Image, k: int) -> None:
     top = CY + RADIUS - BAND / 2
     for i in range(8):
         for j in range(2):
-            colour = (250, 250, 250) if (i + j) % 2 else (20, 20, 20)
+            colour = CHEQUER_LIGHT if (i + j) % 2 else CHEQUER_DARK
             y = top + i * BAND / 8
             draw.rectangle(
                 ((x - 6 + 6 * j) * k, y * k, (x + 6 * j) * k, (y + BAND / 8) * k), fill=colour
@@ -415,7 +423,7 @@ def render(state: WinnersCircleState, names: Mapping[PlayerId, str]) -> Image.Im
 
 def render_png(state: WinnersCircleState, names: Mapping[PlayerId, str]) -> bytes:
     """`render` as PNG bytes, ready to attach as board.png."""
-    return to_png(render(state, names))
+    return to_png(render(state, names), _palette(language()))
 
 
 def _draw_horses(image: Image.Image, state: WinnersCircleState) -> None:
@@ -623,7 +631,7 @@ def render_payout(state: WinnersCircleState, names: Mapping[PlayerId, str]) -> I
             size=20,
             bold=True,
             anchor="rm",
-            fill=TEXT if line.amount >= 0 else (255, 130, 120),
+            fill=TEXT if line.amount >= 0 else LOSS,
         )
         y += PAYOUT_ROW
     y += 10
@@ -640,7 +648,7 @@ def render_payout(state: WinnersCircleState, names: Mapping[PlayerId, str]) -> I
 
 
 def render_payout_png(state: WinnersCircleState, names: Mapping[PlayerId, str]) -> bytes:
-    return to_png(render_payout(state, names))
+    return to_png(render_payout(state, names), _palette(language()))
 
 
 def _how(kind: LineKind, chip: int, bets: int, per_bet: int, race: int) -> str:
@@ -657,3 +665,57 @@ def _how(kind: LineKind, chip: int, bets: int, per_bet: int, race: int) -> str:
             bets,
         )
     return line.format(bets=bets, per_bet=per_bet, chip=chip, double=double)
+
+
+# --- the palette --------------------------------------------------------------------------
+
+
+@static_layer
+def _palette(_language: str) -> Image.Image:
+    """The 256 colours of both pictures (`fixed_palette`), learnt in the language spoken from
+    six players' chips on every horse: a race under way (a crowded space, cards face down,
+    the rolled symbol picked out, the pace chip waiting), and the last race over (placed
+    cards, the pace chip taken) with its payout, the last horse's chips paying the bank."""
+    seats = tuple(range(1, 7))
+    start = ENGINE.initial_state(seats, {}, setup_rng("palette"))
+    bets = tuple(
+        Bet(player, horse, chip=1 + (player + horse) % 2)
+        for player in seats
+        for horse in (player, 1 + player % 7, 1 + (player + 3) % 7)
+    )
+    money = tuple(range(100, 700, 100))
+    running = replace(
+        start,
+        money=money,
+        phase=Phase.MOVE,
+        current=2,
+        progress=(40, 45, 45, 38, 52, 60, 33),
+        face_up=(True, False, True, True, False, True, True),
+        bets=bets,
+        rolled=Symbol.SADDLE,
+        last_move=LastMove(3, 5, Symbol.CAP, 48, 52),
+    )
+    over = replace(
+        running,
+        race=RACES,
+        phase=Phase.OVER,
+        progress=(80, 45, 77, 38, 78, 60, 33),
+        finished=(3, 5, 1),
+        pace=5,
+        results=tuple(RaceResult(race, (3, 5, 1), (7,), 5, money) for race in range(1, RACES + 1)),
+    )
+    samples = [render(running, {}), render(over, {}), render_payout(over, {})]
+    pinned = (
+        TURF,
+        TRACK_LIGHT,
+        TRACK_DARK,
+        CARD_FACE,
+        CARD_BACK,
+        CARD_INK,
+        CHEQUER_LIGHT,
+        CHEQUER_DARK,
+        LOSS,
+        *HORSE_COLOURS.values(),
+        *PLAYER_COLOURS,
+    )
+    return fixed_palette(pinned, samples)
