@@ -682,10 +682,7 @@ def _capture(
             won = _finish(state, kind, (me,))
             return Step(won.state, (*events, *won.events))
     if armies[s] > 1 and keep is not None and not state.missions:
-        extra = max(armies[s] - keep, 0)
-        armies[s] -= extra
-        armies[t] += extra
-        events.append(ArmiesMovedIn(me, source, target, extra, armies[s], armies[t]))
+        events.append(_moved_in(state, s, t, armies, max(armies[s] - keep, 0)))
         changes.update(_after_capture(state), armies=tuple(armies))
     elif armies[s] > 1:
         changes.update(phase=Phase.MOVE_IN, move_min=dice)
@@ -726,14 +723,18 @@ def _eliminate(state: RiskState, victim: PlayerId) -> Step[RiskState]:
 
 
 def _move_in(state: RiskState, total: int) -> Step[RiskState]:
-    extra = total - state.move_min
-    s, t = INDEX[state.source], INDEX[state.target]
     armies = list(state.armies)
-    armies[s] -= extra
-    armies[t] += extra
-    moved = ArmiesMovedIn(state.player, state.source, state.target, extra, armies[s], armies[t])
+    s, t = INDEX[state.source], INDEX[state.target]
+    moved = _moved_in(state, s, t, armies, total - state.move_min)
     after = evolve(state, **_after_capture(state), armies=tuple(armies), move_min=0)
     return Step(after, (moved,))
+
+
+def _moved_in(state: RiskState, s: int, t: int, armies: list[int], extra: int) -> ArmiesMovedIn:
+    """`extra` armies follow the capture of `t` from `s` (in `armies`), and the event."""
+    armies[s] -= extra
+    armies[t] += extra
+    return ArmiesMovedIn(state.player, SLUGS[s], SLUGS[t], extra, armies[s], armies[t])
 
 
 def _after_capture(state: RiskState) -> dict[str, Any]:
