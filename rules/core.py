@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from rules.frozen import frozen
+
 PlayerId = int
 """Opaque player id: a Discord user id, or a negative number for a bot seat."""
 
@@ -64,7 +66,7 @@ def either(values: Sequence[object]) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
 
 
-@dataclass(frozen=True)
+@frozen
 class Action:
     """What a player does, shaped like a button: a verb and an optional argument."""
 
@@ -72,7 +74,7 @@ class Action:
     arg: str = ""
 
 
-@dataclass(frozen=True)
+@frozen
 class Event:
     """Something that happened. `visible_to` is None for public events."""
 
@@ -82,7 +84,7 @@ class Event:
 S = TypeVar("S")
 
 
-@dataclass(frozen=True)
+@frozen
 class Step(Generic[S]):
     """The result of applying an action: the new state and what happened, in order."""
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from rules.codec import added_later
 from rules.core import Event, PlayerId
+from rules.frozen import frozen
 from rules.risk.map import TERRITORIES, neighbours
 from rules.seats import Seating, seating_field
 
@@ -203,7 +204,7 @@ _set = object.__setattr__  # a frozen dataclass's own `__setattr__` refuses
 # --- events -----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen
 class TerritoryClaimed(Event):
     """Claim set-up: a player claimed a territory, with one army."""
 
@@ -211,7 +212,7 @@ class TerritoryClaimed(Event):
     territory: str
 
 
-@dataclass(frozen=True)
+@frozen
 class ArmiesPlaced(Event):
     """Set-up or reinforcement armies put on a territory (by NEUTRAL's hand in a two-player
     set-up: `player` is who placed them, `owner` whose they are)."""
@@ -224,7 +225,7 @@ class ArmiesPlaced(Event):
     left: int  # armies the player still has to place (this set-up or this turn)
 
 
-@dataclass(frozen=True)
+@frozen
 class SetupFinished(Event):
     """Every set-up army is placed: `first` takes the first turn."""
 
@@ -246,7 +247,7 @@ class Reinforcement:
         return self.from_territories + self.from_continents
 
 
-@dataclass(frozen=True)
+@frozen
 class TurnStarted(Event):
     """A player's turn began, with how many reinforcements they get."""
 
@@ -257,7 +258,7 @@ class TurnStarted(Event):
     must_trade: bool  # holding 5 or more cards
 
 
-@dataclass(frozen=True)
+@frozen
 class CardsTraded(Event):
     """Public: traded cards are shown. `bonus_territory` got +2 (at most once a turn)."""
 
@@ -268,7 +269,7 @@ class CardsTraded(Event):
     bonus_territory: str  # "" when no +2
 
 
-@dataclass(frozen=True)
+@frozen
 class DefenceNeeded(Event):
     """`defender_chooses`: the defender picks their dice."""
 
@@ -279,7 +280,7 @@ class DefenceNeeded(Event):
     attack_dice: int
 
 
-@dataclass(frozen=True)
+@frozen
 class BattleRolled(Event):
     """One roll: "Ukraine 6-3-1 vs 5-2: attacker loses 0, defender 2"."""
 
@@ -295,7 +296,7 @@ class BattleRolled(Event):
     target_armies: int
 
 
-@dataclass(frozen=True)
+@frozen
 class AttackStopped(Event):
     """A blitz reached its stop level (or the source cannot attack any more)."""
 
@@ -305,7 +306,7 @@ class AttackStopped(Event):
     source_armies: int
 
 
-@dataclass(frozen=True)
+@frozen
 class TerritoryCaptured(Event):
     """The attacker took the target: its defenders are all gone."""
 
@@ -316,7 +317,7 @@ class TerritoryCaptured(Event):
     moved: int  # armies moved in at once (the dice of the last roll)
 
 
-@dataclass(frozen=True)
+@frozen
 class ArmiesMovedIn(Event):
     """After a capture: more armies followed the ones that moved in with it."""
 
@@ -328,7 +329,7 @@ class ArmiesMovedIn(Event):
     target_armies: int
 
 
-@dataclass(frozen=True)
+@frozen
 class PlayerEliminated(Event):
     """The victor took the victim's last territory, and their cards."""
 
@@ -337,7 +338,7 @@ class PlayerEliminated(Event):
     cards_taken: int  # how many: public; which: CardsHandedOver, private
 
 
-@dataclass(frozen=True)
+@frozen
 class CardsHandedOver(Event):
     """Private (victor and victim): which cards changed hands."""
 
@@ -347,7 +348,7 @@ class CardsHandedOver(Event):
     must_trade: bool  # 6 or more: the victor trades down to 4 or fewer now
 
 
-@dataclass(frozen=True)
+@frozen
 class MissionChanged(Event):
     """Private: a destroy mission whose colour is gone (or one's own) became "occupy 24"."""
 
@@ -355,14 +356,14 @@ class MissionChanged(Event):
     mission: Mission
 
 
-@dataclass(frozen=True)
+@frozen
 class AttacksEnded(Event):
     """The player stopped attacking: on to the fortify."""
 
     player: PlayerId
 
 
-@dataclass(frozen=True)
+@frozen
 class Fortified(Event):
     """The turn's one fortify: armies moved between own territories."""
 
@@ -372,7 +373,7 @@ class Fortified(Event):
     count: int
 
 
-@dataclass(frozen=True)
+@frozen
 class CardDrawn(Event):
     """Public: someone drew a card (which one: CardReceived, private)."""
 
@@ -380,7 +381,7 @@ class CardDrawn(Event):
     cards_held: int
 
 
-@dataclass(frozen=True)
+@frozen
 class CardReceived(Event):
     """Private: the card a player drew."""
 
@@ -388,21 +389,21 @@ class CardReceived(Event):
     card: int
 
 
-@dataclass(frozen=True)
+@frozen
 class DeckReshuffled(Event):
     """The deck ran out: the traded cards were shuffled into a new one."""
 
     cards: int
 
 
-@dataclass(frozen=True)
+@frozen
 class TurnEnded(Event):
     """A player's turn ended."""
 
     player: PlayerId
 
 
-@dataclass(frozen=True)
+@frozen
 class MissionCompleted(Event):
     """Public: the mission is revealed."""
 
@@ -410,7 +411,7 @@ class MissionCompleted(Event):
     mission: Mission
 
 
-@dataclass(frozen=True)
+@frozen
 class GameWon(Event):
     """The game is over: the winners (several when tied at the turn limit), and how."""
 
