@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import NamedTuple
 
 from rules.core import Action
@@ -87,6 +88,15 @@ def territory_action(verb: Verb, territory: str) -> Action:
 def number_action(verb: Verb, number: int) -> Action:
     """`<verb>:<number>`, for a verb whose argument is a number of armies or dice."""
     return Action(verb, str(number))
+
+
+def plain_number(text: str) -> int | None:
+    """The number `text` writes as `number_action` does ("7"; not "07", "+7" or " 7")."""
+    try:
+        n = int(text)
+    except ValueError:
+        return None
+    return n if str(n) == text else None
 
 
 def parse_territory(action: Action) -> str:
@@ -203,8 +213,20 @@ def place_at(territory: str, armies: int) -> Action:
 
 def parse_place_at(action: Action) -> tuple[str, int]:
     """The territory and the armies a (legal) `place_at` action names."""
-    territory, armies = action.arg.split(",")
-    return territory, int(armies)
+    placed = written_place_at(action.arg)
+    if placed is None:
+        raise ValueError(f"not a place_at argument: {action.arg!r}")
+    return placed
+
+
+@lru_cache(maxsize=1024)
+def written_place_at(arg: str) -> tuple[str, int] | None:
+    """The territory and the armies `arg` names if it is written as `place_at` writes it
+    (the armies in plain decimal), else None. Kept: a game writes the same few hundred again
+    and again, and the engine reads each twice (checking it, then applying it)."""
+    territory, comma, armies = arg.partition(",")
+    number = plain_number(armies)
+    return None if not comma or number is None else (territory, number)
 
 
 def assault(source: str, target: str, stop: int = 1, keep: int = 1) -> Action:
@@ -214,5 +236,21 @@ def assault(source: str, target: str, stop: int = 1, keep: int = 1) -> Action:
 
 def parse_assault(action: Action) -> Assault:
     """The attack a (legal) `assault` action names."""
-    source, target, stop, keep = action.arg.split(",")
-    return Assault(source, target, int(stop), int(keep))
+    planned = written_assault(action.arg)
+    if planned is None:
+        raise ValueError(f"not an assault argument: {action.arg!r}")
+    return planned
+
+
+@lru_cache(maxsize=1024)
+def written_assault(arg: str) -> Assault | None:
+    """The attack `arg` names if it is written as `assault` writes it (four parts, the
+    numbers in plain decimal), else None; kept, as `written_place_at`."""
+    parts = arg.split(",")
+    if len(parts) != 4:
+        return None
+    source, target, stop, keep = parts
+    stop_level, kept = plain_number(stop), plain_number(keep)
+    if stop_level is None or kept is None:
+        return None
+    return Assault(source, target, stop_level, kept)

@@ -24,7 +24,10 @@ from rules.risk.actions import (
     neutral_on,
     number_action,
     place_on,
+    plain_number,
     trade,
+    written_assault,
+    written_place_at,
 )
 from rules.risk.battle import max_attack_dice, max_defend_dice
 from rules.risk.cards import is_set
@@ -125,7 +128,7 @@ def _assault_refusal(state: RiskState, arg: str) -> IllegalAction:
     stops = tuple(s for s in BLITZ_STOPS if s < state.armies[i])
     if not _number_in(stop, stops):
         return IllegalAction("A blitz from there may stop at {stops} armies.", stops=stops)
-    if not _keeps(keep):
+    if not _number_in(keep, range(1, sys.maxsize)):
         return IllegalAction("Keep at least 1 army behind after a capture.")
     return IllegalAction("The defender chooses their dice: attack roll by roll.")
 
@@ -226,13 +229,9 @@ _BY_PHASE = {
 
 
 def _number_in(arg: str, numbers: Sequence[int]) -> bool:
-    """Whether `arg` is one of `numbers` written as `number_action` writes it ("07", "+7" or
-    " 7" are not)."""
-    try:
-        n = int(arg)
-    except ValueError:
-        return False
-    return str(n) == arg and n in numbers
+    """Whether `arg` is one of `numbers` written as `number_action` writes it."""
+    n = plain_number(arg)
+    return n is not None and n in numbers
 
 
 def _answers_how_many(state: RiskState, action: Action) -> bool:
@@ -288,37 +287,28 @@ def _places_now(state: RiskState) -> bool:
 def _place_at_ok(state: RiskState, action: Action) -> bool:
     """`place_at:<territory>,<armies>` where `place_on` may be chosen: `place_on:<territory>`
     legal, and then `place:<armies>` (`queries.how_many` once the place is chosen)."""
-    if action.verb != Verb.PLACE_AT:
+    if action.verb != Verb.PLACE_AT or (placed := written_place_at(action.arg)) is None:
         return False
-    territory, _, armies = action.arg.partition(",")
+    territory, armies = placed
     i = _territory(territory)
-    return (
-        i >= 0
-        and state.owners[i] == state.player
-        and _number_in(armies, range(1, placeable(state) + 1))
-    )
-
-
-def _keeps(arg: str) -> bool:
-    """An assault's `keep`: a number of armies, at least 1 (any more is kept as near as the
-    rules allow)."""
-    return _number_in(arg, range(1, sys.maxsize))
+    return i >= 0 and state.owners[i] == state.player and 1 <= armies <= placeable(state)
 
 
 def _assault_ok(state: RiskState, arg: str) -> bool:
     """`assault:<from>,<to>,<stop>,<keep>` before an attack is chosen: `attack_from`,
     `attack_to` and `blitz:<stop>` legal in turn, and no defender to choose dice (they would
     be asked before the first roll, so the blitz could not go on in this action)."""
-    parts = arg.split(",")
-    if len(parts) != 4:
+    planned = written_assault(arg)
+    if planned is None:
         return False
-    source, target, stop, keep = parts
+    source, target, stop, keep = planned
     i, j = _territory(source), _territory(target)
     owners, armies, me = state.owners, state.armies, state.player
     # `can_attack_from(i)` and `j` among its enemy neighbours:
     if i < 0 or owners[i] != me or armies[i] < 2 or j not in ADJACENT[i] or owners[j] == me:
         return False
-    if not _number_in(stop, BLITZ_STOPS) or int(stop) >= armies[i] or not _keeps(keep):
+    # Any `keep` of 1 or more is kept as near as the rules allow.
+    if stop not in BLITZ_STOPS or stop >= armies[i] or keep < 1:
         return False
     rules = state.rules
     return not (rules.defender_chooses and owners[j] != NEUTRAL and armies[j] >= 2)
