@@ -20,13 +20,9 @@ def resolve_battle(
 
 def losses(attack: Sequence[int], defence: Sequence[int]) -> tuple[int, int]:
     """`resolve_battle` of dice already high to low (as `roll` gives them)."""
-    attacker_losses = defender_losses = 0
-    for a, d in zip(attack, defence, strict=False):
-        if a > d:
-            defender_losses += 1
-        else:
-            attacker_losses += 1
-    return attacker_losses, defender_losses
+    pairs = min(len(attack), len(defence))  # 1 or 2: the defender rolls at most 2
+    won = (attack[0] > defence[0]) + (pairs > 1 and attack[1] > defence[1])
+    return pairs - won, won
 
 
 def max_attack_dice(armies: int) -> int:

@@ -345,9 +345,10 @@ class Risk:
 
 def _actor(state: RiskState) -> PlayerId | None:
     """Who acts now (`Risk.to_act`'s one player), None once the game is over."""
-    if state.phase is Phase.OVER:
+    phase = state.phase
+    if phase is Phase.OVER:
         return None
-    if state.phase is Phase.DEFEND:
+    if phase is Phase.DEFEND:
         return state.owner(state.target)
     return state.players[state.current]  # `state.player`, without a property's call: hot
 
@@ -369,19 +370,19 @@ def _put(state: RiskState, placements: Sequence[tuple[int, int]]) -> tuple[int, 
 def _claim(state: RiskState, slug: str) -> Step[RiskState]:
     i = INDEX[slug]
     me = state.player
-    state = evolve(
-        state,
-        owners=_with(state.owners, i, me),
-        armies=_with(state.armies, i, 1),
-        setup_left=_with(state.setup_left, state.current, state.setup_left[state.current] - 1),
-    )
-    events: list[Event] = [TerritoryClaimed(me, slug)]
+    armies = _with(state.armies, i, 1)
+    claimed = {
+        "owners": _with(state.owners, i, me),
+        "armies": armies,
+        "setup_left": _with(state.setup_left, state.current, state.setup_left[state.current] - 1),
+    }
+    event = TerritoryClaimed(me, slug)
     nxt = _next_seat(state, state.current)
-    if 0 in state.armies:  # some territory is unclaimed
-        return Step(evolve(state, current=nxt), tuple(events))
+    if 0 in armies:  # some territory is unclaimed
+        return Step(evolve(state, **claimed, current=nxt), (event,))
     # All 42 claimed: the rest of the armies go on in turn, from the next player on.
-    step = _next_setup_turn(evolve(state, phase=Phase.SETUP_PLACE), nxt)
-    return Step(step.state, (*events, *step.events))
+    step = _next_setup_turn(state, nxt, claimed)
+    return Step(step.state, (event, *step.events))
 
 
 def _setup_place(state: RiskState, placements: Sequence[tuple[int, int]]) -> Step[RiskState]:
@@ -393,46 +394,50 @@ def _setup_place(state: RiskState, placements: Sequence[tuple[int, int]]) -> Ste
     armies = _put(state, placements)
     total = sum(n for _, n in placements)
     left = state.setup_left[state.current] - total
-    state = evolve(
-        state,
-        armies=armies,
-        setup_left=_with(state.setup_left, state.current, left),
-        source="",
-        to_place=state.to_place - total if _two_player(state) else 0,
-    )
-    events: list[Event] = [
-        ArmiesPlaced(me, me, SLUGS[i], n, armies[i], left) for i, n in placements
-    ]
-    if _two_player(state):
-        if state.to_place > 0 and left > 0:
-            return Step(state, tuple(events))
+    two = _two_player(state)
+    to_place = state.to_place - total if two else 0
+    placed = {
+        "armies": armies,
+        "setup_left": _with(state.setup_left, state.current, left),
+        "source": "",
+        "to_place": to_place,
+    }
+    events = tuple([ArmiesPlaced(me, me, SLUGS[i], n, armies[i], left) for i, n in placements])
+    if two:
+        if to_place > 0 and left > 0:
+            return Step(evolve(state, **placed), events)
         if state.neutral_left > 0:
-            return Step(evolve(state, phase=Phase.SETUP_NEUTRAL), tuple(events))
-    step = _next_setup_turn(state, (state.current + 1) % len(state.players))
-    return Step(step.state, (*events, *step.events))
+            return Step(evolve(state, **placed, phase=Phase.SETUP_NEUTRAL), events)
+    step = _next_setup_turn(state, (state.current + 1) % len(state.players), placed)
+    return Step(step.state, events + step.events)
 
 
 def _place_neutral(state: RiskState, i: int) -> Step[RiskState]:
     armies = _with(state.armies, i, state.armies[i] + 1)
     left = state.neutral_left - 1
-    state = evolve(state, armies=armies, neutral_left=left)
     placed = ArmiesPlaced(state.player, NEUTRAL, SLUGS[i], 1, armies[i], left)
-    step = _next_setup_turn(state, (state.current + 1) % len(state.players))
+    changes = {"armies": armies, "neutral_left": left}
+    step = _next_setup_turn(state, (state.current + 1) % len(state.players), changes)
     return Step(step.state, (placed, *step.events))
 
 
-def _next_setup_turn(state: RiskState, seat: int) -> Step[RiskState]:
-    """The next player with set-up armies left places, in turn; when all are placed, the
-    first player starts the first turn."""
+def _next_setup_turn(
+    state: RiskState, seat: int, placed: dict[str, Any] | None = None
+) -> Step[RiskState]:
+    """After the changes `placed` (made in the same copy of `state`): the next player with
+    set-up armies left places, in turn; when all are placed, the first player starts the
+    first turn."""
+    placed = placed or {}
+    setup_left = placed.get("setup_left", state.setup_left)
     n = len(state.players)
     for k in range(n):
         s = (seat + k) % n
-        if state.setup_left[s] > 0:
-            budget = min(TWO_PLAYER_SETUP_TURN, state.setup_left[s]) if n == 2 else 0
-            return Step(
-                evolve(state, current=s, phase=Phase.SETUP_PLACE, to_place=budget, source=""),
-                (),
-            )
+        if setup_left[s] > 0:
+            budget = min(TWO_PLAYER_SETUP_TURN, setup_left[s]) if n == 2 else 0
+            turn = {"current": s, "phase": Phase.SETUP_PLACE, "to_place": budget, "source": ""}
+            return Step(evolve(state, **(placed | turn)), ())
+    if placed:
+        state = evolve(state, **placed)
     first = _next_seat(state, n - 1)  # the first player, unless they resigned
     started = _start_turn(state, first, 1)
     return Step(started.state, (SetupFinished(state.players[first]), *started.events))
@@ -566,7 +571,7 @@ def _roll_result(
     armies[s] -= lost
     armies[t] -= taken
     return BattleRolled(  # in field order: named arguments cost half as much again
-        state.player,
+        state.players[state.current],
         state.owners[t],
         SLUGS[s],
         SLUGS[t],
@@ -924,7 +929,9 @@ def _mission_won(state: RiskState) -> Step[RiskState] | None:
 
 
 def _with(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
-    return (*values[:i], value, *values[i + 1 :])
+    changed = list(values)  # a list and back: half the time of slices put together
+    changed[i] = value
+    return tuple(changed)
 
 
 # --- one handler per verb (`_BY_VERB`) --------------------------------------------------------
