@@ -39,6 +39,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from itertools import chain
 from random import Random
 from types import ModuleType
@@ -139,7 +140,7 @@ class RandomGeneral:
     def _setup_place(self, state: RiskState, player: PlayerId) -> Action:
         if player not in self.held:  # nothing changes hands while set-up armies are placed
             self.held[player] = [SLUGS[i] for i, o in enumerate(state.owners) if o == player]
-        return place_at(self.rng.choice(self.held[player]), 1)
+        return _place_at(self.rng.choice(self.held[player]), 1)
 
     def _reinforce(self, state: RiskState, player: PlayerId) -> Action:
         if must_trade(state):  # any set, at random
@@ -148,7 +149,7 @@ class RandomGeneral:
         if not self.plan:  # StupidAI: each army on a random border territory
             border = [SLUGS[i] for i in _border(state, player)]
             self.plan = list(Counter(self.rng.choices(border, k=state.to_place)).items())
-        return place_at(*self.plan.pop(0))
+        return _place_at(*self.plan.pop(0))
 
     def _attack(self, state: RiskState, player: PlayerId) -> Action:
         """StupidAI attacks every enemy neighbour weaker than the attacker, walking its
@@ -163,7 +164,7 @@ class RandomGeneral:
                 for j in ADJACENT[i]:
                     if armies[j] < strength and owners[j] != player:
                         self.at = i
-                        return assault(SLUGS[i], SLUGS[j], 1, 1)
+                        return _ASSAULTS[i, j]
         return END_TURN  # no free move either: the turn ends (one decision, as in pyrisk)
 
     _BY_PHASE: ClassVar[dict[Phase, Callable[[RandomGeneral, RiskState, PlayerId], Action]]] = {
@@ -174,14 +175,20 @@ class RandomGeneral:
     }
 
 
+_ASSAULTS = {  # every blitz to 1 keeping 1, made once: a player picks, it does not write
+    (i, j): assault(SLUGS[i], SLUGS[j], 1, 1) for i in range(len(SLUGS)) for j in ADJACENT[i]
+}
+_place_at = cache(place_at)
+
+
 def _border(state: RiskState, player: PlayerId) -> list[int]:
-    """Own territories with an enemy next door."""
-    owners = state.owners
-    return [
-        i
-        for i, o in enumerate(owners)
-        if o == player and any(owners[j] != player for j in ADJACENT[i])
-    ]
+    """Own territories with an enemy next door, in map order."""
+    mine = [i for i, o in enumerate(state.owners) if o == player]
+    held = set(mine)
+    return [i for i in mine if not _NEIGHBOURS[i] <= held]
+
+
+_NEIGHBOURS = [frozenset(near) for near in ADJACENT]
 
 
 def parlour_game(seed: str) -> tuple[int, int]:
