@@ -4,6 +4,7 @@ dice in."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import product
 from random import Random
 
 MAX_ATTACK_DICE = 3
@@ -38,13 +39,26 @@ def max_defend_dice(armies: int) -> int:
 def roll(rng: Random, count: int) -> tuple[int, ...]:
     """`count` dice, high to low. A die is 3 random bits drawn until they are below 6, plus
     one: the very draws `randint(1, 6)` and `choice` of a face make (one `_randbelow(6)`
-    each), so saved games replay; drawn here without their layers of calls."""
+    each), so saved games replay; drawn here without their layers of calls, and sorted by
+    looking the draws up (`_SORTED`)."""
     bits = rng.getrandbits
-    dice = []
+    drawn = 0
     for _ in range(count):
         r = bits(3)
         while r >= 6:
             r = bits(3)
-        dice.append(r + 1)
-    dice.sort(reverse=True)
-    return tuple(dice)
+        drawn = drawn << 3 | r
+    return _SORTED[count][drawn]
+
+
+def _sorted_faces(count: int) -> list[tuple[int, ...]]:
+    """For `count` draws of 0-5 packed 3 bits apiece (the first highest), their faces high
+    to low; the packings no roll makes (a draw of 6 or 7) stay empty."""
+    faces: list[tuple[int, ...]] = [()] * (1 << 3 * count)
+    for draws in product(range(6), repeat=count):
+        packed = sum(r << 3 * (count - 1 - k) for k, r in enumerate(draws))
+        faces[packed] = tuple(sorted((r + 1 for r in draws), reverse=True))
+    return faces
+
+
+_SORTED = {count: _sorted_faces(count) for count in range(1, MAX_ATTACK_DICE + 1)}

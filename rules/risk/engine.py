@@ -546,9 +546,8 @@ def _attack(
         attack_dice, defend_dice = roll(rng, dice), roll(rng, max_defend_dice(armies[t]))
         events.append(_roll_result(state, s, t, armies, attack_dice, defend_dice))
         rolled = True
-        ended = _roll_ended(state, s, t, armies, dice, keep)
-        if ended is not None:
-            ended = _check_mission(ended)
+        if not armies[t] or armies[s] < 2:  # `_ends_attack`, without a call: the hot loop
+            ended = _check_mission(_attack_over(state, s, t, armies, dice, keep))
             return Step(ended.state, (*events, *ended.events))
         if armies[s] <= stop or not stop:
             if stop:
@@ -584,19 +583,21 @@ def _roll_result(
     )
 
 
-def _roll_ended(
+def _ends_attack(armies: list[int], s: int, t: int) -> bool:
+    """Whether a roll that left `armies` ends the attack from `s` on `t` (`_attack_over`)."""
+    return not armies[t] or armies[s] < 2
+
+
+def _attack_over(
     state: RiskState, s: int, t: int, armies: list[int], dice: int, keep: int | None = None
-) -> Step[RiskState] | None:
-    """After a roll of `dice` from territory `s` left `armies`: the capture of `t` (an
-    assault's keeping `keep`), or the attack over for want of armies to attack with; None
-    while it may go on."""
+) -> Step[RiskState]:
+    """After a roll of `dice` from territory `s` that left `armies` and ended the attack: the
+    capture of `t` (an assault's keeping `keep`), or no armies left to attack with."""
     if armies[t] == 0:
         return _capture(state, s, t, armies, dice, keep)
-    if armies[s] < 2:
-        changes = _rolled(SLUGS[s], SLUGS[t], armies, 0)
-        changes.update(source="", target="")
-        return Step(evolve(state, **changes), ())
-    return None
+    changes = _rolled(SLUGS[s], SLUGS[t], armies, 0)
+    changes.update(source="", target="")
+    return Step(evolve(state, **changes), ())
 
 
 def _rolled(source: str, target: str, armies: list[int], stop: int) -> dict[str, Any]:
@@ -638,8 +639,8 @@ def _battle(
     high_to_low = tuple(sorted(attack_dice, reverse=True)), tuple(sorted(defend_dice, reverse=True))
     s, t = INDEX[source], INDEX[target]
     rolled = _roll_result(state, s, t, armies, *high_to_low)
-    ended = _roll_ended(state, s, t, armies, len(attack_dice))
-    if ended is not None:
+    if _ends_attack(armies, s, t):
+        ended = _attack_over(state, s, t, armies, len(attack_dice))
         return Step(ended.state, (rolled, *ended.events))
     return Step(evolve(state, **_rolled(source, target, armies, state.blitz_stop)), (rolled,))
 
@@ -666,19 +667,24 @@ def _capture(
 
     An assault (`keep` given) moves in all but `keep` here, as `move_in` would, without the
     MOVE_IN state in between; unless there are secret missions, which are checked in it."""
-    me = state.player
     seat = state.current
+    me = state.players[seat]
     source, target = SLUGS[s], SLUGS[t]
     victim = state.owners[t]
     armies[s] -= dice
     armies[t] = dice
     owners = _with(state.owners, t, me)
-    changes = _rolled(source, target, armies, 0)
-    changes["owners"] = owners
-    changes["conquered"] = True
-    changes["captures"] = _with(state.captures, seat, state.captures[seat] + 1)
     events: list[Event] = [TerritoryCaptured(me, victim, source, target, dice)]
+    changes = {
+        "owners": owners,
+        "conquered": True,
+        "captures": _with(state.captures, seat, state.captures[seat] + 1),
+        "last_battle": (source, target),
+        "attack_dice": 0,
+        "blitz_stop": 0,
+    }
     if victim != NEUTRAL and victim not in owners:  # their last territory (no claims now)
+        changes.update(armies=tuple(armies), source=source, target=target, phase=Phase.ATTACK)
         eliminated = _eliminate(evolve(state, **changes), victim)
         state, changes = eliminated.state, {}
         events += eliminated.events
@@ -688,11 +694,12 @@ def _capture(
             return Step(won.state, (*events, *won.events))
     if armies[s] > 1 and keep is not None and not state.missions:
         events.append(_moved_in(state, s, t, armies, max(armies[s] - keep, 0)))
-        changes.update(_after_capture(state), armies=tuple(armies))
+        changes.update(_after_capture(state))
     elif armies[s] > 1:
-        changes.update(phase=Phase.MOVE_IN, move_min=dice)
+        changes.update(source=source, target=target, phase=Phase.MOVE_IN, move_min=dice)
     else:
         changes.update(_after_capture(state))
+    changes["armies"] = tuple(armies)
     return Step(evolve(state, **changes), tuple(events))
 
 
