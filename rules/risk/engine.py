@@ -13,6 +13,7 @@ first card's the player holds. Chance is split from resolution: `apply` rolls,
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 from random import Random
 from typing import Any, ClassVar
 
@@ -254,7 +255,7 @@ class Risk:
     def to_act(self, state: RiskState) -> frozenset[PlayerId]:
         """The player whose (set-up) turn it is, or the defender choosing dice."""
         actor = _actor(state)
-        return frozenset() if actor is None else frozenset({actor})
+        return frozenset() if actor is None else _alone(actor)
 
     def legal_actions(self, state: RiskState, player: PlayerId) -> Sequence[Action]:
         """What the phase and the choice made so far allow, in the order a board offers it
@@ -283,7 +284,8 @@ class Risk:
             raise IllegalAction("It is not your turn.")
         if not is_legal(state, action):
             raise refusal(state, action)
-        return _check_mission(_BY_VERB[action.verb](state, action, rng))
+        step = _BY_VERB[action.verb](state, action, rng)
+        return _check_mission(step) if step.state.missions else step  # no call without: hot
 
     def outcome(self, state: RiskState) -> Outcome | None:
         """Places: the winners, then the players left by territories and armies, then the
@@ -341,6 +343,12 @@ class Risk:
         """One roll of the selected attack (source -> target) with these dice (a mission it
         completes wins at once)."""
         return _check_mission(_battle(state, attack_dice, defend_dice))
+
+
+@lru_cache(maxsize=1024)
+def _alone(player: PlayerId) -> frozenset[PlayerId]:
+    """`frozenset({player})`, kept: `to_act` answers it at every step."""
+    return frozenset((player,))
 
 
 def _actor(state: RiskState) -> PlayerId | None:
@@ -808,6 +816,8 @@ def _end_turn(state: RiskState, rng: Random) -> Step[RiskState]:
 def _next_seat(state: RiskState, seat: int) -> int:
     """The seat after `seat` in turn order that is still in the game."""
     n = len(state.players)
+    if not state.eliminated:  # everyone still plays: a claim and most turns' ends
+        return (seat + 1) % n
     return next(
         (seat + k) % n for k in range(1, n + 1) if not state.is_out(state.players[(seat + k) % n])
     )

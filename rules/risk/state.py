@@ -232,7 +232,7 @@ class SetupFinished(Event):
     first: PlayerId
 
 
-@dataclass(frozen=True)
+@frozen
 class Reinforcement:
     """How a turn's reinforcements are counted: max(3, territories ÷ 3) + continents."""
 
