@@ -45,12 +45,12 @@ from random import Random
 from types import ModuleType
 from typing import Any, ClassVar
 
-from rules.core import Action, PlayerId, setup_rng
+from rules.core import Action, Event, PlayerId, setup_rng
 from rules.risk import ENGINE
 from rules.risk.actions import END_TURN, assault, claim, place_at, trade
 from rules.risk.cards import sets_in
 from rules.risk.queries import must_trade, trade_order, unclaimed
-from rules.risk.state import ADJACENT, SLUGS, Phase, RiskState
+from rules.risk.state import ADJACENT, SLUGS, BattleRolled, Phase, RiskState
 
 PLAYERS = 3
 ENV = "PYRISK_DIR"
@@ -82,11 +82,15 @@ class Tally:
 
 PlayGame = Callable[[str], tuple[int, int]]
 """Plays one seeded game to its end: (steps, turns)."""
+BattleLosses = Callable[[str], int]
+"""Plays one seeded game to its end: the armies lost in its battles, both sides' (how much
+fighting a game had: each pair of dice compared costs one army)."""
 
 
-def load_pyrisk() -> PlayGame | None:
-    """A headless game of three pyrisk `StupidAI`s, from the checkout in `PYRISK_DIR`; None
-    without one. pyrisk's modules import each other by top-level names (`game`, `ai`...)."""
+def load_pyrisk() -> tuple[PlayGame, BattleLosses] | None:
+    """A headless game of three pyrisk `StupidAI`s, from the checkout in `PYRISK_DIR`, timed
+    and counted; None without one. pyrisk's modules import each other by top-level names
+    (`game`, `ai`...)."""
     path = os.environ.get(ENV)
     if not path or not os.path.isfile(os.path.join(path, "game.py")):
         return None
@@ -106,15 +110,34 @@ def load_pyrisk() -> PlayGame | None:
             self.game.turns += 1  # once at the start of every live player's turn
             return super().reinforce(available)
 
-    def play(seed: str) -> tuple[int, int]:
+    class FightingGame(CountingGame):
+        """Also adds up battle losses, from the armies before and after each attack (a
+        capture's armies are split between the two territories): untimed games only."""
+
+        losses = 0
+
+        def event(self, msg: tuple[Any, ...], territory: Any = None, player: Any = None) -> None:
+            if msg[0] in ("conquer", "defeat"):
+                before, after = msg[5], msg[6]
+                self.losses += sum(before) - sum(after)
+            super().event(msg, territory, player)
+
+    def played(seed: str, kind: type[CountingGame]) -> CountingGame:
         random.seed(seed)  # pyrisk rolls with the random module's generator
-        game = CountingGame(curses=False)
+        game = kind(curses=False)
         for name in ("ALPHA", "BRAVO", "CHARLIE")[:PLAYERS]:
             game.add_player(name, CountingAI)
         game.play()
+        return game
+
+    def play(seed: str) -> tuple[int, int]:
+        game = played(seed, CountingGame)
         return game.steps, game.turns
 
-    return play
+    def losses(seed: str) -> int:
+        return played(seed, FightingGame).losses  # type: ignore[no-any-return]
+
+    return play, losses
 
 
 # --- Parlour -------------------------------------------------------------------------------------
@@ -135,7 +158,7 @@ class RandomGeneral:
         return self._BY_PHASE[state.phase](self, state, player)
 
     def _claim(self, state: RiskState, player: PlayerId) -> Action:
-        return claim(self.rng.choice(unclaimed(state)))
+        return _claim(self.rng.choice(unclaimed(state)))
 
     def _setup_place(self, state: RiskState, player: PlayerId) -> Action:
         if player not in self.held:  # nothing changes hands while set-up armies are placed
@@ -178,7 +201,7 @@ class RandomGeneral:
 _ASSAULTS = {  # every blitz to 1 keeping 1, made once: a player picks, it does not write
     (i, j): assault(SLUGS[i], SLUGS[j], 1, 1) for i in range(len(SLUGS)) for j in ADJACENT[i]
 }
-_place_at = cache(place_at)
+_place_at, _claim = cache(place_at), cache(claim)
 
 
 def _border(state: RiskState, player: PlayerId) -> list[int]:
@@ -191,18 +214,30 @@ def _border(state: RiskState, player: PlayerId) -> list[int]:
 _NEIGHBOURS = [frozenset(near) for near in ADJACENT]
 
 
-def parlour_game(seed: str) -> tuple[int, int]:
-    """One Parlour game of three `RandomGeneral`s, claim set-up: (steps, turns)."""
+def parlour_game(seed: str, seen: list[Event] | None = None) -> tuple[int, int]:
+    """One Parlour game of three `RandomGeneral`s, claim set-up: (steps, turns); its events
+    go into `seen` when one is given."""
     rng = Random(seed)
     general = RandomGeneral(rng)
     seats = tuple(101 * (n + 1) for n in range(PLAYERS))
     state = ENGINE.initial_state(seats, {"setup": "claim"}, setup_rng(seed))
     steps = 0
-    while to_act := ENGINE.to_act(state):
-        player = min(to_act)
-        state = ENGINE.apply(state, player, general.choose(state, player), rng).state
+    to_act, apply, choose = ENGINE.to_act, ENGINE.apply, general.choose
+    while players := to_act(state):
+        player = min(players)
+        step = apply(state, player, choose(state, player), rng)
+        state = step.state
+        if seen is not None:
+            seen += step.events
         steps += 1
     return steps, state.turn
+
+
+def parlour_losses(seed: str) -> int:
+    """`BattleLosses` for a Parlour game."""
+    seen: list[Event] = []
+    parlour_game(seed, seen)
+    return sum(e.attacker_losses + e.defender_losses for e in seen if isinstance(e, BattleRolled))
 
 
 # --- side by side --------------------------------------------------------------------------------
@@ -211,10 +246,10 @@ def parlour_game(seed: str) -> tuple[int, int]:
 def side_by_side(seconds: float, rounds: int = 12) -> tuple[Tally, Tally] | None:
     """(pyrisk, Parlour): full games, alternating sides `rounds` times for `seconds` in all
     per side (so a busy moment of the shared machine falls on both); None without pyrisk."""
-    pyrisk_game = load_pyrisk()
-    if pyrisk_game is None:
+    pyrisk = load_pyrisk()
+    if pyrisk is None:
         return None
-    sides: dict[str, PlayGame] = {"pyrisk": pyrisk_game, "parlour": parlour_game}
+    sides: dict[str, PlayGame] = {"pyrisk": pyrisk[0], "parlour": parlour_game}
     tallies = {side: Tally() for side in sides}
     for side, play in sides.items():
         play(f"warm-up-{side}")
@@ -229,10 +264,22 @@ def side_by_side(seconds: float, rounds: int = 12) -> tuple[Tally, Tally] | None
     return tallies["pyrisk"], tallies["parlour"]
 
 
+def battle_losses(games: int = 100) -> tuple[float, float] | None:
+    """(pyrisk, Parlour): armies lost in battle a game, over `games` untimed seeded games a
+    side; None without pyrisk."""
+    pyrisk = load_pyrisk()
+    if pyrisk is None:
+        return None
+    return tuple(  # type: ignore[return-value]
+        sum(losses(f"battles-{n}") for n in range(games)) / games
+        for losses in (pyrisk[1], parlour_losses)
+    )
+
+
 def versus_figures(seconds: float) -> list[tuple[str, str]]:
     """The figures for `bench.engine`'s table: each side's rates, and Parlour's ratios."""
-    both = side_by_side(seconds)
-    if both is None:
+    both, fighting = side_by_side(seconds), battle_losses()
+    if both is None or fighting is None:
         print(f"versus pyrisk skipped: {HOW_TO_GET}")
         return [("versus pyrisk", f"skipped: no checkout in ${ENV}")]
     pyrisk, parlour = both
@@ -249,5 +296,13 @@ def versus_figures(seconds: float) -> list[tuple[str, str]]:
     steps_ratio = (parlour.steps / parlour.seconds) / (pyrisk.steps / pyrisk.seconds)
     rows.append(
         ("3 random, parlour ÷ pyrisk: games/s, steps/s", f"{games_ratio:.2f}×, {steps_ratio:.2f}×")
+    )
+    fought, fought_here = fighting
+    rows.append(
+        (
+            "3 random, armies lost in battle a game (100 untimed games a side): "
+            "pyrisk, parlour, parlour ÷ pyrisk",
+            f"{fought:.0f}, {fought_here:.0f}, {fought_here / fought:.2f}×",
+        )
     )
     return rows
