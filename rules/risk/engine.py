@@ -539,7 +539,7 @@ def _attack(
     none of their armies), so only a capture is checked (`_check_mission`)."""
     events: list[Event] = []
     s, t = INDEX[source], INDEX[target]
-    attacker, defender = state.player, state.owners[t]
+    attacker, defender = state.players[state.current], state.owners[t]
     asks = state.rules.defender_chooses and defender != NEUTRAL
     armies = list(state.armies)
     rolled = False
@@ -555,8 +555,8 @@ def _attack(
         events.append(_roll_result(state, s, t, armies, attack_dice, defend_dice))
         rolled = True
         if not armies[t] or armies[s] < 2:  # `_ends_attack`, without a call: the hot loop
-            ended = _check_mission(_attack_over(state, s, t, armies, dice, keep))
-            return Step(ended.state, (*events, *ended.events))
+            ended = _attack_over(state, s, t, armies, dice, events, keep)
+            return _check_mission(ended) if state.missions else ended
         if armies[s] <= stop or not stop:
             if stop:
                 events.append(AttackStopped(attacker, source, target, armies[s]))
@@ -597,15 +597,22 @@ def _ends_attack(armies: list[int], s: int, t: int) -> bool:
 
 
 def _attack_over(
-    state: RiskState, s: int, t: int, armies: list[int], dice: int, keep: int | None = None
+    state: RiskState,
+    s: int,
+    t: int,
+    armies: list[int],
+    dice: int,
+    events: list[Event],
+    keep: int | None = None,
 ) -> Step[RiskState]:
-    """After a roll of `dice` from territory `s` that left `armies` and ended the attack: the
-    capture of `t` (an assault's keeping `keep`), or no armies left to attack with."""
+    """After a roll of `dice` from territory `s` that left `armies` and ended the attack
+    (`events` so far): the capture of `t` (an assault's keeping `keep`), or no armies left
+    to attack with."""
     if armies[t] == 0:
-        return _capture(state, s, t, armies, dice, keep)
+        return _capture(state, s, t, armies, dice, events, keep)
     changes = _rolled(SLUGS[s], SLUGS[t], armies, 0)
     changes.update(source="", target="")
-    return Step(evolve(state, **changes), ())
+    return Step(evolve(state, **changes), tuple(events))
 
 
 def _rolled(source: str, target: str, armies: list[int], stop: int) -> dict[str, Any]:
@@ -648,8 +655,7 @@ def _battle(
     s, t = INDEX[source], INDEX[target]
     rolled = _roll_result(state, s, t, armies, *high_to_low)
     if _ends_attack(armies, s, t):
-        ended = _attack_over(state, s, t, armies, len(attack_dice))
-        return Step(ended.state, (rolled, *ended.events))
+        return _attack_over(state, s, t, armies, len(attack_dice), [rolled])
     return Step(evolve(state, **_rolled(source, target, armies, state.blitz_stop)), (rolled,))
 
 
@@ -667,11 +673,17 @@ def _blitz_goes_on(state: RiskState) -> bool | None:
 
 
 def _capture(
-    state: RiskState, s: int, t: int, armies: list[int], dice: int, keep: int | None = None
+    state: RiskState,
+    s: int,
+    t: int,
+    armies: list[int],
+    dice: int,
+    events: list[Event],
+    keep: int | None = None,
 ) -> Step[RiskState]:
-    """The roll of `dice` from territory `s` left `t` with no army (`armies`): it is taken,
-    the dice move in at once (more may follow in MOVE_IN). One copy of the state, unless a
-    player is eliminated.
+    """The roll of `dice` from territory `s` left `t` with no army (`armies`; `events` so
+    far): it is taken, the dice move in at once (more may follow in MOVE_IN). One copy of
+    the state, unless a player is eliminated.
 
     An assault (`keep` given) moves in all but `keep` here, as `move_in` would, without the
     MOVE_IN state in between; unless there are secret missions, which are checked in it."""
@@ -682,7 +694,7 @@ def _capture(
     armies[s] -= dice
     armies[t] = dice
     owners = _with(state.owners, t, me)
-    events: list[Event] = [TerritoryCaptured(me, victim, source, target, dice)]
+    events.append(TerritoryCaptured(me, victim, source, target, dice))
     changes = {
         "owners": owners,
         "conquered": True,
@@ -999,16 +1011,14 @@ def _assault(state: RiskState, action: Action, rng: Random) -> Step[RiskState]:
     same dice: everything moves in but `keep` (at least 1; the dice rolled always move in).
     A mission the blitz completes is checked after each roll, as in the blitz; one the move
     completes, by `apply` after this action, as after `move_in`."""
-    planned = parse_assault(action)
-    dice = max_attack_dice(state.armies[INDEX[planned.source]])
-    blitzed = _attack(
-        state, planned.source, planned.target, dice, planned.stop, rng, keep=planned.keep
-    )
+    source, target, stop, keep = parse_assault(action)
+    dice = max_attack_dice(state.armies[INDEX[source]])
+    blitzed = _attack(state, source, target, dice, stop, rng, keep)
     after = blitzed.state
     if after.phase is not Phase.MOVE_IN:  # over, or moved in at the capture
         return blitzed
     behind = after.armies[INDEX[after.source]]  # the dice have moved in already
-    moved = _move_in(after, after.move_min + max(behind - planned.keep, 0))
+    moved = _move_in(after, after.move_min + max(behind - keep, 0))
     return Step(moved.state, blitzed.events + moved.events)
 
 

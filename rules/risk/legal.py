@@ -322,6 +322,8 @@ def _setup_neutral_ok(state: RiskState, action: Action) -> bool:
 
 
 def _reinforce_ok(state: RiskState, action: Action) -> bool:
+    if action.verb == Verb.PLACE_AT:  # the commonest here (the bench's players): first
+        return not (must_trade(state) or state.source) and _place_at_ok(state, action)
     if action.verb == Verb.BONUS:  # rare: the choices are listed
         return action in _legal_reinforce(state)
     if action.verb == Verb.TRADE:
@@ -331,7 +333,7 @@ def _reinforce_ok(state: RiskState, action: Action) -> bool:
         return action == AUTO
     if state.source:
         return action == BACK or _answers_how_many(state, action)
-    return _place_at_ok(state, action) or action == AUTO or _places_on_own(state, action)
+    return action == AUTO or _places_on_own(state, action)
 
 
 def _attack_ok(state: RiskState, action: Action) -> bool:
