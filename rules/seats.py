@@ -21,6 +21,7 @@ from typing import Any, Protocol, TypeVar, cast
 
 from rules.codec import added_later
 from rules.core import Action, Event, IllegalAction, Outcome, PlayerId, Step
+from rules.frozen import frozen
 
 
 class Verb(enum.StrEnum):
@@ -60,7 +61,7 @@ def seating_field() -> Any:
     return added_later(Seating())
 
 
-@dataclass(frozen=True)
+@frozen
 class Resigned(Event):
     """A player resigned; `winners` is set when that ended the game."""
 
@@ -68,14 +69,14 @@ class Resigned(Event):
     winners: tuple[PlayerId, ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen
 class SeatHandedToAI(Event):
     """The host handed an absent player's seat to the AI."""
 
     player: PlayerId
 
 
-@dataclass(frozen=True)
+@frozen
 class SeatTakenBack(Event):
     """A player took their seat back from the AI."""
 

@@ -6,6 +6,7 @@ import enum
 from dataclasses import MISSING, dataclass, fields, replace
 
 from rules.core import Event, PlayerId
+from rules.frozen import frozen
 from rules.seats import Seating, seating_field
 
 SEATS = (0, 1)
@@ -171,7 +172,7 @@ class CockAndBullState:
 # --- events -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen
 class StartDieRolled(Event):
     """A player rolled one die for the first turn."""
 
@@ -179,21 +180,21 @@ class StartDieRolled(Event):
     face: Face
 
 
-@dataclass(frozen=True)
+@frozen
 class StartRollTied(Event):
     """Both first-turn dice showed `face`: both roll again."""
 
     face: Face
 
 
-@dataclass(frozen=True)
+@frozen
 class FirstTurnWon(Event):
     """`player` won the roll for the first turn and chooses a colour."""
 
     player: PlayerId
 
 
-@dataclass(frozen=True)
+@frozen
 class ColourChosen(Event):
     """The first-turn winner plays `colour` (the other player the other)."""
 
@@ -201,7 +202,7 @@ class ColourChosen(Event):
     colour: Colour
 
 
-@dataclass(frozen=True)
+@frozen
 class DiceRolled(Event):
     """The player to act rolled both dice."""
 
@@ -209,7 +210,7 @@ class DiceRolled(Event):
     dice: tuple[Face, Face]
 
 
-@dataclass(frozen=True)
+@frozen
 class ChipPlaced(Event):
     """A pair put `player`'s chip on `spot`, empty or flipped from the opponent."""
 
@@ -218,7 +219,7 @@ class ChipPlaced(Event):
     flipped: bool  # True when an opponent's chip was turned over
 
 
-@dataclass(frozen=True)
+@frozen
 class ChipRemoved(Event):
     """Cock + Bull: `player` removed the opponent's chip from `spot`."""
 
@@ -226,7 +227,7 @@ class ChipRemoved(Event):
     spot: int
 
 
-@dataclass(frozen=True)
+@frozen
 class MantleScored(Event):
     """`player`'s peg moved up the Mantle."""
 
@@ -235,7 +236,7 @@ class MantleScored(Event):
     total: int
 
 
-@dataclass(frozen=True)
+@frozen
 class PointsDeclined(Event):
     """`optional_points`: `player` declined the mantle points on offer."""
 
@@ -243,7 +244,7 @@ class PointsDeclined(Event):
     points: int
 
 
-@dataclass(frozen=True)
+@frozen
 class ChoiceNeeded(Event):
     """The roll left `player` a choice (the phase says which)."""
 
@@ -251,7 +252,7 @@ class ChoiceNeeded(Event):
     phase: Phase
 
 
-@dataclass(frozen=True)
+@frozen
 class TurnLost(Event):
     """A losing mix: the dice pass to `next_player`."""
 
@@ -259,7 +260,7 @@ class TurnLost(Event):
     next_player: PlayerId
 
 
-@dataclass(frozen=True)
+@frozen
 class GameWon(Event):
     """A game of the match is won (Chip-In or Peg-Out)."""
 
@@ -268,14 +269,14 @@ class GameWon(Event):
     result: GameResult
 
 
-@dataclass(frozen=True)
+@frozen
 class NextGameStarted(Event):
     """The match goes on: game `game_no` starts with the roll for the first turn."""
 
     game_no: int
 
 
-@dataclass(frozen=True)
+@frozen
 class MatchWon(Event):
     """The match is over: `winner` won it."""
 

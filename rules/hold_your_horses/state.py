@@ -10,6 +10,7 @@ import enum
 from dataclasses import dataclass
 
 from rules.core import Event, PlayerId
+from rules.frozen import frozen
 from rules.seats import Seating, seating_field
 
 HORSES = tuple(range(2, 13))
@@ -184,7 +185,7 @@ class Payout:
     won: int
 
 
-@dataclass(frozen=True)
+@frozen
 class Rolled(Event):
     """Every event a roll causes says who rolled what, so each can be worded on its own."""
 
@@ -252,7 +253,7 @@ class RaceWon(Rolled):
     carried: int  # the remainder, left in the pot for the next race
 
 
-@dataclass(frozen=True)
+@frozen
 class TokensDivided(Event):
     """Before a race: the tokens shared out evenly, the rest (and any carry) in the pot."""
 
@@ -261,7 +262,7 @@ class TokensDivided(Event):
     pot: int
 
 
-@dataclass(frozen=True)
+@frozen
 class CardsDealt(Event):
     """The public side of a deal: how many cards each player got."""
 
@@ -270,7 +271,7 @@ class CardsDealt(Event):
     hand_sizes: tuple[tuple[PlayerId, int], ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class HandDealt(Event):
     """A player's new hand: sent with `visible_to` that player only."""
 
@@ -279,7 +280,7 @@ class HandDealt(Event):
     cards: tuple[int, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class GameWon(Event):
     """The last race is run: the highest total wins."""
 

@@ -9,6 +9,7 @@ import enum
 from dataclasses import dataclass
 
 from rules.core import Event, PlayerId
+from rules.frozen import frozen
 from rules.horse_collar.geometry import FoulLine, Table, Zone, table_for
 from rules.seats import Seating, seating_field
 
@@ -179,7 +180,7 @@ class HorseCollarState:
 # --- events -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen
 class AimSet(Event):
     """The shooter changed a setting: `aim` is what a shot would now be."""
 
@@ -197,7 +198,7 @@ class WeightPath:
     fell_at: int | None
 
 
-@dataclass(frozen=True)
+@frozen
 class WeightShot(Event):
     """A shot, with everything the replay needs to draw it without simulating again."""
 
@@ -215,7 +216,7 @@ class WeightShot(Event):
     zones: tuple[Zone, ...]  # per weight in `after`
 
 
-@dataclass(frozen=True)
+@frozen
 class TurnScored(Event):
     """A side's turn is over and scored (its points count, or the turn is void)."""
 
@@ -224,7 +225,7 @@ class TurnScored(Event):
     total: int  # the side's score after the turn
 
 
-@dataclass(frozen=True)
+@frozen
 class HickeyPaid(Event):
     """A turn that scored nothing: each player of the side puts the stake in the jar."""
 
@@ -233,7 +234,7 @@ class HickeyPaid(Event):
     jar: int
 
 
-@dataclass(frozen=True)
+@frozen
 class TargetReached(Event):
     """A side reached the target: the frame is finished, then the highest score wins."""
 
@@ -242,7 +243,7 @@ class TargetReached(Event):
     target: int
 
 
-@dataclass(frozen=True)
+@frozen
 class TurnStarted(Event):
     """A side starts its turn on a cleared board."""
 
@@ -252,7 +253,7 @@ class TurnStarted(Event):
     hammer: bool
 
 
-@dataclass(frozen=True)
+@frozen
 class TieFrame(Event):
     """Sides tied for the lead after the last frame play another among themselves."""
 
@@ -261,7 +262,7 @@ class TieFrame(Event):
     score: int
 
 
-@dataclass(frozen=True)
+@frozen
 class GameWon(Event):
     """The game is over: `sides` won (and take the Hickey jar)."""
 

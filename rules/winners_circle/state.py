@@ -11,6 +11,7 @@ import enum
 from dataclasses import dataclass
 
 from rules.core import Event, PlayerId
+from rules.frozen import frozen
 from rules.seats import Seating, seating_field
 from rules.winners_circle.cards import HORSES, Card, Symbol
 
@@ -169,7 +170,7 @@ class WinnersCircleState:
 # --- events -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen
 class RacePrepared(Event):
     """The cards went to the gates (shown with their values) and the horses lined up."""
 
@@ -179,7 +180,7 @@ class RacePrepared(Event):
     set_aside: int  # Royal Turf: cards drawn for a horse already placed, shuffled back
 
 
-@dataclass(frozen=True)
+@frozen
 class FirstBettorChosen(Event):
     """`player` bets first and rolls first: drawn among `candidates` (everyone in race 1,
     those tied for the most money after)."""
@@ -189,7 +190,7 @@ class FirstBettorChosen(Event):
     candidates: tuple[PlayerId, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class BetPlaced(Event):
     """Open bets: `player` put chip `chip` on `horse`."""
 
@@ -198,7 +199,7 @@ class BetPlaced(Event):
     chip: int
 
 
-@dataclass(frozen=True)
+@frozen
 class HiddenBetPlaced(Event):
     """Hidden bets: everyone sees that `player` put a chip on `horse`, not its value."""
 
@@ -206,7 +207,7 @@ class HiddenBetPlaced(Event):
     horse: int
 
 
-@dataclass(frozen=True)
+@frozen
 class HiddenChipChosen(Event):
     """Hidden bets: the chip's value, for its owner only (`visible_to`)."""
 
@@ -215,7 +216,7 @@ class HiddenChipChosen(Event):
     chip: int
 
 
-@dataclass(frozen=True)
+@frozen
 class RaceStarted(Event):
     """The bets are in: the race starts."""
 
@@ -223,7 +224,7 @@ class RaceStarted(Event):
     player: PlayerId  # rolls first
 
 
-@dataclass(frozen=True)
+@frozen
 class DieRolled(Event):
     """The player to act rolled `symbol`."""
 
@@ -232,7 +233,7 @@ class DieRolled(Event):
     choices: tuple[int, ...]  # the horses whose card is face up
 
 
-@dataclass(frozen=True)
+@frozen
 class HorseMoved(Event):
     """A horse moved by its card's value for the symbol rolled."""
 
@@ -247,14 +248,14 @@ class HorseMoved(Event):
     forced: bool  # the only face-up card: no choice was left
 
 
-@dataclass(frozen=True)
+@frozen
 class PaceHorseSet(Event):
     """`horse` reached space 18 of its lap first: the pace chip is its."""
 
     horse: int
 
 
-@dataclass(frozen=True)
+@frozen
 class HorseFinished(Event):
     """`horse` crossed the finish line in `place`."""
 
@@ -262,14 +263,14 @@ class HorseFinished(Event):
     place: int  # 1 Win, 2 Place, 3 Show
 
 
-@dataclass(frozen=True)
+@frozen
 class CardsTurnedUp(Event):
     """Every card still in play was face down: all turn face up."""
 
     horses: tuple[int, ...]  # every card still in play
 
 
-@dataclass(frozen=True)
+@frozen
 class RaceEnded(Event):
     """The third horse finished: Win, Place, Show, the last horse and the pace horse."""
 
@@ -279,7 +280,7 @@ class RaceEnded(Event):
     pace: int
 
 
-@dataclass(frozen=True)
+@frozen
 class BetsRevealed(Event):
     """Hidden bets: every chip's value, once the race has ended."""
 
@@ -287,7 +288,7 @@ class BetsRevealed(Event):
     bets: tuple[Bet, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class PayoutMade(Event):
     """One line of the itemised payout (see `LineItem`)."""
 
@@ -296,7 +297,7 @@ class PayoutMade(Event):
     line: LineItem
 
 
-@dataclass(frozen=True)
+@frozen
 class RaceSettled(Event):
     """The payout is done."""
 
@@ -304,7 +305,7 @@ class RaceSettled(Event):
     money: tuple[int, ...]  # by seat, after the payout
 
 
-@dataclass(frozen=True)
+@frozen
 class GameWon(Event):
     """Three races run: the richest players win."""
 
