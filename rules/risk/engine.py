@@ -532,7 +532,7 @@ def _attack(
     """Roll once (`stop` 0) or blitz from `source` to `target` (the attack selected, or an
     assault's): roll with the most dice until the territory falls or the source is down to
     `stop`. A defender who chooses is asked before each roll. An assault's capture moves in
-    all but `keep` at once (see `_capture`).
+    all but `keep` at once (see `_attack_over`).
 
     The rolls count armies in a list and the state is copied once, at the end: a roll that
     takes nothing cannot complete the attacker's mission (it changes no owner and takes
@@ -606,12 +606,50 @@ def _attack_over(
     keep: int | None = None,
 ) -> Step[RiskState]:
     """After a roll of `dice` from territory `s` that left `armies` and ended the attack
-    (`events` so far): the capture of `t` (an assault's keeping `keep`), or no armies left
-    to attack with."""
-    if armies[t] == 0:
-        return _capture(state, s, t, armies, dice, events, keep)
-    changes = _rolled(SLUGS[s], SLUGS[t], armies, 0)
-    changes.update(source="", target="")
+    (`events` so far): no armies left to attack with, or `t` is taken and the dice move in
+    at once (more may follow in MOVE_IN). One copy of the state, unless a player is
+    eliminated.
+
+    An assault (`keep` given) moves in all but `keep` at the capture, as `move_in` would,
+    without the MOVE_IN state in between; unless there are secret missions, which are
+    checked in it."""
+    if armies[t]:  # the attacker is down to 1
+        changes = _rolled(SLUGS[s], SLUGS[t], armies, 0)
+        changes.update(source="", target="")
+        return Step(evolve(state, **changes), tuple(events))
+    seat = state.current
+    me = state.players[seat]
+    source, target = SLUGS[s], SLUGS[t]
+    victim = state.owners[t]
+    armies[s] -= dice
+    armies[t] = dice
+    owners = _with(state.owners, t, me)
+    events.append(TerritoryCaptured(me, victim, source, target, dice))
+    changes = {
+        "owners": owners,
+        "conquered": True,
+        "captures": _with(state.captures, seat, state.captures[seat] + 1),
+        "last_battle": (source, target),
+        "attack_dice": 0,
+        "blitz_stop": 0,
+    }
+    if victim != NEUTRAL and victim not in owners:  # their last territory (no claims now)
+        changes.update(armies=tuple(armies), source=source, target=target, phase=Phase.ATTACK)
+        eliminated = _eliminate(evolve(state, **changes), victim)
+        state, changes = eliminated.state, {}
+        events += eliminated.events
+        if len(alive(state)) == 1:
+            kind = WinKind.ELIMINATION if _two_player(state) else WinKind.DOMINATION
+            won = _finish(state, kind, (me,))
+            return Step(won.state, (*events, *won.events))
+    if armies[s] > 1 and keep is not None and not state.missions:
+        events.append(_moved_in(state, s, t, armies, max(armies[s] - keep, 0)))
+        changes.update(_after_capture(state))
+    elif armies[s] > 1:
+        changes.update(source=source, target=target, phase=Phase.MOVE_IN, move_min=dice)
+    else:
+        changes.update(_after_capture(state))
+    changes["armies"] = tuple(armies)
     return Step(evolve(state, **changes), tuple(events))
 
 
@@ -670,57 +708,6 @@ def _blitz_goes_on(state: RiskState) -> bool | None:
         return None
     armies = state.armies_on(state.source)
     return armies > state.blitz_stop and armies >= 2
-
-
-def _capture(
-    state: RiskState,
-    s: int,
-    t: int,
-    armies: list[int],
-    dice: int,
-    events: list[Event],
-    keep: int | None = None,
-) -> Step[RiskState]:
-    """The roll of `dice` from territory `s` left `t` with no army (`armies`; `events` so
-    far): it is taken, the dice move in at once (more may follow in MOVE_IN). One copy of
-    the state, unless a player is eliminated.
-
-    An assault (`keep` given) moves in all but `keep` here, as `move_in` would, without the
-    MOVE_IN state in between; unless there are secret missions, which are checked in it."""
-    seat = state.current
-    me = state.players[seat]
-    source, target = SLUGS[s], SLUGS[t]
-    victim = state.owners[t]
-    armies[s] -= dice
-    armies[t] = dice
-    owners = _with(state.owners, t, me)
-    events.append(TerritoryCaptured(me, victim, source, target, dice))
-    changes = {
-        "owners": owners,
-        "conquered": True,
-        "captures": _with(state.captures, seat, state.captures[seat] + 1),
-        "last_battle": (source, target),
-        "attack_dice": 0,
-        "blitz_stop": 0,
-    }
-    if victim != NEUTRAL and victim not in owners:  # their last territory (no claims now)
-        changes.update(armies=tuple(armies), source=source, target=target, phase=Phase.ATTACK)
-        eliminated = _eliminate(evolve(state, **changes), victim)
-        state, changes = eliminated.state, {}
-        events += eliminated.events
-        if len(alive(state)) == 1:
-            kind = WinKind.ELIMINATION if _two_player(state) else WinKind.DOMINATION
-            won = _finish(state, kind, (me,))
-            return Step(won.state, (*events, *won.events))
-    if armies[s] > 1 and keep is not None and not state.missions:
-        events.append(_moved_in(state, s, t, armies, max(armies[s] - keep, 0)))
-        changes.update(_after_capture(state))
-    elif armies[s] > 1:
-        changes.update(source=source, target=target, phase=Phase.MOVE_IN, move_min=dice)
-    else:
-        changes.update(_after_capture(state))
-    changes["armies"] = tuple(armies)
-    return Step(evolve(state, **changes), tuple(events))
 
 
 def _eliminate(state: RiskState, victim: PlayerId) -> Step[RiskState]:
