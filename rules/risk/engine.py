@@ -625,16 +625,13 @@ def _attack_over(
     armies[t] = dice
     owners = _with(state.owners, t, me)
     events.append(TerritoryCaptured(me, victim, source, target, dice))
-    changes = {
-        "owners": owners,
-        "conquered": True,
-        "captures": _with(state.captures, seat, state.captures[seat] + 1),
-        "last_battle": (source, target),
-        "attack_dice": 0,
-        "blitz_stop": 0,
-    }
+    changes = _rolled(source, target, armies, 0)
+    changes.update(
+        owners=owners,
+        conquered=True,
+        captures=_with(state.captures, seat, state.captures[seat] + 1),
+    )
     if victim != NEUTRAL and victim not in owners:  # their last territory (no claims now)
-        changes.update(armies=tuple(armies), source=source, target=target, phase=Phase.ATTACK)
         eliminated = _eliminate(evolve(state, **changes), victim)
         state, changes = eliminated.state, {}
         events += eliminated.events
@@ -649,7 +646,7 @@ def _attack_over(
         changes.update(source=source, target=target, phase=Phase.MOVE_IN, move_min=dice)
     else:
         changes.update(_after_capture(state))
-    changes["armies"] = tuple(armies)
+    changes["armies"] = tuple(armies)  # the armies that moved in with the capture too
     return Step(evolve(state, **changes), tuple(events))
 
 

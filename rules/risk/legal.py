@@ -5,7 +5,6 @@ legal number, every set held."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Sequence
 
 from rules.core import Action, IllegalAction, illegal_count
@@ -114,21 +113,21 @@ def _place_at_refusal(state: RiskState) -> IllegalAction:
 
 def _assault_refusal(state: RiskState, arg: str) -> IllegalAction:
     """Why an assault (`actions.Assault`) offered where one may be made is refused."""
-    parts = arg.split(",")
-    if len(parts) != 4:
+    planned = written_assault(arg)
+    if planned is None:
         return IllegalAction(
             "An assault names its territories, stop level and armies kept: from,to,stop,keep."
         )
-    source, target, stop, keep = parts
+    source, target, stop, keep = planned
     i = _territory(source)
     if i < 0 or not can_attack_from(state, state.player, i):
         return IllegalAction("You can attack only from your territory with 2 or more armies.")
     if target not in attack_targets(state, source):
         return IllegalAction("You can attack only an enemy territory next to it.")
     stops = tuple(s for s in BLITZ_STOPS if s < state.armies[i])
-    if not _number_in(stop, stops):
+    if stop not in stops:
         return IllegalAction("A blitz from there may stop at {stops} armies.", stops=stops)
-    if not _number_in(keep, range(1, sys.maxsize)):
+    if keep < 1:
         return IllegalAction("Keep at least 1 army behind after a capture.")
     return IllegalAction("The defender chooses their dice: attack roll by roll.")
 
