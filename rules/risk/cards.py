@@ -14,13 +14,14 @@ TERRITORY_CARDS: tuple[int, ...] = tuple(range(len(TERRITORIES)))
 WILDS: tuple[int, ...] = (42, 43)
 ALL_CARDS: tuple[int, ...] = TERRITORY_CARDS + WILDS
 _SLUGS = tuple(TERRITORIES)
+_SYMBOLS: tuple[Symbol | None, ...] = (*(TERRITORIES[s].symbol for s in _SLUGS), None, None)
 # The escalation, counted across all players: 4, 6, 8, 10, 12, 15, then +5 each.
 _FIRST_VALUES = (4, 6, 8, 10, 12, 15)
 
 
 def symbol(card: int) -> Symbol | None:
     """The card's symbol; None for a wild (it stands for all three)."""
-    return None if card in WILDS else TERRITORIES[_SLUGS[card]].symbol
+    return _SYMBOLS[card]
 
 
 def territory(card: int) -> str:
@@ -40,10 +41,8 @@ def is_set(cards: tuple[int, ...]) -> bool:
     """Three of a kind, one of each, or any two with a wild."""
     if len(cards) != 3 or len(set(cards)) != 3:
         return False
-    symbols = [symbol(c) for c in cards]
-    if None in symbols:
-        return True
-    return len(set(symbols)) in (1, 3)
+    symbols = {_SYMBOLS[c] for c in cards}  # `symbol`, without calls: every hand's sets
+    return None in symbols or len(symbols) in (1, 3)
 
 
 def set_value(number: int) -> int:

@@ -82,6 +82,7 @@ from rules.risk.state import (
     TurnStarted,
     WinKind,
     evolve,
+    evolved,
 )
 from rules.seats import Resigned, ai_plays_on, apply_seat_action, is_seat_action, resigned_last
 
@@ -379,7 +380,7 @@ def _claim(state: RiskState, slug: str) -> Step[RiskState]:
     i = INDEX[slug]
     me = state.player
     armies = _with(state.armies, i, 1)
-    claimed = {
+    claimed: dict[str, Any] = {
         "owners": _with(state.owners, i, me),
         "armies": armies,
         "setup_left": _with(state.setup_left, state.current, state.setup_left[state.current] - 1),
@@ -387,7 +388,8 @@ def _claim(state: RiskState, slug: str) -> Step[RiskState]:
     event = TerritoryClaimed(me, slug)
     nxt = _next_seat(state, state.current)
     if 0 in armies:  # some territory is unclaimed
-        return Step(evolve(state, **claimed, current=nxt), (event,))
+        claimed["current"] = nxt
+        return Step(evolved(state, claimed), (event,))
     # All 42 claimed: the rest of the armies go on in turn, from the next player on.
     step = _next_setup_turn(state, nxt, claimed)
     return Step(step.state, (event, *step.events))
@@ -413,9 +415,9 @@ def _setup_place(state: RiskState, placements: Sequence[tuple[int, int]]) -> Ste
     events = tuple([ArmiesPlaced(me, me, SLUGS[i], n, armies[i], left) for i, n in placements])
     if two:
         if to_place > 0 and left > 0:
-            return Step(evolve(state, **placed), events)
+            return Step(evolved(state, placed), events)
         if state.neutral_left > 0:
-            return Step(evolve(state, **placed, phase=Phase.SETUP_NEUTRAL), events)
+            return Step(evolved(state, placed | {"phase": Phase.SETUP_NEUTRAL}), events)
     step = _next_setup_turn(state, (state.current + 1) % len(state.players), placed)
     return Step(step.state, events + step.events)
 
@@ -443,9 +445,9 @@ def _next_setup_turn(
         if setup_left[s] > 0:
             budget = min(TWO_PLAYER_SETUP_TURN, setup_left[s]) if n == 2 else 0
             turn = {"current": s, "phase": Phase.SETUP_PLACE, "to_place": budget, "source": ""}
-            return Step(evolve(state, **(placed | turn)), ())
+            return Step(evolved(state, placed | turn), ())
     if placed:
-        state = evolve(state, **placed)
+        state = evolved(state, placed)
     first = _next_seat(state, n - 1)  # the first player, unless they resigned
     started = _start_turn(state, first, 1)
     return Step(started.state, (SetupFinished(state.players[first]), *started.events))
@@ -550,7 +552,7 @@ def _attack(
             if rolled:
                 changes = _rolled(source, target, armies, stop)
             changes.update(source=source, target=target, phase=Phase.DEFEND, attack_dice=dice)
-            return Step(evolve(state, **changes), tuple(events))
+            return Step(evolved(state, changes), tuple(events))
         attack_dice, defend_dice = roll(rng, dice), roll(rng, max_defend_dice(armies[t]))
         events.append(_roll_result(state, s, t, armies, attack_dice, defend_dice))
         rolled = True
@@ -560,7 +562,7 @@ def _attack(
         if armies[s] <= stop or not stop:
             if stop:
                 events.append(AttackStopped(attacker, source, target, armies[s]))
-            return Step(evolve(state, **_rolled(source, target, armies, 0)), tuple(events))
+            return Step(evolved(state, _rolled(source, target, armies, 0)), tuple(events))
         dice = max_attack_dice(armies[s])
 
 
@@ -616,7 +618,7 @@ def _attack_over(
     if armies[t]:  # the attacker is down to 1
         changes = _rolled(SLUGS[s], SLUGS[t], armies, 0)
         changes.update(source="", target="")
-        return Step(evolve(state, **changes), tuple(events))
+        return Step(evolved(state, changes), tuple(events))
     seat = state.current
     me = state.players[seat]
     source, target = SLUGS[s], SLUGS[t]
@@ -632,7 +634,7 @@ def _attack_over(
         captures=_with(state.captures, seat, state.captures[seat] + 1),
     )
     if victim != NEUTRAL and victim not in owners:  # their last territory (no claims now)
-        eliminated = _eliminate(evolve(state, **changes), victim)
+        eliminated = _eliminate(evolved(state, changes), victim)
         state, changes = eliminated.state, {}
         events += eliminated.events
         if len(alive(state)) == 1:
@@ -647,7 +649,7 @@ def _attack_over(
     else:
         changes.update(_after_capture(state))
     changes["armies"] = tuple(armies)  # the armies that moved in with the capture too
-    return Step(evolve(state, **changes), tuple(events))
+    return Step(evolved(state, changes), tuple(events))
 
 
 def _rolled(source: str, target: str, armies: list[int], stop: int) -> dict[str, Any]:
@@ -691,7 +693,7 @@ def _battle(
     rolled = _roll_result(state, s, t, armies, *high_to_low)
     if _ends_attack(armies, s, t):
         return _attack_over(state, s, t, armies, len(attack_dice), [rolled])
-    return Step(evolve(state, **_rolled(source, target, armies, state.blitz_stop)), (rolled,))
+    return Step(evolved(state, _rolled(source, target, armies, state.blitz_stop)), (rolled,))
 
 
 def _blitz_over(state: RiskState) -> RiskState:

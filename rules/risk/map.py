@@ -16,6 +16,9 @@ class Symbol(Enum):
     CAVALRY = "cavalry"
     ARTILLERY = "artillery"
 
+    # Hashed by identity in C, as `state.Phase` is: every hand's sets are found by symbol.
+    __hash__ = object.__hash__
+
 
 @dataclass(frozen=True)
 class Territory:

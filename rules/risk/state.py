@@ -7,6 +7,7 @@ ints (`cards.py`): 0–41 the territory cards in map order, 42 and 43 the wilds.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -180,18 +181,29 @@ _FIELDS = frozenset(f.name for f in fields(RiskState))
 
 
 def evolve(state: RiskState, **changes: Any) -> RiskState:
-    """`dataclasses.replace(state, **changes)`, about twenty times faster: the engine copies a
-    state several times an action, and `replace` re-runs the frozen `__init__` over every
-    field. The new instance's dict (a copy, the fastest way to duplicate one) is complete
-    before anyone sees it, so states stay immutable.
+    """`dataclasses.replace(state, **changes)`, about twenty times faster (`evolved`).
 
     Raises:
         TypeError: For a name that is not a field (as `replace` does).
     """
-    if not changes.keys() <= _FIELDS:
-        raise TypeError(f"not RiskState fields: {sorted(changes.keys() - _FIELDS)}")
+    return evolved(state, changes)
+
+
+def evolved(state: RiskState, changes: Mapping[str, Any]) -> RiskState:
+    """`evolve` with the changes in a dict: for one built already, half the time again (no
+    unpacking it into keywords and packing them back). The engine copies a state several
+    times an action, and `replace` re-runs the frozen `__init__` over every field. The new
+    instance's dict (a copy, the fastest way to duplicate one) is complete before anyone sees
+    it, so states stay immutable.
+
+    Raises:
+        TypeError: For a name that is not a field: a state's dict holds every field, so one
+            more key is a name that is not (counted, not compared: hot).
+    """
     values = state.__dict__.copy()
     values.update(changes)
+    if len(values) != len(_FIELDS):
+        raise TypeError(f"not RiskState fields: {sorted(changes.keys() - _FIELDS)}")
     new = _new(RiskState)
     _set(new, "__dict__", values)
     return new
