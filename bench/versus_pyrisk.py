@@ -40,7 +40,6 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from itertools import chain
 from random import Random
 from types import ModuleType
 from typing import Any, ClassVar
@@ -150,7 +149,7 @@ class RandomGeneral:
 
     def __init__(self, rng: Random) -> None:
         self.rng = rng
-        self.plan: list[tuple[str, int]] = []  # reinforcements still to place: (where, armies)
+        self.plan: list[Action] = []  # the turn's reinforcements still to place, last first
         self.held: dict[PlayerId, list[str]] = {}  # each player's territories, in the set-up
         self.turn, self.at = 0, 0  # the turn being played, and where its attacks got to
 
@@ -168,11 +167,12 @@ class RandomGeneral:
     def _reinforce(self, state: RiskState, player: PlayerId) -> Action:
         if must_trade(state):  # any set, at random
             combo = self.rng.choice(sets_in(state.hands[state.current]))
-            return trade(trade_order(state, player, combo))
+            return _trade(trade_order(state, player, combo))
         if not self.plan:  # StupidAI: each army on a random border territory
             border = [SLUGS[i] for i in _border(state, player)]
-            self.plan = list(Counter(self.rng.choices(border, k=state.to_place)).items())
-        return _place_at(*self.plan.pop(0))
+            drawn = Counter(self.rng.choices(border, k=state.to_place)).items()
+            self.plan = [_place_at(t, n) for t, n in reversed(drawn)]  # popped from the end
+        return self.plan.pop()
 
     def _attack(self, state: RiskState, player: PlayerId) -> Action:
         """StupidAI attacks every enemy neighbour weaker than the attacker, walking its
@@ -181,8 +181,8 @@ class RandomGeneral:
         everything but one army moving in."""
         if state.turn != self.turn:
             self.turn, self.at = state.turn, 0
-        owners, armies, at = state.owners, state.armies, self.at
-        for i in chain(range(at, len(owners)), range(at)):
+        owners, armies = state.owners, state.armies
+        for i in _WALKS[self.at]:
             if owners[i] == player and (strength := armies[i]) > 1:
                 for j in ADJACENT[i]:
                     if armies[j] < strength and owners[j] != player:
@@ -201,7 +201,8 @@ class RandomGeneral:
 _ASSAULTS = {  # every blitz to 1 keeping 1, made once: a player picks, it does not write
     (i, j): assault(SLUGS[i], SLUGS[j], 1, 1) for i in range(len(SLUGS)) for j in ADJACENT[i]
 }
-_place_at, _claim = cache(place_at), cache(claim)
+_WALKS = [(*range(at, len(SLUGS)), *range(at)) for at in range(len(SLUGS))]  # round the map
+_place_at, _claim, _trade = cache(place_at), cache(claim), cache(trade)
 
 
 def _border(state: RiskState, player: PlayerId) -> list[int]:

@@ -506,17 +506,14 @@ def _trade(state: RiskState, traded: tuple[int, ...]) -> Step[RiskState]:
 
 
 def _reinforce(state: RiskState, placements: Sequence[tuple[int, int]]) -> Step[RiskState]:
-    me = state.player
+    me = state.players[state.current]  # `state.player`, without a property's call: hot
     armies = _put(state, placements)
     left = state.to_place - sum([n for _, n in placements])
     events = tuple([ArmiesPlaced(me, me, SLUGS[i], n, armies[i], left) for i, n in placements])
-    if left:
-        return Step(evolve(state, armies=armies, to_place=left, source=""), events)
-    # All reinforcements are placed before attacking (after a trade-down: attack on).
-    done = evolve(
-        state, armies=armies, to_place=0, source="", phase=Phase.ATTACK, resume_attack=False
-    )
-    return Step(done, events)
+    changes = {"armies": armies, "to_place": left, "source": ""}
+    if not left:  # all placed before attacking (after a trade-down: attack on)
+        changes.update(phase=Phase.ATTACK, resume_attack=False)
+    return Step(evolved(state, changes), events)
 
 
 # --- attacks ----------------------------------------------------------------------------------
