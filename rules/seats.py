@@ -35,12 +35,12 @@ class Verb(enum.StrEnum):
 RESIGN = Action(Verb.RESIGN)
 HAND_TO_AI = Action(Verb.HAND_TO_AI)
 TAKE_SEAT = Action(Verb.TAKE_SEAT)
-_VERBS = frozenset(v.value for v in Verb)
+SEAT_VERBS = frozenset(v.value for v in Verb)
 
 
 def is_seat_action(action: Action) -> bool:
     """Whether `action` is one of the seat verbs (out of turn, never among legal actions)."""
-    return action.verb in _VERBS
+    return action.verb in SEAT_VERBS
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ from rules.risk.actions import (
     parse_territory,
     parse_trade,
 )
-from rules.risk.battle import losses, max_attack_dice, max_defend_dice, roll
+from rules.risk.battle import losses, max_attack_dice, max_defend_dice, roll, roll_battle
 from rules.risk.legal import is_legal, legal_actions, refusal
 from rules.risk.missions import effective_mission, is_complete, mission_deck
 from rules.risk.options import OPTIONS
@@ -84,7 +84,7 @@ from rules.risk.state import (
     evolve,
     evolved,
 )
-from rules.seats import Resigned, ai_plays_on, apply_seat_action, is_seat_action, resigned_last
+from rules.seats import SEAT_VERBS, Resigned, ai_plays_on, apply_seat_action, resigned_last
 
 STATE_VERSION = 2  # 2: `bonus_pick` (a stored version 1 state is upgraded by `load`)
 START_ARMIES = {3: 35, 4: 30, 5: 25, 6: 20}
@@ -270,7 +270,7 @@ class Risk:
     ) -> Step[RiskState]:
         """One action (dice and reshuffles from `rng`); then the player whose turn it is wins
         if their secret mission is complete. A resignation is `_resign`'s (`rules.seats`)."""
-        if is_seat_action(action):
+        if action.verb in SEAT_VERBS:  # `is_seat_action`, without a call: every action
             over = state.phase is Phase.OVER
             return apply_seat_action(
                 state, player, action, seats=state.players, over=over, resign=_resign
@@ -402,7 +402,7 @@ def _setup_place(state: RiskState, placements: Sequence[tuple[int, int]]) -> Ste
     (`queries.placeable`), as saved claim games were played."""
     me = state.player
     armies = _put(state, placements)
-    total = sum(n for _, n in placements)
+    total = sum([n for _, n in placements])
     left = state.setup_left[state.current] - total
     two = _two_player(state)
     to_place = state.to_place - total if two else 0
@@ -434,9 +434,9 @@ def _place_neutral(state: RiskState, i: int) -> Step[RiskState]:
 def _next_setup_turn(
     state: RiskState, seat: int, placed: dict[str, Any] | None = None
 ) -> Step[RiskState]:
-    """After the changes `placed` (made in the same copy of `state`): the next player with
-    set-up armies left places, in turn; when all are placed, the first player starts the
-    first turn."""
+    """After the changes `placed` (made in the same copy of `state`, into which the dict is
+    taken and added to): the next player with set-up armies left places, in turn; when all
+    are placed, the first player starts the first turn."""
     placed = placed or {}
     setup_left = placed.get("setup_left", state.setup_left)
     n = len(state.players)
@@ -444,8 +444,8 @@ def _next_setup_turn(
         s = (seat + k) % n
         if setup_left[s] > 0:
             budget = min(TWO_PLAYER_SETUP_TURN, setup_left[s]) if n == 2 else 0
-            turn = {"current": s, "phase": Phase.SETUP_PLACE, "to_place": budget, "source": ""}
-            return Step(evolved(state, placed | turn), ())
+            placed.update(current=s, phase=Phase.SETUP_PLACE, to_place=budget, source="")
+            return Step(evolved(state, placed), ())
     if placed:
         state = evolved(state, placed)
     first = _next_seat(state, n - 1)  # the first player, unless they resigned
@@ -550,7 +550,7 @@ def _attack(
                 changes = _rolled(source, target, armies, stop)
             changes.update(source=source, target=target, phase=Phase.DEFEND, attack_dice=dice)
             return Step(evolved(state, changes), tuple(events))
-        attack_dice, defend_dice = roll(rng, dice), roll(rng, max_defend_dice(armies[t]))
+        attack_dice, defend_dice = roll_battle(rng, dice, max_defend_dice(armies[t]))
         events.append(_roll_result(state, s, t, armies, attack_dice, defend_dice))
         rolled = True
         if not armies[t] or armies[s] < 2:  # `_ends_attack`, without a call: the hot loop

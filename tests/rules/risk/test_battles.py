@@ -62,6 +62,17 @@ def test_dice_are_the_draws_randint_makes(seed: int) -> None:
     assert ours.random() == theirs.random()  # and they leave it in the same place
 
 
+@pytest.mark.parametrize("seed", range(20))
+def test_a_battles_dice_are_the_attackers_roll_then_the_defenders(seed: int) -> None:
+    ours, theirs = Random(seed), Random(seed)
+    for attack, defend in [(3, 2), (1, 1), (2, 2), (3, 1), (2, 1), (1, 2)] * 20:
+        assert battle.roll_battle(ours, attack, defend) == (
+            battle.roll(theirs, attack),
+            battle.roll(theirs, defend),
+        )
+    assert ours.random() == theirs.random()
+
+
 def test_dice_limits() -> None:
     """The attacker rolls 1–3 dice, at most armies − 1; the defender 1, or 2 with 2+ armies."""
     assert [max_attack_dice(a) for a in (2, 3, 4, 10)] == [1, 2, 3, 3]
