@@ -65,10 +65,10 @@ def test_dice_are_the_draws_randint_makes(seed: int) -> None:
 @pytest.mark.parametrize("seed", range(20))
 def test_a_battles_dice_are_the_attackers_roll_then_the_defenders(seed: int) -> None:
     ours, theirs = Random(seed), Random(seed)
-    for attack, defend in [(3, 2), (1, 1), (2, 2), (3, 1), (2, 1), (1, 2)] * 20:
-        assert battle.roll_battle(ours, attack, defend) == (
+    for attack, defence in [(3, 2), (1, 1), (2, 2), (3, 1), (2, 1), (1, 2)] * 20:
+        assert battle.roll_battle(ours, attack, defence) == (
             battle.roll(theirs, attack),
-            battle.roll(theirs, defend),
+            battle.roll(theirs, defence),
         )
     assert ours.random() == theirs.random()
 
