@@ -624,15 +624,16 @@ def _attack_over(
     armies[t] = dice
     owners = _with(state.owners, t, me)
     events.append(TerritoryCaptured(me, victim, source, target, dice))
-    changes = _rolled(source, target, armies, 0)
-    changes.update(
-        owners=owners,
-        conquered=True,
-        captures=_with(state.captures, seat, state.captures[seat] + 1),
-    )
+    captured = {
+        "owners": owners,
+        "conquered": True,
+        "captures": _with(state.captures, seat, state.captures[seat] + 1),
+    }
     if victim != NEUTRAL and victim not in owners:  # their last territory (no claims now)
-        eliminated = _eliminate(evolved(state, changes), victim)
-        state, changes = eliminated.state, {}
+        eliminated = _eliminate(
+            evolved(state, _rolled(source, target, armies, 0) | captured), victim
+        )
+        state, captured = eliminated.state, {}
         events += eliminated.events
         if len(alive(state)) == 1:
             kind = WinKind.ELIMINATION if _two_player(state) else WinKind.DOMINATION
@@ -640,12 +641,14 @@ def _attack_over(
             return Step(won.state, (*events, *won.events))
     if armies[s] > 1 and keep is not None and not state.missions:
         events.append(_moved_in(state, s, t, armies, max(armies[s] - keep, 0)))
-        changes.update(_after_capture(state))
+        after = _after_capture(state)
     elif armies[s] > 1:
-        changes.update(source=source, target=target, phase=Phase.MOVE_IN, move_min=dice)
+        after = {"source": source, "target": target, "phase": Phase.MOVE_IN, "move_min": dice}
     else:
-        changes.update(_after_capture(state))
-    changes["armies"] = tuple(armies)  # the armies that moved in with the capture too
+        after = _after_capture(state)
+    changes = _rolled(source, target, armies, 0)  # the armies that moved in with the capture too
+    changes.update(captured)
+    changes.update(after)
     return Step(evolved(state, changes), tuple(events))
 
 
@@ -752,11 +755,15 @@ def _moved_in(state: RiskState, s: int, t: int, armies: list[int], extra: int) -
     return ArmiesMovedIn(state.player, SLUGS[s], SLUGS[t], extra, armies[s], armies[t])
 
 
-def _after_capture(state: RiskState) -> dict[str, Any]:
+def _after_capture(state: RiskState) -> Mapping[str, Any]:
     """The changes that go back to attacking once a capture's armies have moved in."""
-    if state.resume_attack:  # trade down to 4 or fewer and place those armies first
-        return {"source": "", "target": "", "phase": Phase.REINFORCE, "to_place": 0}
-    return {"source": "", "target": "", "phase": Phase.ATTACK}
+    return _TRADE_DOWN_FIRST if state.resume_attack else _BACK_TO_ATTACK
+
+
+# Read only (a new dict for every capture cost more than the rest of the changes):
+_BACK_TO_ATTACK: Mapping[str, Any] = {"source": "", "target": "", "phase": Phase.ATTACK}
+# After an elimination's trade-down: trade to 4 or fewer and place those armies first.
+_TRADE_DOWN_FIRST: Mapping[str, Any] = {**_BACK_TO_ATTACK, "phase": Phase.REINFORCE, "to_place": 0}
 
 
 def _end_attacks(state: RiskState, rng: Random) -> Step[RiskState]:
