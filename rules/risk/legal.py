@@ -49,6 +49,9 @@ from rules.risk.queries import (
 )
 from rules.risk.state import ADJACENT, INDEX, NEUTRAL, SLUGS, Phase, RiskState
 
+# The verbs every action's check compares, as globals: see `engine._OVER`.
+_PLACE_AT, _ATTACK_FROM, _ASSAULT = Verb.PLACE_AT, Verb.ATTACK_FROM, Verb.ASSAULT
+
 
 def legal_actions(state: RiskState) -> tuple[Action, ...]:
     """What the player to act (the defender, when one chooses dice) may do now."""
@@ -286,7 +289,7 @@ def _places_now(state: RiskState) -> bool:
 def _place_at_ok(state: RiskState, action: Action) -> bool:
     """`place_at:<territory>,<armies>` where `place_on` may be chosen: `place_on:<territory>`
     legal, and then `place:<armies>` (`queries.how_many` once the place is chosen)."""
-    if action.verb != Verb.PLACE_AT or (placed := written_place_at(action.arg)) is None:
+    if action.verb != _PLACE_AT or (placed := written_place_at(action.arg)) is None:
         return False
     territory, armies = placed
     i = INDEX.get(territory, -1)  # `_territory`, without a call: hot
@@ -321,7 +324,7 @@ def _setup_neutral_ok(state: RiskState, action: Action) -> bool:
 
 
 def _reinforce_ok(state: RiskState, action: Action) -> bool:
-    if action.verb == Verb.PLACE_AT:  # the commonest here (the bench's players): first
+    if action.verb == _PLACE_AT:  # the commonest here (the bench's players): first
         return not (must_trade(state) or state.source) and _place_at_ok(state, action)
     if action.verb == Verb.BONUS:  # rare: the choices are listed
         return action in _legal_reinforce(state)
@@ -345,10 +348,10 @@ def _attack_ok(state: RiskState, action: Action) -> bool:
         return (verb == Verb.ATTACK_TO and arg in attack_targets(state, state.source)) or (
             action == BACK
         )
-    if verb == Verb.ATTACK_FROM:
+    if verb == _ATTACK_FROM:
         i = _territory(arg)
         return i >= 0 and can_attack_from(state, state.player, i)
-    if verb == Verb.ASSAULT:
+    if verb == _ASSAULT:
         return _assault_ok(state, arg)
     return action in (END_ATTACKS, END_TURN)
 

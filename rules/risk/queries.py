@@ -241,9 +241,12 @@ def placeable(state: RiskState) -> int:
     two-player set-up, what is left of the turn's 2; otherwise all their set-up armies
     (rules, "Set-up": several at once; our Decision, in the `/risk rules` text, extends this
     to the claim set-up, whose rules place one army at a time)."""
-    if state.phase is Phase.REINFORCE or len(state.players) == 2:
+    if state.phase is _REINFORCE or len(state.players) == 2:
         return state.to_place
     return state.setup_left[state.current]
+
+
+_REINFORCE = Phase.REINFORCE  # a global: read by every placing's check (see `engine._OVER`)
 
 
 def how_many(state: RiskState) -> HowMany | None:
