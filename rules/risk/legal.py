@@ -293,7 +293,8 @@ def _place_at_ok(state: RiskState, action: Action) -> bool:
         return False
     territory, armies = placed
     i = INDEX.get(territory, -1)  # `_territory`, without a call: hot
-    return i >= 0 and state.owners[i] == state.player and 1 <= armies <= placeable(state)
+    me = state.players[state.current]  # `state.player`, without a property's call: hot
+    return i >= 0 and state.owners[i] == me and 1 <= armies <= placeable(state)
 
 
 def _assault_ok(state: RiskState, arg: str) -> bool:
@@ -305,7 +306,7 @@ def _assault_ok(state: RiskState, arg: str) -> bool:
         return False
     source, target, stop, keep = planned
     i, j = INDEX.get(source, -1), INDEX.get(target, -1)  # `_territory`, without calls: hot
-    owners, armies, me = state.owners, state.armies, state.player
+    owners, armies, me = state.owners, state.armies, state.players[state.current]
     # `can_attack_from(i)` and `j` among its enemy neighbours:
     if i < 0 or owners[i] != me or armies[i] < 2 or j not in ADJACENT[i] or owners[j] == me:
         return False
