@@ -44,11 +44,14 @@ def roll(rng: Random, count: int) -> tuple[int, ...]:
     return _SORTED[count][_draws(rng, count)]
 
 
-def roll_battle(rng: Random, attack: int, defend: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """`roll(rng, attack)`, then `roll(rng, defend)`: the same draws, in one call."""
-    shift = 3 * defend
-    drawn = _draws(rng, attack + defend)
-    return _SORTED[attack][drawn >> shift], _SORTED[defend][drawn & ((1 << shift) - 1)]
+Battle = tuple[tuple[int, ...], tuple[int, ...], int, int]
+"""A roll: the attacker's dice and the defender's (high to low), and `losses` of the two."""
+
+
+def roll_battle(rng: Random, attack: int, defend: int) -> Battle:
+    """`roll(rng, attack)`, then `roll(rng, defend)` (the same draws, in one call), and what
+    they cost each side: looked up by the draws (`_BATTLES`)."""
+    return _BATTLES[attack][defend][_draws(rng, attack + defend)]
 
 
 def _draws(rng: Random, count: int) -> int:
@@ -74,3 +77,25 @@ def _sorted_faces(count: int) -> list[tuple[int, ...]]:
 
 
 _SORTED = {count: _sorted_faces(count) for count in range(1, MAX_ATTACK_DICE + 1)}
+
+
+def _battles(attack: int, defend: int) -> list[Battle]:
+    """For the draws of `attack` dice then `defend` dice, packed as `_draws` packs them, the
+    roll they make (`_NO_ROLL` for the packings no roll makes: a draw of 6 or 7)."""
+    shift = 3 * defend
+    battles = [_NO_ROLL] * (1 << 3 * (attack + defend))
+    for high, attack_faces in enumerate(_SORTED[attack]):
+        for low, defend_faces in enumerate(_SORTED[defend]):
+            if attack_faces and defend_faces:
+                rolled = losses(attack_faces, defend_faces)
+                battles[high << shift | low] = (attack_faces, defend_faces, *rolled)
+    return battles
+
+
+_NO_ROLL: Battle = ((), (), 0, 0)
+# Every roll of a battle, looked up by attacking and defending dice and then the draws (10,836
+# rolls, 1.1 MB, made in 6 ms): quicker than sorting and comparing dice at each roll.
+_BATTLES = [
+    [[] if not (a and d) else _battles(a, d) for d in range(MAX_DEFEND_DICE + 1)]
+    for a in range(MAX_ATTACK_DICE + 1)
+]

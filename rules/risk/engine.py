@@ -31,7 +31,7 @@ from rules.risk.actions import (
     parse_territory,
     parse_trade,
 )
-from rules.risk.battle import losses, max_attack_dice, max_defend_dice, roll, roll_battle
+from rules.risk.battle import Battle, losses, max_attack_dice, max_defend_dice, roll, roll_battle
 from rules.risk.legal import is_legal, legal_actions, refusal
 from rules.risk.missions import effective_mission, is_complete, mission_deck
 from rules.risk.options import OPTIONS
@@ -562,8 +562,9 @@ def _attack(
                 changes = _rolled(source, target, armies, stop)
             changes.update(source=source, target=target, phase=Phase.DEFEND, attack_dice=dice)
             return Step(evolved(state, changes), tuple(events))
-        attack_dice, defend_dice = roll_battle(rng, dice, max_defend_dice(armies[t]))
-        events.append(_roll_result(state, s, t, armies, attack_dice, defend_dice))
+        events.append(
+            _roll_result(state, s, t, armies, roll_battle(rng, dice, max_defend_dice(armies[t])))
+        )
         rolled = True
         if not armies[t] or armies[s] < 2:  # `_ends_attack`, without a call: the hot loop
             ended = _attack_over(state, s, t, armies, dice, events, keep)
@@ -576,16 +577,10 @@ def _attack(
 
 
 def _roll_result(
-    state: RiskState,
-    s: int,
-    t: int,
-    armies: list[int],
-    attack_dice: tuple[int, ...],
-    defend_dice: tuple[int, ...],
+    state: RiskState, s: int, t: int, armies: list[int], rolled: Battle
 ) -> BattleRolled:
-    """One roll of territory `s` against `t` with these dice (high to low): the losses
-    taken from `armies`, and the event."""
-    lost, taken = losses(attack_dice, defend_dice)
+    """One roll of territory `s` against `t`: its losses taken from `armies`, and the event."""
+    attack_dice, defend_dice, lost, taken = rolled
     armies[s] -= lost
     armies[t] -= taken
     return BattleRolled(  # in field order: named arguments cost half as much again
@@ -700,9 +695,10 @@ def _battle(
     """One roll of the selected attack with these dice, and a capture if the target fell."""
     source, target = state.source, state.target
     armies = list(state.armies)
-    high_to_low = tuple(sorted(attack_dice, reverse=True)), tuple(sorted(defend_dice, reverse=True))
+    attack = tuple(sorted(attack_dice, reverse=True))
+    defence = tuple(sorted(defend_dice, reverse=True))
     s, t = INDEX[source], INDEX[target]
-    rolled = _roll_result(state, s, t, armies, *high_to_low)
+    rolled = _roll_result(state, s, t, armies, (attack, defence, *losses(attack, defence)))
     if _ends_attack(armies, s, t):
         return _attack_over(state, s, t, armies, len(attack_dice), [rolled])
     return Step(evolved(state, _rolled(source, target, armies, state.blitz_stop)), (rolled,))

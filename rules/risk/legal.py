@@ -253,7 +253,8 @@ def _places_on_own(state: RiskState, action: Action) -> bool:
 
 def _claim_ok(state: RiskState, action: Action) -> bool:
     i = _territory(action.arg)
-    return action == AUTO or (action.verb == Verb.CLAIM and i >= 0 and state.armies[i] == 0)
+    # The verb first: `action == AUTO` is the dataclass's `__eq__`, a Python call.
+    return (action.verb == Verb.CLAIM and i >= 0 and state.armies[i] == 0) or action == AUTO
 
 
 def _setup_place_ok(state: RiskState, action: Action) -> bool:

@@ -63,12 +63,14 @@ def test_dice_are_the_draws_randint_makes(seed: int) -> None:
 
 
 @pytest.mark.parametrize("seed", range(20))
-def test_a_battles_dice_are_the_attackers_roll_then_the_defenders(seed: int) -> None:
+def test_a_battle_is_the_attackers_roll_then_the_defenders_and_their_losses(seed: int) -> None:
     ours, theirs = Random(seed), Random(seed)
     for attack, defence in [(3, 2), (1, 1), (2, 2), (3, 1), (2, 1), (1, 2)] * 20:
+        attack_dice, defend_dice = battle.roll(theirs, attack), battle.roll(theirs, defence)
         assert battle.roll_battle(ours, attack, defence) == (
-            battle.roll(theirs, attack),
-            battle.roll(theirs, defence),
+            attack_dice,
+            defend_dice,
+            *resolve_battle(attack_dice, defend_dice),
         )
     assert ours.random() == theirs.random()
 
