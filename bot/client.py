@@ -18,7 +18,7 @@ from bot.autopilot import Autopilot
 from bot.clicks import Clicks
 from bot.command_sync import sync_if_changed
 from bot.command_translator import CatalogTranslator
-from bot.components import GameButton, GameSelect
+from bot.components import GameButton, GameSelect, shows
 from bot.custom_ids import is_box_id, is_parlour_id, parse, typed_value
 from bot.errors import UserError
 from bot.gc_watch import GcWatch
@@ -34,7 +34,7 @@ from bot.publisher import BoardPublisher
 from bot.recovery import Recovery
 from bot.replay import Replays
 from bot.replies import Reply
-from bot.router import GENERIC_ERROR, OLD_BUTTON, Router
+from bot.router import GENERIC_ERROR, MOVED_ON, OLD_BOX, OLD_BUTTON, Router
 from bot.scheduler import Scheduler
 from bot.service import GameService
 from bot.settings import Settings
@@ -286,20 +286,29 @@ class ParlourBot(commands.Bot):
             log.info("invite link: %s", invite_url(self.application_id))
 
     async def on_interaction(self, interaction: discord.Interaction[ParlourBot]) -> None:
-        """Number boxes submitted (whatever process opened them); and a click on a button or
-        menu of no current Parlour kind (an older version's) still gets an answer, instead
-        of "This interaction failed"."""
+        """Number boxes submitted (whatever process opened them), and every click or box that
+        no DynamicItem will take still gets an answer instead of "This interaction failed":
+        a button or menu of no current Parlour kind (an older version's), a box Parlour never
+        opens, and a click on a component no longer on its message (discord.py drops those:
+        the member clicked a board a moment after another click or a bot's move changed it)."""
         kind = interaction.type
-        if kind not in (discord.InteractionType.component, discord.InteractionType.modal_submit):
-            return
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
-        if kind is discord.InteractionType.modal_submit and is_box_id(custom_id):
-            await self.clicks.typed(interaction, parse(custom_id), typed_value(data))
-        elif not is_parlour_id(custom_id):
-            await self.router.handle(
-                Reply.of(interaction), lambda reply: reply.private(_(OLD_BUTTON))
-            )
+        if kind is discord.InteractionType.modal_submit:
+            if is_box_id(custom_id):
+                await self.clicks.typed(interaction, parse(custom_id), typed_value(data))
+            else:
+                await self._answer_privately(interaction, OLD_BOX)
+        elif kind is discord.InteractionType.component:
+            if not is_parlour_id(custom_id):
+                await self._answer_privately(interaction, OLD_BUTTON)
+            elif not shows(interaction.message, custom_id, data.get("component_type")):
+                await self._answer_privately(interaction, MOVED_ON)
+
+    async def _answer_privately(
+        self, interaction: discord.Interaction[ParlourBot], text: str
+    ) -> None:
+        await self.router.handle(Reply.of(interaction), lambda reply: reply.private(_(text)))
 
     async def close(self) -> None:
         """Stop taking clicks, let those in flight finish, then stop timers and bots (they

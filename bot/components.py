@@ -109,6 +109,19 @@ class GameSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=MENU_T
         await _click(interaction, bid)
 
 
+def shows(message: discord.Message | None, custom_id: str, component_type: Any) -> bool:
+    """True if `message` still has the component a click names: only then does discord.py
+    hand the click to a DynamicItem (`ViewStore.schedule_dynamic_item_call`)."""
+    if message is None:
+        return False
+    rows = [c for c in message.components if isinstance(c, discord.ActionRow)]
+    return any(
+        getattr(item, "custom_id", None) == custom_id and item.type.value == component_type
+        for row in rows
+        for item in row.children
+    )
+
+
 def view_of(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for item in items:

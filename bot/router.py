@@ -32,6 +32,8 @@ OLD_BUTTON = N_(
     "This button is from an older version of the game. Use the latest board in the game's "
     "thread (`/games` links to it)."
 )
+MOVED_ON = N_("That board has moved on since you saw it: use it as it is now.")
+OLD_BOX = N_("That box is no longer open. Use the latest board in the game's thread.")
 
 Handler = Callable[[Reply], Awaitable[None]]
 

@@ -44,6 +44,10 @@ Discord's rules the fake keeps, and what tests can make go wrong:
   processes (one per shard) tell their REST calls apart when each is given its own
   ``fake.api_base_for(name)``: ``call.client`` is that name, ``fake.guild_of(call)`` the
   server a call acted in.
+- The global rate limit: at most ``fake.global_limit`` (50) requests a second made with
+  the bot's token, all routes together (``call.bot_token``); one more is answered with a
+  global 429 (``X-RateLimit-Global``) and kept in ``fake.globally_limited``. Interaction
+  callbacks and their webhook (follow-ups, edits) are not bound by it, as on Discord.
 - Rate limits: ``fake.channel_post_limit = (5, 5.0)`` limits the bot's message posts per
   channel (bucket headers on every answer, 429 beyond); interaction answers are exempt.
   ``fake.requests_per_route()`` counts calls per route.
@@ -76,6 +80,7 @@ from tests.e2e.fake_faults import (
     FixedWindow,
     Injection,
     bucket_hash,
+    globally_limited,
     rate_limit_headers,
     too_many_requests,
 )
@@ -404,6 +409,11 @@ class FakeDiscord:
         #: ``(5, 5.0)``. Answers carry the bucket headers; one post too many is answered 429.
         self.channel_post_limit: tuple[int, float] | None = None
         self._post_windows = FixedWindow()
+        #: Requests a second the bot's token may make, all routes together (None: no limit).
+        self.global_limit: int | None = 50
+        #: Bot-token requests refused for going over ``global_limit``.
+        self.globally_limited: list[RestCall] = []
+        self._global_window = FixedWindow()
         #: The first guild and its general channel.
         self.guild_id = self.create_guild("Fake Guild")
         self.channel_id = self._guilds[self.guild_id].system_channel_id
@@ -873,10 +883,15 @@ class FakeDiscord:
         *,
         label: str | None = None,
         custom_id: str | None = None,
+        seen: FakeMessage | None = None,
     ) -> Interaction:
-        """Click a button of a message, found by label and/or custom_id."""
+        """Click a button of a message, found by label and/or custom_id.
+
+        `seen` is the message as the member's screen still showed it (`message.seen()`,
+        taken earlier): the button is found there, and, as Discord does, the interaction
+        carries the message as it is now, which may no longer have that button."""
         msg = self._visible_message(user, message)
-        button = msg.find_component(BUTTON, label=label, custom_id=custom_id)
+        button = (seen or msg).find_component(BUTTON, label=label, custom_id=custom_id)
         if button.get("disabled"):
             raise DriverError(f"button {button.get('label')!r} of message {msg.id} is disabled")
         if "custom_id" not in button:
@@ -967,6 +982,23 @@ class FakeDiscord:
         return await self._send_interaction(
             MODAL_SUBMIT, user, opened_by.channel_id, data, opened_by.message
         )
+
+    async def submit_raw_modal(
+        self, user: JSON, message: FakeMessage, custom_id: str, value: str = "1"
+    ) -> Interaction:
+        """Submit a box with `custom_id` and one text input, as a client may that kept a box
+        open across an upgrade (or a broken client): not one the bot has just opened."""
+        data: JSON = {
+            "custom_id": custom_id,
+            "components": [
+                {
+                    "type": 1,
+                    "id": 1,
+                    "components": [{"type": TEXT_INPUT, "id": 2, "custom_id": "n", "value": value}],
+                }
+            ],
+        }
+        return await self._send_interaction(MODAL_SUBMIT, user, message.channel_id, data, message)
 
     # -- internals: ids, permissions, payloads -------------------------------------------
 
@@ -1556,10 +1588,20 @@ class FakeDiscord:
             self.faults.append(f"unhandled {call.method} {request.path}")
             raise ApiError(400, 0, f"fake discord: unhandled {call.method} {request.path}")
         handler, params = route
-        webhook = call.path.startswith(("/webhooks/", "/interactions/"))
-        if not webhook and request.headers.get("Authorization") != f"Bot {self.token}":
-            raise ApiError(401, 0, "401: Unauthorized")
+        if call.bot_token:
+            if request.headers.get("Authorization") != f"Bot {self.token}":
+                raise ApiError(401, 0, "401: Unauthorized")
+            self._limit_globally(call)
         return handler(call, **params)
+
+    def _limit_globally(self, call: RestCall) -> None:
+        """Count a bot-token request against the global limit, refusing one over it."""
+        if self.global_limit is None:
+            return
+        allowed, _, reset_after = self._global_window.take("global", self.global_limit, 1.0)
+        if not allowed:
+            self.globally_limited.append(call)
+            raise globally_limited(reset_after)
 
     @staticmethod
     async def _read_body(request: web.Request) -> tuple[Any, list[Upload]]:

@@ -97,6 +97,19 @@ def too_many_requests(
     return ApiError(429, 0, "", headers=headers, body=body)
 
 
+def globally_limited(retry_after: float) -> ApiError:
+    """Discord's 429 for a bot over its global rate limit (50 requests a second, every
+    route together): ``X-RateLimit-Global`` set, ``"global": true`` in the body, no bucket."""
+    headers = {
+        "Retry-After": str(max(1, math.ceil(retry_after))),
+        "X-RateLimit-Global": "true",
+        "X-RateLimit-Scope": "global",
+        "Via": "1.1 google",
+    }
+    body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": True}
+    return ApiError(429, 0, "", headers=headers, body=body)
+
+
 @dataclass(eq=False)
 class Injection:
     """A planted answer for REST requests; made by ``FakeDiscord.inject``.

@@ -7,6 +7,7 @@ these from ``tests.e2e.fake_discord``, which re-exports them.
 
 from __future__ import annotations
 
+import copy
 import itertools
 import time
 from collections.abc import Iterator, Sequence
@@ -231,6 +232,11 @@ class FakeMessage:
     def edited(self) -> bool:
         return self.data["edited_timestamp"] is not None
 
+    def seen(self) -> FakeMessage:
+        """A copy of the message as it is now: what a member's screen shows until the next
+        update reaches it (edits are applied to the stored message in place)."""
+        return FakeMessage(copy.deepcopy(self.data), list(self.attachments), self.visible_to)
+
     @property
     def buttons(self) -> list[JSON]:
         """All buttons, wherever they are nested."""
@@ -279,6 +285,12 @@ class RestCall:
     injected: Injection | None = field(default=None, repr=False)
     #: Which client made it, for a client given ``fake.api_base_for(name)``; else None.
     client: str | None = None
+
+    @property
+    def bot_token(self) -> bool:
+        """Made with the bot's token, so counted against its global rate limit: every call
+        but an interaction's callback and its webhook (follow-ups, edits of its messages)."""
+        return not self.path.startswith(("/webhooks/", "/interactions/"))
 
 
 @dataclass

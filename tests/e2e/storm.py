@@ -81,6 +81,7 @@ class Storm:
         self.rng = Random(seed)
         self.outsiders = [fake.make_user(f"Outsider{n}") for n in range(outsiders)]
         self.tally = Tally()
+        self._seen: dict[int, FakeMessage] = {}  # each game's board as last clicked
 
     async def open(self, spec: Spec, names: Sequence[str]) -> Table:
         """A lobby filled with `names` and the spec's bots, started: the game's table."""
@@ -135,9 +136,31 @@ class Storm:
             await self._random_click(self.rng.choice(table.players), board)
         elif roll < 0.95:
             await self._random_click(self.rng.choice(self.outsiders), board)
-        else:
+        elif roll < 0.975:
             old = [m for m in self.fake.messages(table.thread_id) if is_board(m) and m.buttons]
             await self._random_click(self.rng.choice(table.players), self.rng.choice(old))
+        elif (seen := self._stale_view(table)) is not None:
+            # The board as a member's screen showed it before the last click changed it.
+            button = self.rng.choice(seen.buttons)
+            rec = await self.fake.click(
+                self.rng.choice(table.players),
+                seen.id,
+                custom_id=button["custom_id"],
+                seen=seen,
+            )
+            await self._answered(rec)
+        self._seen[table.thread_id] = board.seen()
+
+    def _stale_view(self, table: Table) -> FakeMessage | None:
+        """The game's board as it was at the last click, while that message still exists."""
+        seen = self._seen.get(table.thread_id)
+        if seen is None or self.fake.message(seen.id).deleted:
+            return None
+        seen.data["components"] = [
+            {**row, "components": [c for c in row["components"] if not c.get("disabled")]}
+            for row in seen.components
+        ]
+        return seen if seen.buttons else None
 
     async def _play(self, table: Table, user: JSON, board: FakeMessage) -> None:
         """The player to act: a preferred move half the time, else anything offered — on

@@ -12,7 +12,7 @@ import pytest
 
 from bot import publisher
 from bot.client import ParlourBot
-from bot.router import OLD_BUTTON
+from bot.router import MOVED_ON, OLD_BOX, OLD_BUTTON
 from tests.e2e.conftest import Launcher, ParlourFactory
 from tests.e2e.driver import (
     board_message,
@@ -90,6 +90,45 @@ async def test_old_buttons_retired_commands_and_absurd_ids_get_a_clear_private_a
     reply = (await (await fake.slash(ana, "poker")).response()).message
     assert reply is not None and reply.ephemeral
     assert reply.content.startswith("That command is no longer part of Parlour")
+    assert fake.unanswered() == [] and fake.late_answers == []
+
+
+async def test_a_click_on_a_button_just_edited_off_its_board_gets_a_private_answer(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    """A member clicks the board a moment after another click changed it: Discord sends
+    the click with the board as it is now, without the clicked button. discord.py drops
+    such a click silently; the bot must still answer it ("This interaction failed" else)."""
+    await start_parlour()
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    board = await start_game(fake, ana, GAME, joiners=[leo])
+    seen = board.seen()  # Leo's screen, before Ana's roll reaches it
+    step = move_number(board)
+    await click_ok(fake, ana, board, "Roll one die")
+    await fake.wait_for(lambda: move_number(board) > step or None)
+    (gone,) = [
+        b for b in seen.buttons if b["custom_id"] not in {c["custom_id"] for c in board.buttons}
+    ][:1]
+    rec = await fake.click(leo, board, custom_id=gone["custom_id"], seen=seen)
+    reply = (await rec.response()).message
+    assert reply is not None and reply.ephemeral
+    assert reply.content == MOVED_ON
+    assert fake.unanswered() == [] and fake.late_answers == []
+
+
+async def test_a_box_of_no_current_kind_gets_a_private_answer(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    """A number box is the only box Parlour opens; any other submitted (an older version's,
+    or a broken client's) is answered, never left to fail."""
+    await start_parlour()
+    ana = fake.make_user("Ana")
+    old = await fake.post_as_bot(fake.channel_id, content="An old lobby")
+    for custom_id in ("v1:cock_and_bull:5:-:join", "poker:box", "v1:cock_and_bull:5:3:" + "a" * 90):
+        rec = await fake.submit_raw_modal(ana, old, custom_id)
+        reply = (await rec.response()).message
+        assert reply is not None and reply.ephemeral, custom_id
+        assert reply.content == OLD_BOX
     assert fake.unanswered() == [] and fake.late_answers == []
 
 
