@@ -99,6 +99,9 @@ class BoardPublisher:
         self._pending: dict[int, list[_Request]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._failures: dict[int, int] = {}  # games whose last publish failed: how often
+        # Each game's ping sent as a click's follow-up: its id and that click's reply, whose
+        # token deletes it (in memory: after a restart the bot's token does).
+        self._ping_senders: dict[int, tuple[int, Reply]] = {}
 
     async def publish(
         self,
@@ -179,9 +182,14 @@ class BoardPublisher:
             self._failures.pop(game_id, None)
             return  # shown already (another round, or another caller, got there first)
         span = await self._span(table, played)
-        clicked = next(
-            (r.reply for r in requests if r.reply is not None and not r.reply.answered), None
-        )
+        # Clicks in the game's thread (not Start in the lobby's channel): their follow-ups
+        # land there.
+        replies = [
+            r.reply
+            for r in requests
+            if r.reply is not None and r.reply.interaction.channel_id == row.thread_id
+        ]
+        clicked = next((r for r in replies if r.can_edit_clicked), None)
         try:
             board_id = await self._show(table, span, clicked)
         except ThreadGone:
@@ -190,10 +198,14 @@ class BoardPublisher:
         presenter = self._presenters.get(row.game)
         await self._service.mark_shown(game_id, row.step, presenter.chapter(table.state), board_id)
         self._failures.pop(game_id, None)
+        # What else the clicks caused goes out as their follow-ups, off the bot's global limit.
+        voice = next((r for r in reversed(replies) if r.answered and r.token_fresh), None)
         if self._service.engine(row.game).outcome(table.state) is not None:
-            await self._finish(table)
+            await self._finish(table, voice)
         else:
-            await self._ping_players(table, span, repair=any(r.repair for r in requests))
+            await self._ping_players(
+                table, span, repair=any(r.repair for r in requests), voice=voice
+            )
 
     async def _span(self, table: Table, hints: Sequence[Played]) -> _Span:
         """The events since the shown step: from the moves handed in when they reach back
@@ -221,12 +233,12 @@ class BoardPublisher:
         )
         old = row.board_message_id
         if old is None:
-            return await self._post(table, await self._board(table, span.events))
+            return await self._post(table, await self._board(table, span.events), clicked)
         if shown_chapter is not None and shown_chapter != presenter.chapter(table.state):
             closing = await self._board(table, span.events, closing=True)
             if not await self._edit_if_possible(table, old, closing, clicked):
                 await self._strip(table, old)
-            return await self._post(table, await self._board(table, ()))
+            return await self._post(table, await self._board(table, ()), clicked)
         board = await self._board(table, span.events)
         if _older_than(old, EDIT_AGE_LIMIT) or not await self._edit_if_possible(
             table, old, board, clicked
@@ -235,7 +247,7 @@ class BoardPublisher:
             # a fresh board, and the old one loses its buttons if Discord still lets us.
             await self._strip(table, old)
             board.file.reset()
-            return await self._post(table, board)
+            return await self._post(table, board, clicked)
         return old
 
     async def _edit_if_possible(
@@ -309,11 +321,16 @@ class BoardPublisher:
                 raise ThreadGone from e
             raise
 
-    async def _post(self, table: Table, board: Board) -> int:
+    async def _post(self, table: Table, board: Board, clicked: Reply | None = None) -> int:
+        """Post a new board: as a follow-up of the click that led to it when there is one."""
+        parts: dict[str, Any] = {"embed": board.embed, "file": board.file, "view": board.view}
+        message: discord.Message | None = None
+        if clicked is not None and clicked.answered:
+            message = await clicked.announce(**parts)
+            board.file.reset()
         try:
-            message = await self._thread(table).send(
-                embed=board.embed, file=board.file, view=board.view
-            )
+            if message is None:
+                message = await self._thread(table).send(**parts)
         except discord.NotFound as e:
             raise ThreadGone from e
         # At once: a crash before the round ends must not lead to a second new board.
@@ -335,7 +352,9 @@ class BoardPublisher:
 
     # --- pings, the end --------------------------------------------------------------------
 
-    async def _ping_players(self, table: Table, span: _Span, *, repair: bool) -> None:
+    async def _ping_players(
+        self, table: Table, span: _Span, *, repair: bool, voice: Reply | None
+    ) -> None:
         """Ping the humans whose turn began with these moves (not those who were to act
         already: a turn of many steps pings once); after a repair, whoever is to act (they
         may never have been told); at the first board, everyone to act."""
@@ -347,40 +366,59 @@ class BoardPublisher:
             first = _("the game is on! {prompt}").format(prompt=prompt)
             turn = _("your turn: {prompt}").format(prompt=prompt)
         if span.catch is Catch.FIRST:
-            await self.ping(table, humans, first)
+            await self.ping(table, humans, first, voice)
         elif span.catch is Catch.REPLAYED or (span.catch is Catch.MOVES and repair):
-            await self.ping(table, humans, turn)
+            await self.ping(table, humans, turn, voice)
         elif span.catch is Catch.MOVES:
-            await self.ping(table, humans - span.was_to_act, turn)
+            await self.ping(table, humans - span.was_to_act, turn, voice)
 
-    async def ping(self, table: Table, players: Iterable[PlayerId], text: str) -> None:
-        """One short message that mentions only `players` (humans); the previous one goes."""
+    async def ping(
+        self,
+        table: Table,
+        players: Iterable[PlayerId],
+        text: str,
+        voice: Reply | None = None,
+    ) -> None:
+        """One short message that mentions only `players` (humans); the previous one goes.
+        Sent as a follow-up of `voice`, the click that began their turn, when there is one."""
         targets = sorted(p for p in players if p > 0)
         if not targets or table.row.thread_id is None:
             return
         await self._delete_ping(table, forget=False)  # the new one's id replaces its id
-        try:
-            message = await self._thread(table).send(
-                " ".join(f"<@{p}>" for p in targets) + f" {text}",
-                allowed_mentions=discord.AllowedMentions(
-                    everyone=False, roles=False, users=[discord.Object(p) for p in targets]
-                ),
-            )
-        except discord.NotFound:
-            return  # the thread is gone; the next board edit ends the game
+        parts: dict[str, Any] = {
+            "content": " ".join(f"<@{p}>" for p in targets) + f" {text}",
+            "allowed_mentions": discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(p) for p in targets]
+            ),
+        }
+        message: discord.Message | None = None
+        if voice is not None and (message := await voice.announce(**parts)) is not None:
+            self._ping_senders[table.row.id] = (message.id, voice)
+        else:
+            try:
+                message = await self._thread(table).send(**parts)
+            except discord.NotFound:
+                return  # the thread is gone; the next board edit ends the game
         await self._service.set_ids(table.row.id, ping_message_id=message.id)
 
     async def _delete_ping(self, table: Table, *, forget: bool = True) -> None:
-        if table.row.ping_message_id is None:
+        ping_id = table.row.ping_message_id
+        sent = self._ping_senders.pop(table.row.id, None)
+        if ping_id is None:
             return
         # Already deleted by a moderator, or the thread is gone: nothing to tidy.
         with contextlib.suppress(discord.HTTPException):
-            await self._thread(table).get_partial_message(table.row.ping_message_id).delete()
+            if sent is not None and sent[0] == ping_id and sent[1].token_fresh:
+                # With the token it was sent with: off the bot's global rate limit.
+                await sent[1].interaction.followup.delete_message(ping_id)
+            else:
+                await self._thread(table).get_partial_message(ping_id).delete()
         if forget:  # else a new ping's id is saved next (a deleted id left is harmless)
             await self._service.set_ids(table.row.id, ping_message_id=None)
 
-    async def _finish(self, table: Table) -> None:
-        """The result in the thread and on the lobby message."""
+    async def _finish(self, table: Table, voice: Reply | None = None) -> None:
+        """The result in the thread (a follow-up of the last click, when it has one) and on
+        the lobby message."""
         self._scheduler.cancel_game(table.row.id)
         await self._delete_ping(table)
         engine = self._service.engine(table.row.game)
@@ -393,11 +431,13 @@ class BoardPublisher:
             standings = _("See `{scoreboard}` and `{leaderboard}` for the standings.").format(
                 scoreboard=spoken_command("/scoreboard"), leaderboard=spoken_command("/leaderboard")
             )
+        parts: dict[str, Any] = {
+            "content": f"🏁 {result}{rated}\n{standings}",
+            "allowed_mentions": discord.AllowedMentions.none(),
+        }
         try:
-            await self._thread(table).send(
-                f"🏁 {result}{rated}\n{standings}",
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
+            if voice is None or await voice.announce(**parts) is None:
+                await self._thread(table).send(**parts)
         except discord.NotFound:
             log.warning("game %s finished after its thread was deleted", table.row.id)
         await self.edit_lobby(table, result)

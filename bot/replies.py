@@ -22,6 +22,8 @@ from bot.i18n import _
 log = logging.getLogger(__name__)
 
 _KEY = "parlour.reply"
+TOKEN_LIFETIME = 15 * 60.0  # seconds Discord takes an interaction's token after creating it
+TOKEN_MARGIN = 60.0  # not used in its last minute: a request may take a while to land
 
 
 class Reply:
@@ -31,6 +33,7 @@ class Reply:
         self._first: asyncio.Future[bool] | None = None
         self.received = time.monotonic()
         self.answered_at: float | None = None  # when the first response went out
+        self._deferred_click = False  # answered by deferring a click: @original is its message
         self.outcome = "ok"  # or "refused" (a player's mistake), "error", "shutting_down"
 
     @classmethod
@@ -50,6 +53,18 @@ class Reply:
     @property
     def answered(self) -> bool:
         return self._first is not None
+
+    @property
+    def can_edit_clicked(self) -> bool:
+        """True while the clicked message can be edited as this interaction's answer: no
+        first response yet, or only a click's deferral (whose original is that message)."""
+        return not self.answered or self._deferred_click
+
+    @property
+    def token_fresh(self) -> bool:
+        """True while the interaction's token still takes follow-ups and their deletion."""
+        age = (discord.utils.utcnow() - self.interaction.created_at).total_seconds()
+        return age < TOKEN_LIFETIME - TOKEN_MARGIN
 
     @property
     def user_id(self) -> int:
@@ -91,13 +106,15 @@ class Reply:
         response = self.interaction.response
         is_click = self.interaction.type is discord.InteractionType.component
         try:
-            await self._answer(
+            gave = await self._answer(
                 response.defer
                 if is_click
                 else lambda: response.defer(ephemeral=not self._is_public(), thinking=True)
             )
         except discord.HTTPException:
             log.warning("could not defer interaction %s", self.interaction.id, exc_info=True)
+            return
+        self._deferred_click = gave and is_click
 
     async def private(self, text: str | None = None, **parts: Any) -> None:
         """A message only the user sees (a refusal, their hand, a panel)."""
@@ -122,6 +139,22 @@ class Reply:
             message = await self.interaction.followup.send(**parts, wait=True)
             sent.append(message.id)
         return sent[0]
+
+    async def announce(self, content: str = "", **parts: Any) -> discord.WebhookMessage | None:
+        """A public message in the interaction's channel (a ping, a new board), sent as a
+        follow-up: with the interaction's token, which Discord does not count against the
+        bot's global rate limit. None when it can't be (no first response yet, the token
+        too old, Discord refused): the caller then sends it with the bot's token."""
+        if not self.answered or not self.token_fresh:
+            return None
+        await asyncio.shield(self._first)  # type: ignore[arg-type]  # a follow-up waits for it
+        try:
+            if content:
+                parts["content"] = content
+            return await self.interaction.followup.send(wait=True, **parts)
+        except discord.HTTPException:
+            log.info("interaction %s: follow-up refused; sent by the bot", self.interaction.id)
+            return None
 
     async def modal(self, modal: discord.ui.Modal) -> None:
         """Open a box (a modal): only as the first answer, so a click that was deferred (a
