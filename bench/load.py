@@ -131,6 +131,7 @@ class Window:
     late: int  # answered after the deadline, or not at all
     moves: int
     requests: Counter[str]
+    bot_token: int  # of those, made with the bot's token (Discord's global rate limit)
     cpu_s: float
     main_cpu_s: float
     fake_cpu_s: float  # this process: the fake Discord and the members' drivers
@@ -144,9 +145,19 @@ def window(
     sent = [i for i in fake.interactions if start <= i.sent_at < end and i.type in ANSWER_REQUIRED]
     answers = [i.answered_after * 1000 for i in sent if i.answered_after is not None]
     late = sum(1 for i in sent if i.answered_after is None or i.answered_after > DEADLINE)
-    requests = Counter(f"{c.method} {c.route}" for c in fake.calls if start <= c.at < end)
+    calls = [c for c in fake.calls if start <= c.at < end]
+    requests = Counter(f"{c.method} {c.route}" for c in calls)
+    bot_token = sum(1 for c in calls if c.bot_token)
     return Window(
-        end - start, answers, late, moves, requests, cpu.cpu_s, cpu.main_cpu_s, fake_cpu_s
+        end - start,
+        answers,
+        late,
+        moves,
+        requests,
+        bot_token,
+        cpu.cpu_s,
+        cpu.main_cpu_s,
+        fake_cpu_s,
     )
 
 
@@ -254,10 +265,10 @@ def used(before: Usage, after: Usage) -> Usage:
 
 
 def per_move(requests: Counter[str], moves: int) -> str:
-    """Requests per move in all, then the main routes'."""
+    """Requests per move in all, then every route's."""
     total = sum(requests.values()) / max(moves, 1)
-    top = ", ".join(f"{route} {n / max(moves, 1):.2f}" for route, n in requests.most_common(4) if n)
-    return f"{total:.2f} ({top})"
+    each = ", ".join(f"{route} {n / max(moves, 1):.3f}" for route, n in requests.most_common() if n)
+    return f"{total:.2f} ({each})"
 
 
 async def table(
@@ -287,6 +298,7 @@ async def table(
                 f"{1000 * measured.cpu_s / max(done, 1):.1f}",
                 f"{1000 * measured.main_cpu_s / max(done, 1):.1f}",
                 f"{1000 * measured.fake_cpu_s / max(done, 1):.1f}",
+                f"{measured.bot_token / max(measured.moves, 1):.3f}",
                 f"{bench.idle.rss_bytes / MB:.0f}/{end.rss_bytes / MB:.0f}",
                 f"{rss_game:.0f}",
                 errors,
@@ -309,6 +321,7 @@ async def table(
             "CPU ms/int",
             "main ms/int",
             "fake ms/int",
+            "bot-token req/move",
             "RSS MB idle/end",
             "KB/game",
             "errors",

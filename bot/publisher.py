@@ -190,8 +190,16 @@ class BoardPublisher:
             if r.reply is not None and r.reply.interaction.channel_id == row.thread_id
         ]
         clicked = next((r for r in replies if r.can_edit_clicked), None)
+        over = self._service.engine(row.game).outcome(table.state) is not None
+        pinged, text = (
+            (set(), "")
+            if over
+            else self._turn_ping(table, span, repair=any(r.repair for r in requests))
+        )
+        # The first board carries the first ping itself: one message fewer, and no deletion.
+        first_ping = self._ping_parts(pinged, text) if span.catch is Catch.FIRST else None
         try:
-            board_id = await self._show(table, span, clicked)
+            board_id = await self._show(table, span, clicked, first_ping)
         except ThreadGone:
             await self._thread_gone(table)
             return
@@ -200,12 +208,10 @@ class BoardPublisher:
         self._failures.pop(game_id, None)
         # What else the clicks caused goes out as their follow-ups, off the bot's global limit.
         voice = next((r for r in reversed(replies) if r.answered and r.token_fresh), None)
-        if self._service.engine(row.game).outcome(table.state) is not None:
+        if over:
             await self._finish(table, voice)
-        else:
-            await self._ping_players(
-                table, span, repair=any(r.repair for r in requests), voice=voice
-            )
+        elif first_ping is None:
+            await self.ping(table, pinged, text, voice)
 
     async def _span(self, table: Table, hints: Sequence[Played]) -> _Span:
         """The events since the shown step: from the moves handed in when they reach back
@@ -224,8 +230,11 @@ class BoardPublisher:
         replayed = await self._service.replay_since(table, shown)
         return _Span(Catch.REPLAYED, replayed.events, replayed.before)
 
-    async def _show(self, table: Table, span: _Span, clicked: Reply | None) -> int:
-        """Edit (or close and replace) the board; returns the id of the board now up."""
+    async def _show(
+        self, table: Table, span: _Span, clicked: Reply | None, first_ping: dict[str, Any] | None
+    ) -> int:
+        """Edit (or close and replace) the board; returns the id of the board now up.
+        `first_ping`: the content and mentions a new game's first board carries."""
         row = table.row
         presenter = self._presenters.get(row.game)
         shown_chapter = (
@@ -233,7 +242,8 @@ class BoardPublisher:
         )
         old = row.board_message_id
         if old is None:
-            return await self._post(table, await self._board(table, span.events), clicked)
+            board = await self._board(table, span.events)
+            return await self._post(table, board, clicked, first_ping)
         if shown_chapter is not None and shown_chapter != presenter.chapter(table.state):
             closing = await self._board(table, span.events, closing=True)
             if not await self._edit_if_possible(table, old, closing, clicked):
@@ -301,6 +311,7 @@ class BoardPublisher:
     ) -> None:
         """Edit the board message: as the answer to the click made on it when there is one."""
         parts: dict[str, Any] = {
+            "content": None,  # a first board's ping, said once
             "embed": board.embed,
             "attachments": [board.file],
             "view": board.view,
@@ -321,9 +332,16 @@ class BoardPublisher:
                 raise ThreadGone from e
             raise
 
-    async def _post(self, table: Table, board: Board, clicked: Reply | None = None) -> int:
+    async def _post(
+        self,
+        table: Table,
+        board: Board,
+        clicked: Reply | None = None,
+        ping: dict[str, Any] | None = None,
+    ) -> int:
         """Post a new board: as a follow-up of the click that led to it when there is one."""
         parts: dict[str, Any] = {"embed": board.embed, "file": board.file, "view": board.view}
+        parts.update(ping or {})
         message: discord.Message | None = None
         if clicked is not None and clicked.answered:
             message = await clicked.announce(**parts)
@@ -352,25 +370,36 @@ class BoardPublisher:
 
     # --- pings, the end --------------------------------------------------------------------
 
-    async def _ping_players(
-        self, table: Table, span: _Span, *, repair: bool, voice: Reply | None
-    ) -> None:
-        """Ping the humans whose turn began with these moves (not those who were to act
-        already: a turn of many steps pings once); after a repair, whoever is to act (they
-        may never have been told); at the first board, everyone to act."""
+    def _turn_ping(self, table: Table, span: _Span, *, repair: bool) -> tuple[set[PlayerId], str]:
+        """Who to ping and what to say: the humans whose turn began with these moves (not
+        those who were to act already: a turn of many steps pings once); after a repair,
+        whoever is to act (they may never have been told); at the first board, everyone."""
+        if span.catch is Catch.REFRESH:
+            return set(), ""  # only redrawn: nobody's turn began
         engine = self._service.engine(table.row.game)
-        humans = engine.to_act(table.state) - table.autoplayed
+        humans = set(engine.to_act(table.state) - table.autoplayed)
         presenter = self._presenters.get(table.row.game)
         with speaking(game_language(table.row.options)):  # a public message
             prompt = without_mentions(presenter.prompt(table.state, table.names), table.names)
-            first = _("the game is on! {prompt}").format(prompt=prompt)
+            if span.catch is Catch.FIRST:
+                return humans, _("the game is on! {prompt}").format(prompt=prompt)
             turn = _("your turn: {prompt}").format(prompt=prompt)
-        if span.catch is Catch.FIRST:
-            await self.ping(table, humans, first, voice)
-        elif span.catch is Catch.REPLAYED or (span.catch is Catch.MOVES and repair):
-            await self.ping(table, humans, turn, voice)
-        elif span.catch is Catch.MOVES:
-            await self.ping(table, humans - span.was_to_act, turn, voice)
+        if span.catch is Catch.MOVES and not repair:
+            return humans - span.was_to_act, turn
+        return humans, turn
+
+    @staticmethod
+    def _ping_parts(players: Iterable[PlayerId], text: str) -> dict[str, Any] | None:
+        """A message's content and mentions that ping only `players` (humans), or None."""
+        targets = sorted(p for p in players if p > 0)
+        if not targets:
+            return None
+        return {
+            "content": " ".join(f"<@{p}>" for p in targets) + f" {text}",
+            "allowed_mentions": discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(p) for p in targets]
+            ),
+        }
 
     async def ping(
         self,
@@ -381,16 +410,10 @@ class BoardPublisher:
     ) -> None:
         """One short message that mentions only `players` (humans); the previous one goes.
         Sent as a follow-up of `voice`, the click that began their turn, when there is one."""
-        targets = sorted(p for p in players if p > 0)
-        if not targets or table.row.thread_id is None:
+        parts = self._ping_parts(players, text)
+        if parts is None or table.row.thread_id is None:
             return
         await self._delete_ping(table, forget=False)  # the new one's id replaces its id
-        parts: dict[str, Any] = {
-            "content": " ".join(f"<@{p}>" for p in targets) + f" {text}",
-            "allowed_mentions": discord.AllowedMentions(
-                everyone=False, roles=False, users=[discord.Object(p) for p in targets]
-            ),
-        }
         message: discord.Message | None = None
         if voice is not None and (message := await voice.announce(**parts)) is not None:
             self._ping_senders[table.row.id] = (message.id, voice)

@@ -244,7 +244,8 @@ async def test_a_failed_board_edit_after_a_bots_move_is_retried_and_the_player_p
         ),
         timeout=15,
     )
-    assert last_ping(fake, thread, ana["id"]) > before
+    # The ping follows the board.
+    await fake.wait_for(lambda: last_ping(fake, thread, ana["id"]) > before or None)
     assert await play_to_the_end(fake, [ana], newest_board(fake, board)) > 0
 
 
