@@ -21,7 +21,7 @@ from bot.components import GameButton, GameSelect, view_of
 from bot.custom_ids import BOX_VERB, ButtonId
 from bot.i18n import COMMAND_NAME, _, game_language, pgettext, speaking
 from bot.lobby_card import rematch_button
-from bot.presenter import ButtonLook, NumberBox, Presenter
+from bot.presenter import ButtonLook, NumberBox, Picture, Presenter
 from bot.service import Table
 from bot.wording import split_seat_events
 from rules.core import Action, Engine, Event, PlayerId
@@ -43,6 +43,7 @@ class Board:
     embed: discord.Embed
     file: discord.File
     view: discord.ui.View
+    picture: Picture
 
 
 def components(
@@ -154,12 +155,14 @@ async def build_board(
     presenter: Presenter,
     prompt: str | None,
     events: Sequence[Event] = (),
+    picture: Picture | None = None,
 ) -> Board:
     """The board message: what happened, whose turn, the picture, the public moves. Without
     a prompt it is a closing board: how a chapter (a race, a turn) ended, with no moves.
-    Everyone reads it, so it speaks the game's language, and so does its picture."""
+    Everyone reads it, so it speaks the game's language, and so does its picture (`picture`
+    when it was drawn already: the same state on the board that closes a chapter)."""
     with speaking(game_language(table.row.options)):
-        return await _build_board(table, engine, presenter, prompt, events)
+        return await _build_board(table, engine, presenter, prompt, events, picture)
 
 
 async def _build_board(
@@ -168,6 +171,7 @@ async def _build_board(
     presenter: Presenter,
     prompt: str | None,
     events: Sequence[Event],
+    picture: Picture | None,
 ) -> Board:
     public = [e for e in events if e.visible_to is None]
     seat_lines, game_events = split_seat_events(public, table.names)
@@ -189,13 +193,14 @@ async def _build_board(
     if final:  # where players find the game's id afterwards
         replay = pgettext(COMMAND_NAME, REPLAY_COMMAND)  # as the members' Discord names it
         embed.add_field(name=_("Replay"), value=f"`/{replay} id:{table.row.id}`")
-    picture = await pictures.draw(presenter, table.state, table.names, game_events)
+    if picture is None:
+        picture = await pictures.draw(presenter, table.state, table.names, game_events)
     embed.set_image(url=f"attachment://{picture.filename}")
     file = discord.File(io.BytesIO(picture.data), filename=picture.filename)
     if final:
-        return Board(embed, file, view_of([rematch_button(table)]))
+        return Board(embed, file, view_of([rematch_button(table)]), picture)
     if prompt is None or outcome is not None:
-        return Board(embed, file, view_of([]))  # a closed chapter: nothing live
+        return Board(embed, file, view_of([]), picture)  # a closed chapter: nothing live
     # Under autoplay the table plays every seat: the board is to watch, not to click.
     clickers = engine.to_act(table.state) - (table.autoplayed - table.bots)
     offers, boxes = public_offers(engine, presenter, table.state, clickers)
@@ -204,7 +209,7 @@ async def _build_board(
         *peek_button(table, presenter),
         *table_buttons(table, engine.to_act(table.state)),
     ]
-    return Board(embed, file, view_of(components(table, offers, extra)))
+    return Board(embed, file, view_of(components(table, offers, extra)), picture)
 
 
 def table_buttons(table: Table, to_act: frozenset[PlayerId]) -> list[GameButton]:

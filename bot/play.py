@@ -45,7 +45,7 @@ class Play:
         news = presenter.narrate_private(played.events, reply.user_id, played.table.names)
         if reply.in_private_panel:
             await self._refresh_panel(reply, played, news)  # the board is edited directly
-            await self.show(played)
+            await self.show(played, reply)  # a ping or a new board: the click's follow-ups
             return
         await self.show(played, reply)
         if news:

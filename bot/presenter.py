@@ -77,10 +77,15 @@ class Presenter(ABC):
     @abstractmethod
     def render_png(self, state: Any, names: Mapping[PlayerId, str]) -> bytes: ...
 
+    # True when a picture after some events is not the still board of the state (a shot's
+    # replay, a race's payout): a chapter's closing board and the next then differ.
+    pictures_events: ClassVar[bool] = False
+
     def picture(
         self, state: Any, names: Mapping[PlayerId, str], events: Sequence[Event]
     ) -> Picture:
-        """The board's picture after `events` (a game with replays animates them here)."""
+        """The board's picture after `events` (a game with replays animates them here;
+        one that overrides this sets `pictures_events`)."""
         return Picture(self.render_png(state, names))
 
     def slow_action(self, action: Action) -> bool:

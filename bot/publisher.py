@@ -33,6 +33,7 @@ from bot.errors import GameUnreadable
 from bot.i18n import _, game_language, speaking
 from bot.lobby_card import lobby_embed
 from bot.metrics import Metrics
+from bot.presenter import Picture
 from bot.presenters import Presenters
 from bot.replies import Reply
 from bot.scheduler import Scheduler
@@ -204,14 +205,22 @@ class BoardPublisher:
             await self._thread_gone(table)
             return
         presenter = self._presenters.get(row.game)
-        await self._service.mark_shown(game_id, row.step, presenter.chapter(table.state), board_id)
-        self._failures.pop(game_id, None)
         # What else the clicks caused goes out as their follow-ups, off the bot's global limit.
         voice = next((r for r in reversed(replies) if r.answered and r.token_fresh), None)
+        ping: dict[str, int | None] = {}
+        if over and table.row.ping_message_id is not None:
+            await self._delete_ping(table, forget=False)  # nobody's turn any more
+            ping = {"ping_message_id": None}
+        elif not over and first_ping is None:
+            ping = await self._send_ping(table, pinged, text, voice)
+        # One write for the board and its ping. A crash before it leaves the board behind,
+        # shown again (and the player to act pinged again) at the next start.
+        await self._service.mark_shown(
+            game_id, row.step, presenter.chapter(table.state), board_id, **ping
+        )
+        self._failures.pop(game_id, None)
         if over:
             await self._finish(table, voice)
-        elif first_ping is None:
-            await self.ping(table, pinged, text, voice)
 
     async def _span(self, table: Table, hints: Sequence[Played]) -> _Span:
         """The events since the shown step: from the moves handed in when they reach back
@@ -248,7 +257,10 @@ class BoardPublisher:
             closing = await self._board(table, span.events, closing=True)
             if not await self._edit_if_possible(table, old, closing, clicked):
                 await self._strip(table, old)
-            return await self._post(table, await self._board(table, ()), clicked)
+            # The same state, so the same picture, drawn once (unless the closing one shows
+            # the chapter's end: a replay, a payout).
+            still = None if presenter.pictures_events else closing.picture
+            return await self._post(table, await self._board(table, (), picture=still), clicked)
         board = await self._board(table, span.events)
         if _older_than(old, EDIT_AGE_LIMIT) or not await self._edit_if_possible(
             table, old, board, clicked
@@ -299,12 +311,17 @@ class BoardPublisher:
             await thread.edit(archived=False)
 
     async def _board(
-        self, table: Table, events: Sequence[Event], *, closing: bool = False
+        self,
+        table: Table,
+        events: Sequence[Event],
+        *,
+        closing: bool = False,
+        picture: Picture | None = None,
     ) -> Board:
         engine = self._service.engine(table.row.game)
         presenter = self._presenters.get(table.row.game)
         prompt = None if closing else prompt_of(table, engine, presenter)
-        return await build_board(table, engine, presenter, prompt, events)
+        return await build_board(table, engine, presenter, prompt, events, picture)
 
     async def _edit(
         self, table: Table, message_id: int, board: Board, clicked: Reply | None
@@ -401,18 +418,21 @@ class BoardPublisher:
             ),
         }
 
-    async def ping(
-        self,
-        table: Table,
-        players: Iterable[PlayerId],
-        text: str,
-        voice: Reply | None = None,
-    ) -> None:
-        """One short message that mentions only `players` (humans); the previous one goes.
-        Sent as a follow-up of `voice`, the click that began their turn, when there is one."""
+    async def ping(self, table: Table, players: Iterable[PlayerId], text: str) -> None:
+        """One short message that mentions only `players` (humans); the previous one goes."""
+        ping = await self._send_ping(table, players, text, None)
+        if ping:
+            await self._service.set_ids(table.row.id, **ping)
+
+    async def _send_ping(
+        self, table: Table, players: Iterable[PlayerId], text: str, voice: Reply | None
+    ) -> dict[str, int | None]:
+        """Send a ping (after deleting the previous one) as a follow-up of `voice`, the click
+        that began the turn, when there is one; returns `{"ping_message_id": id}` to save,
+        or nothing when nobody was pinged."""
         parts = self._ping_parts(players, text)
         if parts is None or table.row.thread_id is None:
-            return
+            return {}
         await self._delete_ping(table, forget=False)  # the new one's id replaces its id
         message: discord.Message | None = None
         if voice is not None and (message := await voice.announce(**parts)) is not None:
@@ -421,8 +441,8 @@ class BoardPublisher:
             try:
                 message = await self._thread(table).send(**parts)
             except discord.NotFound:
-                return  # the thread is gone; the next board edit ends the game
-        await self._service.set_ids(table.row.id, ping_message_id=message.id)
+                return {}  # the thread is gone; the next board edit ends the game
+        return {"ping_message_id": message.id}
 
     async def _delete_ping(self, table: Table, *, forget: bool = True) -> None:
         ping_id = table.row.ping_message_id
@@ -443,7 +463,6 @@ class BoardPublisher:
         """The result in the thread (a follow-up of the last click, when it has one) and on
         the lobby message."""
         self._scheduler.cancel_game(table.row.id)
-        await self._delete_ping(table)
         engine = self._service.engine(table.row.game)
         presenter = self._presenters.get(table.row.game)
         result = prompt_of(table, engine, presenter)

@@ -522,15 +522,22 @@ class GameService:
         await self.storage.update_game(game_id, self._clock(), status=ABANDONED, deadline=None)
 
     async def mark_shown(
-        self, game_id: int, step: int, chapter: int, board_message_id: int | None
+        self,
+        game_id: int,
+        step: int,
+        chapter: int,
+        board_message_id: int | None,
+        **ping: int | None,
     ) -> None:
-        """The board message `board_message_id` now shows `step` (in `chapter`)."""
+        """The board message `board_message_id` now shows `step` (in `chapter`); with
+        `ping_message_id`, the ping that went with it (one write for both)."""
         await self.storage.update_game(
             game_id,
             self._clock(),
             shown_step=step,
             shown_chapter=chapter,
             board_message_id=board_message_id,
+            **ping,
         )
 
     async def mark_broken(self, game_id: int, reason: str) -> None:

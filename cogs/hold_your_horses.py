@@ -104,6 +104,8 @@ class HoldYourHorsesPresenter(Presenter):
     def render_png(self, state: HoldYourHorsesState, names: Mapping[PlayerId, str]) -> bytes:
         return render_png(state, names)
 
+    pictures_events = True
+
     def picture(
         self, state: HoldYourHorsesState, names: Mapping[PlayerId, str], events: Sequence[Event]
     ) -> Picture:

@@ -207,6 +207,8 @@ class HorseCollarPresenter(Presenter):
     def render_png(self, state: HorseCollarState, names: Mapping[PlayerId, str]) -> bytes:
         return render_png(state, names)
 
+    pictures_events = True
+
     def picture(
         self, state: HorseCollarState, names: Mapping[PlayerId, str], events: Sequence[Event]
     ) -> Picture:

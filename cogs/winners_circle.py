@@ -203,6 +203,8 @@ class WinnersCirclePresenter(Presenter):
     def render_png(self, state: WinnersCircleState, names: Mapping[PlayerId, str]) -> bytes:
         return render_png(state, names)
 
+    pictures_events = True
+
     def picture(
         self, state: WinnersCircleState, names: Mapping[PlayerId, str], events: Sequence[Event]
     ) -> Picture:
