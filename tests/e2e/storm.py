@@ -29,6 +29,7 @@ from tests.e2e.driver import (
 from tests.e2e.fake_discord import CB_MODAL, JSON, FakeDiscord, FakeMessage, Interaction
 
 RANGE = re.compile(r"from (\d+) to (\d+)")
+TABLE_MENU_LABEL = "Resign or end…"
 ANSWER_WAIT = 5.0  # seconds: far past Discord's 3, to tell "late" from "never"
 
 
@@ -88,8 +89,11 @@ class Storm:
         players = [self.fake.make_user(name) for name in names[: spec.humans]]
         host = players[0]
         lobby = await open_lobby(self.fake, host, spec.game.replace("_", "-"), spec.options)
-        for user in players[1:]:
-            await self._answered(await self.fake.click(user, lobby, label="Join"))
+        sides = [label for label in offered(lobby) if label.startswith("Join ")]
+        for n, user in enumerate(players[1:], 1):
+            # One Join button, or one a side (Horse Collar): the n-th joiner takes side n.
+            label = sides[n % len(sides)] if sides else "Join"
+            await self._answered(await self.fake.click(user, lobby, label=label))
         for _ in range(spec.bots):
             await self._answered(await self.fake.click(host, lobby, label="Add bot"))
         threads = set(self._thread_ids())
@@ -162,11 +166,25 @@ class Storm:
         ]
         return seen if seen.buttons else None
 
-    async def _play(self, table: Table, user: JSON, board: FakeMessage) -> None:
+    async def play_turn(self, table: Table) -> bool:
+        """The player to act makes one move (opening their panel or a number box first if
+        it takes that); False when nobody may (the game is over, or the bot is at work)."""
+        board = self.board(table)
+        actor = player_to_act(board, table.players) if board and board.components else None
+        if board is None or actor is None:
+            return False
+        await self._play(table, actor, board, leaving=False)
+        return True
+
+    async def _play(
+        self, table: Table, user: JSON, board: FakeMessage, *, leaving: bool = True
+    ) -> None:
         """The player to act: a preferred move half the time, else anything offered — on
-        the board or, when the board offers them nothing, in their private panel."""
+        the board or, when the board offers them nothing, in their private panel (never
+        the way out of the game unless `leaving`)."""
         target = board
-        labels = [label for label in offered(board) if label != table.spec.panel]
+        shunned = {table.spec.panel} if leaving else {table.spec.panel, TABLE_MENU_LABEL}
+        labels = [label for label in offered(board) if label not in shunned]
         if not labels and table.spec.panel:
             target = await self._panel(user, board, table.spec.panel)
             labels = offered(target) if target is not None else []

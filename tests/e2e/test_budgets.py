@@ -28,9 +28,10 @@ from tests.e2e.storm import Spec, Storm
 MAX_MOVES = 400
 
 # Per move. A picture: the board's, once (a chapter's closing board and the next one show
-# the same state, drawn once); Horse Collar's closing board is the last shot's replay and the
-# next board a still, so a move that ends its turn draws both.
-PICTURES = {"horse_collar": 2}
+# the same state, drawn once). Where a chapter's closing board shows how it ended — Horse
+# Collar's last shot's replay, a race's finish or payout — the move that ends it draws that
+# and the next board's still.
+PICTURES = {"horse_collar": 2, "hold_your_horses": 2, "winners_circle": 2}
 # The move itself: the state, the log row and, at the end, results and ratings, together.
 TRANSACTIONS = 1
 # Bookkeeping written after Discord shows the move: the step and chapter shown with the
