@@ -57,11 +57,22 @@ COGS = (
     "cogs.leaderboard",
     "cogs.community",
 )
+# What the bot hears: servers, channels and threads, and messages deleted (a board or a
+# thread a moderator removes). Not typing, reactions, voice, invites and the rest: every
+# event costs a parse, and on a busy server they are most of the gateway's traffic.
+INTENTS = discord.Intents(guilds=True, guild_messages=True)
+# Messages are never read (no message content, no message cache): their creation and edits,
+# each board edit's and ping's among them, are dropped unparsed.
+UNREAD_EVENTS = ("MESSAGE_CREATE", "MESSAGE_UPDATE")
 SHUTDOWN_GRACE = 5.0  # seconds for clicks and boards in flight when the bot stops
 RETIRED_COMMAND = N_("That command is no longer part of Parlour. Type `/` to see the current ones.")
 CHANGED_COMMAND = N_(
     "That command has just changed; Discord will show its new form shortly. Try again in a minute."
 )
+
+
+def _unread(data: Any) -> None:
+    """The parser of an event the bot does not read."""
 
 
 def point_at_endpoints(settings: Settings) -> None:
@@ -136,7 +147,7 @@ class ParlourBot(commands.Bot):
         point_at_endpoints(settings)
         super().__init__(
             command_prefix=commands.when_mentioned,  # slash commands only; no message content
-            intents=discord.Intents.default(),
+            intents=INTENTS,
             help_command=None,
             tree_cls=ParlourTree,
             allowed_mentions=discord.AllowedMentions.none(),
@@ -145,6 +156,8 @@ class ParlourBot(commands.Bot):
             max_messages=None,
             **options,
         )
+        for event in UNREAD_EVENTS:
+            self._connection.parsers[event] = _unread
         self.settings = settings
         self._lock = lock  # the database's instance lock, when the caller took it already
         self._settle_memory = settle_memory  # the process is the bot's own (`python -m bot`)
