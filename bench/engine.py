@@ -9,12 +9,14 @@ Run: .venv/bin/python -m bench.engine [--game NAME ...] [--seconds S]
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bench.common import add_game_option, playout, print_load, print_table, selected_games, spread
+from bench.common import add_game_option, playout, print_load, selected_games, spread
+from bench.results import Run as Recorded
 from bench.versus_pyrisk import versus_figures
 from rules.core import Engine
 from rules.horse_collar.actions import Verb
@@ -138,13 +140,18 @@ def main() -> None:
         )
         if game in EXTRAS:
             extras.extend((game, *figure) for figure in EXTRAS[game](engine, args.seconds))
-    print("Engines, AI vs AI, default options, per-step rngs as the bot (last: one rng a game)")
-    print_table(
-        ("game", "players", "games", "steps/game", "games/s", "steps/s", "games/s 1 rng"), rows
+    record = Recorded(
+        "engine", ("rules", "bench/versus_pyrisk.py", "bench/engine.py"), sys.argv[1:]
+    )
+    record.table(
+        "Engines, AI vs AI, default options, per-step rngs as the bot (last: one rng a game)",
+        ("game", "players", "games", "steps/game", "games/s", "steps/s", "games/s 1 rng"),
+        rows,
     )
     if extras:
         print()
-        print_table(("game", "figure", "value"), extras)
+        record.table("Figures of one game each", ("game", "figure", "value"), extras)
+    record.save()
     print_load("after")
 
 

@@ -28,6 +28,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import itertools
+import sys
 import tempfile
 import time
 from collections import Counter, deque
@@ -38,6 +40,7 @@ from pathlib import Path
 
 from bench.bot_process import Usage, launch, usage
 from bench.common import percentile, print_load, print_table, spread
+from bench.results import Run, commit_of
 from tests.databases import fresh_schema
 from tests.e2e.driver import human_turn, play_one_move, start_game
 from tests.e2e.fake_discord import JSON, FakeDiscord, FakeMessage
@@ -45,6 +48,8 @@ from tests.e2e.fake_model import ANSWER_REQUIRED
 from tests.e2e.process import BotProcess, connected, process_env
 
 GAME = "cock-and-bull"
+# What a move runs through: a change here makes the figures stale.
+HOT_PATHS = ("bot", "cogs", "images", "rules/cock_and_bull", "rules/core.py", "pyproject.toml")
 ROWS = ((10, 10), (10, 25), (50, 25), (50, 50), (100, 50), (200, 100))  # (games, rate)
 DEADLINE = 3.0  # Discord's window for an answer
 MB = 1024 * 1024
@@ -172,13 +177,18 @@ class Bench:
 
 
 @asynccontextmanager
-async def running(games: int, postgres: bool, workers: int | None) -> AsyncIterator[Bench]:
-    """The fake Discord, one bot process and `games` games open and waiting for a move."""
+async def running(
+    games: int, postgres: bool, workers: int | None, code: Path | None = None
+) -> AsyncIterator[Bench]:
+    """The fake Discord, one bot process and `games` games open and waiting for a move;
+    the bot's code from the checkout `code` instead of this one's, when given."""
     async with FakeDiscord() as fake, _database(postgres) as database:
         with tempfile.TemporaryDirectory() as tmp:
             db = database or Path(tmp) / "parlour.sqlite3"
             more = {} if workers is None else {"PICTURE_WORKERS": str(workers)}
             env = process_env(fake, db, LOG_LEVEL="WARNING", **more)
+            if code is not None:
+                env["PYTHONPATH"] = str(code)  # before this checkout's installed package
             bot = await launch(Path(tmp) / "bot", env)
             try:
                 await connected(fake, bot, 1)
@@ -271,66 +281,104 @@ def per_move(requests: Counter[str], moves: int) -> str:
     return f"{total:.2f} ({each})"
 
 
+async def row(
+    games: int,
+    rate: float,
+    seconds: float,
+    postgres: bool,
+    workers: int | None,
+    code: Path | None = None,
+) -> tuple[tuple[object, ...], str]:
+    """One measured row of the table, and its requests per move by route."""
+    async with running(games, postgres, workers, code) as bench:
+        measured, pacer = await measure(bench, rate, seconds)
+        end = usage(bench.bot.proc.pid)
+        errors = len(bench.bot.errors())
+        for line in bench.bot.errors()[:3]:
+            print(f"bot error: {line}")
+        for line in stalls(bench.bot):
+            print(f"{games} games at {rate:g}/s: {line}")
+    done = len(measured.answers)
+    rss_game = (end.rss_bytes - bench.idle.rss_bytes) / games / 1024
+    cpu_ms = 1000 * measured.cpu_s / max(done, 1)
+    main_ms = 1000 * measured.main_cpu_s / max(done, 1)
+    cells = (
+        commit_of(code) if code is not None else commit_of(),
+        games,
+        f"{rate:g}",
+        f"{done / measured.seconds:.1f}",
+        *spread(measured.answers, (50, 99), 0),
+        measured.late,
+        pacer.missed,
+        f"{100 * measured.cpu_s / measured.seconds:.0f} %",
+        f"{cpu_ms:.1f}",
+        f"{main_ms:.1f}",
+        f"{cpu_ms - main_ms:.1f}",
+        f"{1000 * measured.fake_cpu_s / max(done, 1):.1f}",
+        f"{measured.bot_token / max(measured.moves, 1):.3f}",
+        f"{bench.idle.rss_bytes / MB:.0f}/{end.rss_bytes / MB:.0f}",
+        f"{rss_game:.0f}",
+        errors,
+    )
+    routes = f"{games} games at {rate:g}/s: {per_move(measured.requests, measured.moves)}"
+    return cells, routes
+
+
+HEADERS = (
+    "bot at",
+    "games",
+    "target/s",
+    "achieved/s",
+    "p50 ms",
+    "p99 ms",
+    "max ms",
+    "over 3 s",
+    "missed",
+    "bot CPU",
+    "CPU ms/int",
+    "loop process ms/int",
+    "picture workers ms/int",
+    "fake ms/int",
+    "bot-token req/move",
+    "RSS MB idle/end",
+    "KB/game",
+    "errors",
+)
+
+
 async def table(
-    pairs: Sequence[tuple[int, float]], seconds: float, postgres: bool, workers: int | None
+    pairs: Sequence[tuple[int, float]],
+    seconds: float,
+    postgres: bool,
+    workers: int | None,
+    run: Run,
+    baseline: Path | None,
 ) -> None:
+    """Each row measured (after the same row against `baseline`'s bot, when given)."""
     rows, routes = [], []
     for games, rate in pairs:
-        async with running(games, postgres, workers) as bench:
-            measured, pacer = await measure(bench, rate, seconds)
-            end = usage(bench.bot.proc.pid)
-            errors = len(bench.bot.errors())
-            for line in bench.bot.errors()[:3]:
-                print(f"bot error: {line}")
-            for line in stalls(bench.bot):
-                print(f"{games} games at {rate:g}/s: {line}")
-        done = len(measured.answers)
-        rss_game = (end.rss_bytes - bench.idle.rss_bytes) / games / 1024
-        rows.append(
-            (
-                games,
-                f"{rate:g}",
-                f"{done / measured.seconds:.1f}",
-                *spread(measured.answers, (50, 99), 0),
-                measured.late,
-                pacer.missed,
-                f"{100 * measured.cpu_s / measured.seconds:.0f} %",
-                f"{1000 * measured.cpu_s / max(done, 1):.1f}",
-                f"{1000 * measured.main_cpu_s / max(done, 1):.1f}",
-                f"{1000 * measured.fake_cpu_s / max(done, 1):.1f}",
-                f"{measured.bot_token / max(measured.moves, 1):.3f}",
-                f"{bench.idle.rss_bytes / MB:.0f}/{end.rss_bytes / MB:.0f}",
-                f"{rss_game:.0f}",
-                errors,
-            )
-        )
-        routes.append(f"{games} games at {rate:g}/s: {per_move(measured.requests, measured.moves)}")
+        for code in (baseline, None) if baseline is not None else (None,):
+            cells, per_route = await row(games, rate, seconds, postgres, workers, code)
+            rows.append(cells)
+            routes.append(f"{cells[0]}, {per_route}")
     backend = "PostgreSQL" if postgres else "SQLite"
-    print(f"Cock & Bull games of two members, {seconds:.0f} s a row, one process, {backend}")
-    print_table(
-        (
-            "games",
-            "target/s",
-            "achieved/s",
-            "p50 ms",
-            "p99 ms",
-            "max ms",
-            "over 3 s",
-            "missed",
-            "bot CPU",
-            "CPU ms/int",
-            "main ms/int",
-            "fake ms/int",
-            "bot-token req/move",
-            "RSS MB idle/end",
-            "KB/game",
-            "errors",
-        ),
+    run.table(
+        f"Cock & Bull games of two members, {seconds:.0f} s a row, one process, {backend}",
+        HEADERS,
         rows,
     )
+    if baseline is not None:
+        cpu = HEADERS.index("CPU ms/int")
+        for old, new in itertools.pairwise(rows):
+            if old[0] != new[0] and old[1:3] == new[1:3]:
+                ratio = float(new[cpu]) / float(old[cpu])  # type: ignore[arg-type]
+                run.note(
+                    f"{new[1]} games at {new[2]}/s: CPU per interaction {ratio:.2f}x of "
+                    f"{old[0]}'s in the same run"
+                )
     print("requests to Discord per move (REST calls, interaction answers included):")
     for line in routes:
-        print(f"  {line}")
+        run.note(f"requests per move, {line}")
 
 
 async def soak(
@@ -397,6 +445,11 @@ def main() -> None:
         "--picture-workers", type=int, help="the bot's PICTURE_WORKERS (default: its own)"
     )
     parser.add_argument("--postgres", action="store_true", help="TEST_DATABASE_URL, not SQLite")
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        help="a checkout of an older version: each row is measured against its bot first",
+    )
     args = parser.parse_args()
     print_load("before")
     if args.mode == "soak":
@@ -415,7 +468,11 @@ def main() -> None:
             if args.games is None and args.rate is None
             else [(args.games or 200, args.rate or 100)]
         )
-        asyncio.run(table(pairs, args.seconds, args.postgres, args.picture_workers))
+        run = Run("load", HOT_PATHS, sys.argv[1:])
+        asyncio.run(
+            table(pairs, args.seconds, args.postgres, args.picture_workers, run, args.baseline)
+        )
+        run.save()
     print_load("after")
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import struct
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -25,18 +26,19 @@ from bench.common import (
     percentile,
     playout,
     print_load,
-    print_table,
     seats,
     selected_games,
     spread,
     table_sizes,
 )
+from bench.results import Run
 from bot.presenter import Presenter
 from rules.registry import ENGINES
 
 BUDGET_MS = 60.0  # DESIGN.md, "Performance budget": render + encode of the largest board
 BUDGET_KB = 300.0
 POOL = 5  # states played per state sampled
+HOT_PATHS = ("images", "cogs", "bot/presenter.py", "rules", "pyproject.toml")
 
 
 @dataclass(frozen=True)
@@ -140,11 +142,10 @@ def main() -> None:
     for game, presenter in selected_games(args.game, need_presenter=True):
         assert presenter is not None
         rows.extend(measure(game, presenter, args.states, args.replays))
-    print(
+    run = Run("render", HOT_PATHS, sys.argv[1:])
+    run.table(
         "Board pictures (presenter.render_png: draw + PNG encode) over states from seeded AI "
-        f"playouts; budget p99 ≤ {BUDGET_MS:.0f} ms, ≤ {BUDGET_KB:.0f} KB"
-    )
-    print_table(
+        f"playouts; budget p99 ≤ {BUDGET_MS:.0f} ms, ≤ {BUDGET_KB:.0f} KB",
         (
             "picture",
             "pixels",
@@ -160,6 +161,7 @@ def main() -> None:
         ),
         rows,
     )
+    run.save()
     print_load("after")
 
 

@@ -138,6 +138,9 @@ class GameService:
         # Held only around a load, an engine step and a save (never a Discord call or a
         # sleep). Weak values: a game nobody is acting on keeps no lock in memory.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        # Each game in play as this process last saved it: the next move's table lends its
+        # state and seats, unread and undecoded, while the row is still at that step.
+        self._latest: dict[int, Table] = {}
 
     def lock(self, game_id: int) -> asyncio.Lock:
         lock = self._locks.get(game_id)
@@ -160,6 +163,7 @@ class GameService:
             raise UserError(_("That game no longer exists."))
         if row.broken is not None:
             raise GameUnreadable(row.broken, marked=True)
+        known = known or self._latest.get(game_id)
         if known is not None and known.row.id == game_id and known.row.step == row.step:
             return Table(row, known.seats, known.state, known.ai_seats)  # seats: set at start
         seats = await self.storage.seats(game_id)
@@ -392,8 +396,13 @@ class GameService:
             reminded=False,
             status=FINISHED if results is not None else ACTIVE,
         )
+        saved = Table(after, table.seats, step.state, engine.ai_seats(step.state))
+        if results is None:
+            self._latest[row.id] = saved
+        else:
+            self._latest.pop(row.id, None)  # finished: not played again
         return Played(
-            table=Table(after, table.seats, step.state, engine.ai_seats(step.state)),
+            table=saved,
             player=player,
             action=action,
             events=step.events,
@@ -486,6 +495,7 @@ class GameService:
             await self.storage.update_game(
                 game_id, self._clock(), status=ABANDONED, deadline=None, ended_by=by
             )
+            self._latest.pop(game_id, None)
             return await self.table(game_id)
 
     async def vote_to_end(self, game_id: int, by: PlayerId) -> Table:
@@ -502,6 +512,8 @@ class GameService:
             await self.storage.update_game(
                 game_id, self._clock(), end_votes=json.dumps(votes), **extra
             )
+            if ended:
+                self._latest.pop(game_id, None)
             return await self.table(game_id)
 
     async def _active(self, game_id: int) -> Table:
@@ -520,6 +532,7 @@ class GameService:
     async def abandon(self, game_id: int) -> None:
         """The game's thread is gone: stop its timers and hide it from /games."""
         await self.storage.update_game(game_id, self._clock(), status=ABANDONED, deadline=None)
+        self._latest.pop(game_id, None)
 
     async def mark_shown(
         self,

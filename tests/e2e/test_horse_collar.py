@@ -124,7 +124,8 @@ async def act(fake: FakeDiscord, user: JSON, board: FakeMessage, step: Step) -> 
         return (moved and up) or None
 
     await fake.wait_for(shown)
-    assert not rec.followups, [m.content for m in rec.followups]  # no error after a deferral
+    # No error after a deferral (its follow-ups are public: the next board, a ping).
+    assert not [m.content for m in rec.followups if m.ephemeral]
     return rec
 
 
@@ -151,7 +152,7 @@ async def singles(fake: FakeDiscord, options: dict[str, Any]) -> tuple[JSON, JSO
 
 def refusal(rec: Interaction) -> Callable[[], list[FakeMessage] | None]:
     """Waits for the private answer sent after a deferred click."""
-    return lambda: rec.followups or None
+    return lambda: [m for m in rec.followups if m.ephemeral] or None
 
 
 # --- a full singles game, every control ----------------------------------------------------

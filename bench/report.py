@@ -1,0 +1,160 @@
+"""Write `docs/PERFORMANCE.md` from the benches' output files (`bench/results/*.json`).
+
+Every figure in that page comes from a bench run's own output, with the commit, date,
+machine and load average it was measured at. A result whose hot path (the code it measures)
+changed after its commit is marked stale, so an old figure never passes for a current one.
+
+Run: .venv/bin/python -m bench.report   (after the benches: see bench/README.md)
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from typing import Any
+
+from bench.results import RESULTS, ROOT
+
+PAGE = ROOT / "docs" / "PERFORMANCE.md"
+README = ROOT / "README.md"
+# The README's summary is written between these lines.
+SUMMARY_START = "<!-- performance summary: written by python -m bench.report -->"
+SUMMARY_END = "<!-- end of the performance summary -->"
+
+# The order of the page, and what each bench measures (bench/README.md has the details).
+ABOUT = {
+    "load": (
+        "Load: many games at once through one real bot process",
+        "`python -m bench.load`: Cock & Bull games of two members against the fake Discord, "
+        "members clicking open loop at a fixed rate in all. CPU is the bot's processes "
+        "together (the event loop's process and its picture workers), per interaction; "
+        "`bot-token req/move` counts the requests made with the bot's token, which Discord "
+        "limits to 50 a second for the whole bot (interaction answers and their follow-ups "
+        "are not). With `--baseline`, the same rows against an older checkout's bot, "
+        "alternating, in the same run.",
+    ),
+    "engine": (
+        "Rules engines",
+        "`python -m bench.engine`: seeded AI-against-AI games through the engine alone. Risk "
+        "against pyrisk: three random players a side to world domination; Parlour's player "
+        "makes pyrisk's `StupidAI` choices with Parlour's coarse actions (one decision, one "
+        "step); a random player over `legal_actions` at the finest verbs plays about half "
+        "as many games a second.",
+    ),
+    "render": (
+        "Board pictures",
+        "`python -m bench.render`: each presenter's `render_png` (drawing and PNG encoding) "
+        "over states of seeded AI games.",
+    ),
+}
+
+
+def stale_since(commit: str, paths: list[str]) -> list[str]:
+    """The commits after `commit` that changed `paths` (its own changes, if it was
+    measured on a dirty tree, are not known: those figures are stale at once)."""
+    clean = commit.removesuffix("-dirty")
+    log = subprocess.run(
+        ["git", "-C", str(ROOT), "log", "--format=%h", f"{clean}..HEAD", "--", *paths],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    changed = log.stdout.split() if log.returncode == 0 else [f"{clean} (unknown commit)"]
+    if commit.endswith("-dirty"):
+        changed.append(f"{clean}-dirty")
+    return changed
+
+
+def markdown_table(headers: list[str], rows: list[list[str]]) -> list[str]:
+    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
+    return lines
+
+
+def section(result: dict[str, Any]) -> list[str]:
+    title, about = ABOUT.get(result["bench"], (result["bench"], ""))
+    lines = [f"## {title}", "", about, ""]
+    argv = " ".join(result["argv"])
+    lines.append(
+        f"Measured at `{result['commit']}` on {result['date']}, {result['machine']}; load "
+        f"average {result['load_before']} before, {result['load_after']} after"
+        + (f"; `{argv}`." if argv else ".")
+    )
+    changed = stale_since(result["commit"], result["hot_paths"])
+    if changed:
+        lines += [
+            "",
+            f"**Stale:** {', '.join(result['hot_paths'])} changed since "
+            f"({', '.join(changed[:5])}{'…' if len(changed) > 5 else ''}); run it again.",
+        ]
+    for table in result["tables"]:
+        lines += ["", table["caption"], "", *markdown_table(table["headers"], table["rows"])]
+    if result["notes"]:
+        lines += ["", *(f"- {note}" for note in result["notes"])]
+    return [*lines, ""]
+
+
+def page(results: list[dict[str, Any]]) -> str:
+    order = {name: n for n, name in enumerate(ABOUT)}
+    results = sorted(results, key=lambda r: (order.get(r["bench"], len(order)), r["bench"]))
+    lines = [
+        "# Performance",
+        "",
+        "Written by `python -m bench.report` from the benches' output files in "
+        "`bench/results/`; do not edit by hand. How to run each bench: `bench/README.md`. "
+        "Timing is never asserted by a test; what CI holds is the work each move does "
+        "(pictures drawn, database transactions, requests by kind: "
+        "`tests/e2e/test_budgets.py`).",
+        "",
+    ]
+    for result in results:
+        lines += section(result)
+    return "\n".join(lines)
+
+
+def summary(results: list[dict[str, Any]]) -> str:
+    """The README's few lines: each load row of the current code, linking to the page."""
+    lines = [SUMMARY_START]
+    for result in results:
+        if result["bench"] != "load":
+            continue
+        (table,) = [t for t in result["tables"] if t["caption"].startswith("Cock & Bull")][:1]
+        shown = (
+            "games",
+            "target/s",
+            "achieved/s",
+            "p99 ms",
+            "over 3 s",
+            "missed",
+            "CPU ms/int",
+            "bot-token req/move",
+        )
+        index = [table["headers"].index(h) for h in shown]
+        current = [r for r in table["rows"] if r[0] == result["commit"]]
+        lines += markdown_table(list(shown), [[r[i] for i in index] for r in current])
+        stale = (
+            " (stale: run it again)" if stale_since(result["commit"], result["hot_paths"]) else ""
+        )
+        lines.append(
+            f"\nMeasured at `{result['commit']}` on {result['date']}, {result['machine']}{stale}. "
+            "Every figure, the baseline it is compared with, and how: "
+            "[docs/PERFORMANCE.md](docs/PERFORMANCE.md)."
+        )
+    return "\n".join([*lines, SUMMARY_END])
+
+
+def with_summary(readme: str, block: str) -> str:
+    """`readme` with its summary block replaced by `block`."""
+    start, end = readme.index(SUMMARY_START), readme.index(SUMMARY_END) + len(SUMMARY_END)
+    return readme[:start] + block + readme[end:]
+
+
+def main() -> None:
+    results = [json.loads(path.read_text()) for path in sorted(RESULTS.glob("*.json"))]
+    PAGE.write_text(page(results))
+    README.write_text(with_summary(README.read_text(), summary(results)))
+    print(f"{PAGE.relative_to(ROOT)} and README's summary: {len(results)} bench results")
+
+
+if __name__ == "__main__":
+    main()
