@@ -9,7 +9,9 @@ changes its budget in the same commit, with the reason beside it.
 
 from __future__ import annotations
 
+import asyncio
 import re
+import time
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -166,3 +168,22 @@ async def test_every_move_of_a_whole_game_stays_within_its_work_budget(
     )
     assert bot_token <= budget, (bot_token, [w.routes for w in moves if w.requests["bot-token"]])
     assert storm.tally.unanswered == [] and fake.globally_limited == []
+
+
+async def test_a_burst_of_games_stays_well_inside_discords_global_limit(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    """Twelve games, every player to act clicking at once, round after round: the moves
+    ride on their clicks' interactions, so the bot's token, which Discord limits to 50
+    requests a second for the whole bot, is hardly used."""
+    await start_parlour()
+    storm = Storm(fake, seed=3)
+    tables = [await storm.open(Spec("cock_and_bull"), (f"Ana{n}", f"Leo{n}")) for n in range(12)]
+    started, clicks = time.monotonic(), len(fake.interactions)
+    for _ in range(20):
+        await asyncio.gather(*(storm.play_turn(t) for t in tables))
+    moves = len(fake.interactions) - clicks
+    bot_token = [c for c in fake.calls if c.at >= started and c.bot_token]
+    assert moves >= 200 and fake.globally_limited == []
+    assert len(bot_token) <= 0.05 * moves, [f"{c.method} {c.route}" for c in bot_token]
+    assert storm.tally.unanswered == [] and fake.unanswered() == []

@@ -820,3 +820,28 @@ async def test_interaction_answers_are_not_held_by_the_channel_limit(
     assert fake.calls[-1].at < post.at + 0.5
     await posting
     assert [c.status for c in posts(fake)] == [200]
+
+
+async def test_the_bots_token_is_held_to_the_global_limit_and_interactions_are_not(
+    fake: FakeDiscord, bot: DemoBot
+) -> None:
+    """Discord's global limit: 50 requests a second with the bot's token, all routes
+    together; one more is answered with a global 429, which discord.py waits out."""
+    fake.global_limit = 5
+    channel = general(bot, fake)
+    started = asyncio.get_running_loop().time()
+    await asyncio.gather(*(channel.send(f"message {n}") for n in range(7)))
+    assert asyncio.get_running_loop().time() - started >= 0.5  # waited for the next second
+    assert sorted(m.content for m in fake.messages()) == [f"message {n}" for n in range(7)]
+    limited = fake.globally_limited
+    assert limited and all(c.status == 429 for c in limited)
+    assert limited[0].response_headers["X-RateLimit-Global"] == "true"
+    assert limited[0].response["global"] is True
+    # Interaction answers and their follow-ups use the interaction's token: not counted.
+    before = len(fake.globally_limited)
+    alice = fake.make_user("alice")
+    for _ in range(8):
+        rec = await fake.slash(alice, "demo", "slow", options={"wait": 0.0, "defer": True})
+        assert (await fake.wait_for(lambda rec=rec: filled(rec.original))).content == "done"
+    assert len(fake.globally_limited) == before
+    assert not any(c.bot_token for c in fake.calls if c.path.startswith("/webhooks/"))
