@@ -28,6 +28,7 @@ from tests.e2e.driver import (
 )
 from tests.e2e.fake_discord import CB_MODAL, JSON, FakeDiscord, FakeMessage, Interaction
 
+HOSTED_BY = re.compile(r"hosted by <@(\d+)>")
 RANGE = re.compile(r"from (\d+) to (\d+)")
 TABLE_MENU_LABEL = "Resign or end…"
 ANSWER_WAIT = 5.0  # seconds: far past Discord's 3, to tell "late" from "never"
@@ -87,8 +88,38 @@ class Storm:
     async def open(self, spec: Spec, names: Sequence[str]) -> Table:
         """A lobby filled with `names` and the spec's bots, started: the game's table."""
         players = [self.fake.make_user(name) for name in names[: spec.humans]]
+        lobby = await open_lobby(self.fake, players[0], spec.game.replace("_", "-"), spec.options)
+        return await self._fill_and_start(spec, players, lobby)
+
+    async def rematch(self, table: Table) -> Table:
+        """A player clicks Rematch on the finished game's board; the others join the rematch
+        lobby and its host starts it: the next game's table."""
+        board = self.board(table)
+        assert board is not None, "no final board"
+        host = self.rng.choice(table.players)
+        channel = int(self.fake.channel(table.thread_id)["parent_id"])
+        await self._answered(await self.fake.click(host, board, label="Rematch"))
+        # Posted after the final board (maybe by a storm click on it before the result).
+        lobby = await self.fake.wait_for(
+            lambda: next(
+                (
+                    m
+                    for m in self.fake.messages(channel)
+                    if m.id > board.id and m.content.startswith("🔁")
+                ),
+                None,
+            )
+        )
+        # Its host is whoever clicked Rematch first (maybe a storm click before this one).
+        found = HOSTED_BY.search(lobby.content)
+        assert found is not None, lobby.content
+        first = next(p for p in table.players if p["id"] == found[1])
+        return await self._fill_and_start(
+            table.spec, [first, *(p for p in table.players if p is not first)], lobby
+        )
+
+    async def _fill_and_start(self, spec: Spec, players: list[JSON], lobby: FakeMessage) -> Table:
         host = players[0]
-        lobby = await open_lobby(self.fake, host, spec.game.replace("_", "-"), spec.options)
         sides = [label for label in offered(lobby) if label.startswith("Join ")]
         for n, user in enumerate(players[1:], 1):
             # One Join button, or one a side (Horse Collar): the n-th joiner takes side n.

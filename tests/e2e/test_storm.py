@@ -57,3 +57,38 @@ async def test_a_restart_storm_loses_nothing_and_every_game_ends(
             assert await service.replay(row.id) == (await service.table(row.id)).state
     finally:
         await storage.close()
+
+
+REMATCHES = 6
+REMATCH_KILL_EVERY = 60
+
+
+async def test_a_chain_of_rematches_through_restarts_leaves_no_click_unanswered(
+    fake: FakeDiscord, launch: Launcher, tmp_path: Path
+) -> None:
+    """Two members play Cock & Bull, click Rematch after every game and play on, clicking
+    what they see — boards their screens still show as they were before the last click
+    among it — while the bot process is killed every 60 clicks."""
+    env = process_env(fake, tmp_path / "parlour.sqlite3", AUTOPLAY_PACE="0")
+    bot = await launch(tmp_path, env)
+    await connected(fake, bot, 1)
+    storm = Storm(fake, seed=12)
+    table = await storm.open(SPECS[0], ("Ana", "Leo"))
+    games, restarts = 1, 0
+    while games < REMATCHES or not storm.finished(table):
+        assert storm.tally.clicks < MAX_CLICKS * 2, storm.report([table])
+        if storm.finished(table):
+            table = await storm.rematch(table)
+            games += 1
+        else:
+            await storm.click(table)
+        if storm.tally.clicks >= REMATCH_KILL_EVERY * (restarts + 1):
+            await bot.kill()
+            bot.assert_clean()
+            restarts += 1
+            bot = await launch(tmp_path, env)
+            await connected(fake, bot, restarts + 1)
+    await bot.kill()
+    bot.assert_clean()
+    assert games == REMATCHES and restarts >= 5, (games, restarts, storm.tally)
+    assert storm.tally.unanswered == [] and fake.late_answers == [] and fake.unanswered() == []
