@@ -1,0 +1,102 @@
+"""Slash command values the bot did not offer, as a client with an older definition of the
+command (after an upgrade, before the new commands reach it) or a custom client sends them:
+Discord's own checks run in the member's client only, so the bot holds every value to what
+the command offers, refuses the rest privately naming what is allowed, and saves nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.e2e.conftest import ParlourFactory
+from tests.e2e.fake_discord import JSON, FakeDiscord
+
+GAME = "cock-and-bull"
+TIMERS = "off, 2 minutes, 10 minutes, 1 hour or 24 hours"
+GAMES = "Cock & Bull, Hold Your Horses, Horse Collar, Winner's Circle or Risk"
+
+
+async def refusal(
+    fake: FakeDiscord, user: JSON, command: str, sub: str | None, options: dict[str, Any]
+) -> str:
+    """The private answer to a slash command sent with `options` as they are."""
+    rec = await fake.slash(user, command, sub, options=options, checked=False)
+    answer = (await rec.response()).message
+    assert answer is not None and answer.ephemeral, f"/{command} {sub} {options}: no refusal"
+    return answer.content
+
+
+async def test_a_new_game_with_values_not_offered_is_refused_and_opens_nothing(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    bot = await start_parlour()
+    ana = fake.make_user("Ana")
+    for timer in (1, 2**70, -600, "600"):
+        assert await refusal(fake, ana, GAME, "new", {"turn_timer": timer}) == (
+            f"**turn_timer** can't be `{str(timer)[:20]}{'…' if timer == 2**70 else ''}`: "
+            f"it takes {TIMERS}."
+        )
+    # The house rules: a number out of its range, a choice not offered, a flag as a number.
+    assert await refusal(fake, ana, GAME, "new", {"point_limit": 501}) == (
+        "**point_limit** can't be `501`: it takes a whole number from 0 to 500."
+    )
+    assert await refusal(fake, ana, GAME, "new", {"best_of": 7}) == (
+        "**best_of** can't be `7`: it takes best of 1, best of 3 or best of 5."
+    )
+    assert await refusal(fake, ana, GAME, "new", {"optional_points": 1}) == (
+        "**optional_points** can't be `1`: it takes true or false."
+    )
+    # In the member's language: the option as their Discord names it, the choices as shown.
+    mia = fake.make_user("Mia", locale="es-ES")
+    assert await refusal(fake, mia, GAME, "new", {"turn_timer": 1}) == (
+        "**tiempo_de_turno** no puede ser `1`: admite desactivado, 2 minutos, 10 minutos, "
+        "1 hora o 24 horas."
+    )
+    assert fake.public_messages() == []  # no lobby
+    assert await bot.storage.games(status="lobby") == []
+    # What is offered still opens the lobby.
+    rec = await fake.slash(ana, GAME, "new", options={"turn_timer": 600, "point_limit": 500})
+    lobby = (await rec.response()).message
+    assert lobby is not None and not lobby.ephemeral
+    (row,) = await bot.storage.games(status="lobby")
+    assert row.options["turn_timer"] == 600
+
+
+async def test_server_settings_not_offered_are_refused_and_not_saved(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    bot = await start_parlour()
+    admin = fake.make_user("Admin")
+    (guild,) = fake.guild_ids
+    for timer in (10**18, 2**70, 7):
+        shown = str(timer)[:20] + ("…" if len(str(timer)) > 20 else "")
+        assert await refusal(fake, admin, "settings", "turn-timer", {"timer": timer}) == (
+            f"**timer** can't be `{shown}`: it takes {TIMERS}."
+        )
+    assert await refusal(fake, admin, "settings", "language", {"language": "xx"}) == (
+        "**language** can't be `xx`: it takes the host's language, English or Español."
+    )
+    assert await bot.storage.guild_turn_timer(guild) == 0
+    assert await bot.storage.guild_language(guild) is None
+    # A later game is as the server's settings were: no timer, the host's language.
+    rec = await fake.slash(admin, GAME, "new")
+    assert (await rec.response()).message is not None
+    (row,) = await bot.storage.games(status="lobby")
+    assert (row.options["turn_timer"], row.options["language"]) == (0, "en")
+
+
+async def test_history_of_a_game_not_offered_is_refused(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    await start_parlour()
+    eve = fake.make_user("Eve")
+    assert await refusal(fake, eve, "history", None, {"game": "chess"}) == (
+        f"**game** can't be `chess`: it takes {GAMES}."
+    )
+    assert await refusal(fake, eve, "history", None, {"game": "x" * 6000}) == (
+        f"**game** can't be `{'x' * 20}…`: it takes {GAMES}."
+    )
+    # `/scoreboard` and `/leaderboard` answer the same way.
+    for command in ("scoreboard", "leaderboard"):
+        assert await refusal(fake, eve, command, None, {"game": "chess"}) == (
+            f"**game** can't be `chess`: it takes {GAMES}."
+        )
