@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.e2e.conftest import ParlourFactory
-from tests.e2e.fake_discord import JSON, FakeDiscord
+from tests.e2e.fake_discord import BUTTON, JSON, FakeDiscord
 
 GAME = "cock-and-bull"
 TIMERS = "off, 2 minutes, 10 minutes, 1 hour or 24 hours"
@@ -100,3 +100,25 @@ async def test_history_of_a_game_not_offered_is_refused(
         assert await refusal(fake, eve, command, None, {"game": "chess"}) == (
             f"**game** can't be `chess`: it takes {GAMES}."
         )
+
+
+async def test_a_history_button_of_a_game_not_offered_lists_none(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    """A `/history` page button naming a game this version does not offer (forged, or of a
+    game since withdrawn) turns the page like any other: there are no such games."""
+    await start_parlour()
+    eve = fake.make_user("Eve")
+    button = {
+        "type": BUTTON,
+        "style": 2,
+        "label": "Older",
+        "custom_id": f"hp1:{eve['id']}:0:chess:-:on",
+    }
+    old = await fake.post_as_bot(
+        fake.channel_id, content="A list", components=[{"type": 1, "components": [button]}]
+    )
+    page = (await (await fake.click(eve, old, label="Older")).response()).message
+    assert page is not None
+    assert page.embeds[0]["title"] == "Finished games of chess"
+    assert page.embeds[0]["description"] == "No finished games yet."
