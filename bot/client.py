@@ -207,6 +207,7 @@ class ParlourBot(commands.Bot):
         self.replays = Replays(self.service, self.presenters)
         self.clicks = Clicks(self.router, self.lobby, self.play, self.table_menu)
         self.recovery = Recovery(
+            self,
             self.service,
             self.publisher,
             self.autopilot,
