@@ -5,14 +5,32 @@ the command offers, refuses the rest privately naming what is allowed, and saves
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
-from tests.e2e.conftest import ParlourFactory
+import pytest
+
+from bot.storage import Storage, open_storage
+from tests.e2e.conftest import Launcher
 from tests.e2e.fake_discord import BUTTON, JSON, FakeDiscord
+from tests.e2e.process import connected, process_env
 
 GAME = "cock-and-bull"
 TIMERS = "off, 2 minutes, 10 minutes, 1 hour or 24 hours"
 GAMES = "Cock & Bull, Hold Your Horses, Horse Collar, Winner's Circle or Risk"
+
+
+@pytest.fixture
+async def storage(fake: FakeDiscord, launch: Launcher, tmp_path: Path) -> AsyncIterator[Storage]:
+    """`python -m bot` running against the fake, and its database read beside it."""
+    database = tmp_path / "parlour.sqlite3"
+    bot = await launch(tmp_path, process_env(fake, database))
+    await connected(fake, bot, 1)
+    reader = await open_storage(f"sqlite:///{database}", inspect=True)
+    yield reader
+    await reader.close()
+    bot.assert_clean()
 
 
 async def refusal(
@@ -26,9 +44,8 @@ async def refusal(
 
 
 async def test_a_new_game_with_values_not_offered_is_refused_and_opens_nothing(
-    fake: FakeDiscord, start_parlour: ParlourFactory
+    fake: FakeDiscord, storage: Storage
 ) -> None:
-    bot = await start_parlour()
     ana = fake.make_user("Ana")
     for timer in (1, 2**70, -600, "600"):
         assert await refusal(fake, ana, GAME, "new", {"turn_timer": timer}) == (
@@ -52,19 +69,18 @@ async def test_a_new_game_with_values_not_offered_is_refused_and_opens_nothing(
         "1 hora o 24 horas."
     )
     assert fake.public_messages() == []  # no lobby
-    assert await bot.storage.games(status="lobby") == []
+    assert await storage.games(status="lobby") == []
     # What is offered still opens the lobby.
     rec = await fake.slash(ana, GAME, "new", options={"turn_timer": 600, "point_limit": 500})
     lobby = (await rec.response()).message
     assert lobby is not None and not lobby.ephemeral
-    (row,) = await bot.storage.games(status="lobby")
+    (row,) = await storage.games(status="lobby")
     assert row.options["turn_timer"] == 600
 
 
 async def test_server_settings_not_offered_are_refused_and_not_saved(
-    fake: FakeDiscord, start_parlour: ParlourFactory
+    fake: FakeDiscord, storage: Storage
 ) -> None:
-    bot = await start_parlour()
     admin = fake.make_user("Admin")
     (guild,) = fake.guild_ids
     for timer in (10**18, 2**70, 7):
@@ -75,19 +91,17 @@ async def test_server_settings_not_offered_are_refused_and_not_saved(
     assert await refusal(fake, admin, "settings", "language", {"language": "xx"}) == (
         "**language** can't be `xx`: it takes the host's language, English or Español."
     )
-    assert await bot.storage.guild_turn_timer(guild) == 0
-    assert await bot.storage.guild_language(guild) is None
+    assert await storage.guild_turn_timer(guild) == 0
+    assert await storage.guild_language(guild) is None
     # A later game is as the server's settings were: no timer, the host's language.
     rec = await fake.slash(admin, GAME, "new")
     assert (await rec.response()).message is not None
-    (row,) = await bot.storage.games(status="lobby")
+    (row,) = await storage.games(status="lobby")
     assert (row.options["turn_timer"], row.options["language"]) == (0, "en")
 
 
-async def test_history_of_a_game_not_offered_is_refused(
-    fake: FakeDiscord, start_parlour: ParlourFactory
-) -> None:
-    await start_parlour()
+@pytest.mark.usefixtures("storage")
+async def test_history_of_a_game_not_offered_is_refused(fake: FakeDiscord) -> None:
     eve = fake.make_user("Eve")
     assert await refusal(fake, eve, "history", None, {"game": "chess"}) == (
         f"**game** can't be `chess`: it takes {GAMES}."
@@ -102,12 +116,10 @@ async def test_history_of_a_game_not_offered_is_refused(
         )
 
 
-async def test_a_history_button_of_a_game_not_offered_lists_none(
-    fake: FakeDiscord, start_parlour: ParlourFactory
-) -> None:
+@pytest.mark.usefixtures("storage")
+async def test_a_history_button_of_a_game_not_offered_lists_none(fake: FakeDiscord) -> None:
     """A `/history` page button naming a game this version does not offer (forged, or of a
     game since withdrawn) turns the page like any other: there are no such games."""
-    await start_parlour()
     eve = fake.make_user("Eve")
     button = {
         "type": BUTTON,
