@@ -5,16 +5,22 @@ the command offers, refuses the rest privately naming what is allowed, and saves
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.storage import Storage, open_storage
+from rules.risk import ENGINE as RISK
+from rules.risk.state import Phase
 from tests.e2e.conftest import Launcher
-from tests.e2e.fake_discord import BUTTON, JSON, FakeDiscord
+from tests.e2e.driver import move_number, newest_board, start_game
+from tests.e2e.fake_discord import BUTTON, JSON, FakeDiscord, FakeMessage
 from tests.e2e.process import connected, process_env
+from tests.rules.risk.scenario import position
 
 GAME = "cock-and-bull"
 TIMERS = "off, 2 minutes, 10 minutes, 1 hour or 24 hours"
@@ -134,3 +140,70 @@ async def test_a_history_button_of_a_game_not_offered_lists_none(fake: FakeDisco
     assert page is not None
     assert page.embeds[0]["title"] == "Finished games of chess"
     assert page.embeds[0]["description"] == "No finished games yet."
+
+
+async def test_a_number_box_takes_decimal_digits_of_any_script_and_nothing_else(
+    fake: FakeDiscord, launch: Launcher, tmp_path: Path
+) -> None:
+    """`²` and `①` are digits to Python's `isdigit` but no number: refused as words are.
+    Decimal digits of any script are the number they write."""
+    database = tmp_path / "parlour.sqlite3"
+    first = await launch(tmp_path, process_env(fake, database))
+    await connected(fake, first, 1)
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    board = await start_game(fake, ana, "risk", joiners=[leo])
+    await first.kill()
+    # The game saved at a position with more numbers than a menu holds: 60 armies in Ukraine,
+    # fortifying Ural (a box for 1 to 59).
+    storage = await open_storage(f"sqlite:///{database}")
+    try:
+        (row,) = await storage.games(status="active")
+        state = RISK.load(row.state or {})
+        mover = state.players[0]
+        state = replace(
+            position(
+                {"ukraine": (mover, 60), "ural": (mover, 1)},
+                players=state.players,
+                rest=state.players[1],
+                phase=Phase.FORTIFY,
+                source="ukraine",
+                target="ural",
+            ),
+            rules=state.rules,
+        )
+        async with storage._transaction() as db:
+            await db.execute(
+                "UPDATE games SET state = ?, shown_step = -1 WHERE id = ?",
+                json.dumps(RISK.dump(state)),
+                row.id,
+            )
+    finally:
+        await storage.close()
+    second = await launch(tmp_path, process_env(fake, database))
+    await connected(fake, second, 2)
+    board = await fake.wait_for(lambda: (b := newest_board(fake, board)) and _typed(b) and b)
+    user = ana if int(ana["id"]) == mover else leo
+
+    async def typed(text: str) -> str | None:
+        opened = await fake.click(user, board, label="Type a number…")
+        await opened.response()
+        answer = (await (await fake.submit_modal(user, opened, {"n": text})).response()).message
+        return answer.content if answer is not None and answer.ephemeral else None
+
+    for text in ("²", "①", "4²"):
+        assert await typed(text) == f"“{text}” is not a number: type digits only, e.g. 12."
+    step = move_number(board)
+    assert await typed("٤٢") is None  # Arabic-Indic 42: no refusal, the board moves on
+    await fake.wait_for(lambda: move_number(newest_board(fake, board)) > step or None)
+    reader = await open_storage(f"sqlite:///{database}", inspect=True)
+    try:
+        (row,) = await reader.games(status="active")
+        moved = RISK.load(row.state or {})
+    finally:
+        await reader.close()
+    assert (moved.armies_on("ukraine"), moved.armies_on("ural")) == (18, 43)
+    second.assert_clean()
+
+
+def _typed(board: FakeMessage) -> bool:
+    return "Type a number…" in [b.get("label") for b in board.buttons]
