@@ -1,7 +1,8 @@
-"""Slash command values the bot did not offer, as a client with an older definition of the
-command (after an upgrade, before the new commands reach it) or a custom client sends them:
-Discord's own checks run in the member's client only, so the bot holds every value to what
-the command offers, refuses the rest privately naming what is allowed, and saves nothing."""
+"""Values the bot did not offer, through `python -m bot`. Slash command values as a client
+with an older definition of the command (after an upgrade, before the new commands reach
+it) or a custom client sends them: Discord's own checks run in the member's client only, so
+the bot holds every value to what the command offers, refuses the rest privately naming
+what is allowed, and saves nothing. And a number box's text: decimal digits only."""
 
 from __future__ import annotations
 
