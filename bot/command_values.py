@@ -22,8 +22,12 @@ from bot.wording import listing
 SHOWN = 20  # characters of a refused value repeated in the refusal
 
 
-def refusal(command: Any, namespace: app_commands.Namespace) -> str | None:
-    """Why a value given to `command` is not one it offers, or None when all are."""
+def refusal(
+    command: app_commands.Command[Any, ..., Any] | app_commands.ContextMenu | None,
+    namespace: app_commands.Namespace,
+) -> str | None:
+    """Why a value given to `command` is not one it offers, or None when all are (or no
+    command of this version was called: discord.py answers that itself)."""
     if not isinstance(command, app_commands.Command):
         return None  # a context menu takes no values
     for parameter in command.parameters:
