@@ -18,6 +18,7 @@ from bot.autopilot import Autopilot
 from bot.clicks import Clicks
 from bot.command_sync import sync_if_changed
 from bot.command_translator import CatalogTranslator
+from bot.command_values import refusal
 from bot.components import GameButton, GameSelect, shows
 from bot.custom_ids import is_box_id, is_parlour_id, parse, typed_value
 from bot.errors import UserError
@@ -93,6 +94,18 @@ class ParlourTree(app_commands.CommandTree["ParlourBot"]):
         await self.client.router.handle(
             Reply.of(interaction), lambda _: call(interaction), on_error=False
         )
+
+    async def interaction_check(self, interaction: discord.Interaction[ParlourBot], /) -> bool:
+        """Run a command only with values it offers, whatever the member's client sent."""
+        if interaction.type is not discord.InteractionType.application_command:
+            return True  # autocomplete: a value being typed
+        refused = refusal(interaction.command, interaction.namespace)
+        if refused is None:
+            return True
+        reply = Reply.of(interaction)
+        reply.outcome = "refused"
+        await reply.private(refused)
+        return False
 
     async def on_error(
         self, interaction: discord.Interaction[ParlourBot], error: app_commands.AppCommandError
@@ -207,6 +220,7 @@ class ParlourBot(commands.Bot):
         self.replays = Replays(self.service, self.presenters)
         self.clicks = Clicks(self.router, self.lobby, self.play, self.table_menu)
         self.recovery = Recovery(
+            self,
             self.service,
             self.publisher,
             self.autopilot,

@@ -85,13 +85,13 @@ class Play:
 
     async def typed(self, reply: Reply, bid: ButtonId, value: str) -> None:
         """The number typed in a box: played as the click on that number would be."""
-        number = value.strip()
-        if not number.isdigit():
+        number = typed_number(value)
+        if number is None:
             wrong = _("“{value}” is not a number: type digits only, e.g. 12.")
             raise UserError(wrong.format(value=value[:20]))
         if bid.step is None:
             raise UserError(_("That box is not available."))
-        await self.click(reply, bid.game, bid.game_id, bid.step, Action(bid.arg, str(int(number))))
+        await self.click(reply, bid.game, bid.game_id, bid.step, Action(bid.arg, str(number)))
 
     async def peek(self, reply: Reply, game_id: int) -> None:
         """Open the clicker's private panel: their hand, mission or secret choices."""
@@ -115,3 +115,10 @@ class Play:
             table = await self._service.table(game_id)
             played = await self._service.act(game_id, reply.user_id, action, table.row.step)
             await self.show(played)
+
+
+def typed_number(text: str) -> int | None:
+    """A whole number as a person types it, in any script's decimal digits (`42`, `٤٢`,
+    `４２`), or None. Not `str.isdigit`: it also takes `²` and `①`, which `int` refuses."""
+    number = text.strip()
+    return int(number) if number.isdecimal() else None

@@ -4,9 +4,12 @@
 reconnect): it only schedules one `resume` job per game, keyed by game, so nothing is done
 twice. A process running some of the bot's shards resumes only its shards' servers' games.
 Each job reads its game once and, in the background lane (a few games at a time,
-giving way to players' clicks): shows its latest saved step if the board is behind, re-arms
-its turn timer and lets its bots move on. The reconciler looks for boards left behind (a
-failed edit whose retry was lost with a restart) every minute.
+giving way to players' clicks): shows its latest saved step if the board is behind, or else
+checks that its board and thread still exist (either may have been deleted while the bot
+was away, and no deletion event reaches a bot that is not connected): a missing board is
+posted again, a missing thread ends the game, as for a deletion seen while running. Then it
+re-arms the game's turn timer and lets its bots move on. The reconciler looks for boards
+left behind (a failed edit whose retry was lost with a restart) every minute.
 """
 
 from __future__ import annotations
@@ -17,12 +20,15 @@ import logging
 import time
 from collections.abc import Callable
 
+import discord
+
 from bot.autopilot import Autopilot
 from bot.errors import GameUnreadable
-from bot.publisher import BoardPublisher
+from bot.publisher import UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, BoardPublisher
 from bot.scheduler import Scheduler
-from bot.service import GameService
+from bot.service import GameService, Table
 from bot.shards import Shards
+from bot.storage import ACTIVE
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +39,7 @@ SETTLE = 10.0  # a board updated this recently may still be on its way: not the 
 class Recovery:
     def __init__(
         self,
+        client: discord.Client,
         service: GameService,
         publisher: BoardPublisher,
         autopilot: Autopilot,
@@ -42,6 +49,7 @@ class Recovery:
         shards: Shards | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
+        self._client = client
         self._service = service
         self._publisher = publisher
         self._autopilot = autopilot
@@ -72,8 +80,31 @@ class Recovery:
                 await self._publisher.set_aside(game_id, e.reason)
             return
         if table.row.behind or table.row.board_message_id is None:
-            await self._publisher.publish(game_id, repair=True)
+            await self._publisher.publish(game_id, repair=True)  # a gone board or thread too
+        elif not await self._board_checked(table):
+            return
         self._autopilot.after(table, background=True)
+
+    async def _board_checked(self, table: Table) -> bool:
+        """Post the board again if it was deleted, end the game if its thread was; False
+        when the game has ended so. One request: the board fetched, answered 404 with the
+        code saying which of the two is gone."""
+        row = table.row
+        if row.status != ACTIVE or row.thread_id is None or row.board_message_id is None:
+            return True
+        thread = self._client.get_partial_messageable(row.thread_id)
+        try:
+            await thread.fetch_message(row.board_message_id)
+        except discord.NotFound as e:
+            if e.code == UNKNOWN_CHANNEL:
+                await self._publisher.thread_deleted(row.id)
+                return False
+            board_now = await self._service.storage.game_by_board(row.board_message_id)
+            if e.code == UNKNOWN_MESSAGE and board_now is not None:  # not replaced meanwhile
+                await self._publisher.board_deleted(row.id)
+        except discord.HTTPException as e:  # no access to the thread, Discord's trouble
+            log.warning("game %s: its board could not be checked (%s)", row.id, e)
+        return True
 
     async def reconcile_forever(self, every: float = RECONCILE_EVERY) -> None:
         """Bring up to date, now and then, any board still behind its saved game."""

@@ -182,7 +182,8 @@ def _check_owner(reply: Reply, owner: int, command: str) -> None:
 def _history_title(pid: PageId) -> str:
     if pid.game is None:
         return _("Finished games")
-    game = next(c.name for c in GAME_CHOICES if c.value == pid.game)
+    # A button of a game this version does not offer (withdrawn since) names it as stored.
+    game = next((c.name for c in GAME_CHOICES if c.value == pid.game), pid.game)
     return _("Finished games of {game}").format(game=game)
 
 

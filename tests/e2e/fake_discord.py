@@ -839,12 +839,15 @@ class FakeDiscord:
         *,
         options: Mapping[str, Any] | None = None,
         channel_id: int | None = None,
+        checked: bool = True,
     ) -> Interaction:
         """Run a synced slash command, e.g. ``slash(u, "game", "start", options={"size": 3})``.
 
         ``command`` and ``subcommand`` may hold spaces for groups (``"game admin reset"``).
-        Option values are checked against the synced definition; users are given as user
-        payloads, channels and roles as ids.
+        Option values are checked against the synced definition (type, choices, range and
+        length, as Discord's client does) unless ``checked=False``: then a string, number or
+        boolean goes as given, as from a client holding an older definition of the command
+        or a custom client. Users are given as user payloads, channels and roles as ids.
         """
         path = command.split() + (subcommand.split() if subcommand else [])
         cid = self.channel_id if channel_id is None else channel_id
@@ -861,7 +864,7 @@ class FakeDiscord:
         if any(o["type"] in SUBCOMMAND_TYPES for o in definitions):
             raise DriverError(f"/{' '.join(path)} needs a subcommand")
         resolved: JSON = {}
-        built = self._build_options(definitions, options or {}, resolved, guild)
+        built = self._build_options(definitions, options or {}, resolved, guild, checked)
         for sub in reversed(chain):
             built = [{"name": sub["name"], "type": sub["type"], "options": built}]
         data: JSON = {
@@ -1147,7 +1150,12 @@ class FakeDiscord:
         raise DriverError(f"no synced slash command {name!r}; synced: {synced}")
 
     def _build_options(
-        self, definitions: list[JSON], values: Mapping[str, Any], resolved: JSON, guild: _Guild
+        self,
+        definitions: list[JSON],
+        values: Mapping[str, Any],
+        resolved: JSON,
+        guild: _Guild,
+        checked: bool = True,
     ) -> list[JSON]:
         by_name = {d["name"]: d for d in definitions}
         if unknown := set(values) - set(by_name):
@@ -1159,11 +1167,13 @@ class FakeDiscord:
                 if definition.get("required"):
                     raise DriverError(f"option {name!r} is required")
                 continue
-            value = self._option_value(definition, values[name], resolved, guild)
+            value = self._option_value(definition, values[name], resolved, guild, checked)
             built.append({"name": name, "type": definition["type"], "value": value})
         return built
 
-    def _option_value(self, definition: JSON, value: Any, resolved: JSON, guild: _Guild) -> Any:
+    def _option_value(
+        self, definition: JSON, value: Any, resolved: JSON, guild: _Guild, checked: bool = True
+    ) -> Any:
         """Check one option value and return it as Discord sends it, filling ``resolved``."""
         kind, name = definition["type"], definition["name"]
         python_types: dict[int, tuple[type, ...]] = {
@@ -1173,14 +1183,8 @@ class FakeDiscord:
             OPTION_NUMBER: (int, float),
         }
         if kind in python_types:
-            ok = isinstance(value, python_types[kind]) and (
-                kind == OPTION_BOOLEAN or not isinstance(value, bool)
-            )
-            if not ok:
-                raise DriverError(f"option {name!r} (type {kind}) got {value!r}")
-            choices = [c["value"] for c in definition.get("choices", [])]
-            if choices and value not in choices:
-                raise DriverError(f"option {name!r} must be one of {choices}")
+            if checked:
+                self._check_scalar(definition, value, python_types[kind])
             return value
         if kind == OPTION_USER or (kind == OPTION_MENTIONABLE and user_id_of(value) in self._users):
             user = self._users.get(user_id_of(value))
@@ -1204,6 +1208,25 @@ class FakeDiscord:
             resolved.setdefault("roles", {})[str(value)] = roles[int(value)]
             return str(value)
         raise DriverError(f"option {name!r}: type {kind} is not supported by the fake")
+
+    @staticmethod
+    def _check_scalar(definition: JSON, value: Any, types: tuple[type, ...]) -> None:
+        """What Discord's client lets a member send for a string, number or boolean."""
+        kind, name = definition["type"], definition["name"]
+        ok = isinstance(value, types) and (kind == OPTION_BOOLEAN or not isinstance(value, bool))
+        if not ok:
+            raise DriverError(f"option {name!r} (type {kind}) got {value!r}")
+        choices = [c["value"] for c in definition.get("choices", [])]
+        if choices and value not in choices:
+            raise DriverError(f"option {name!r} must be one of {choices}")
+        size = len(value) if kind == OPTION_STRING else value
+        low, high = (
+            ("min_length", "max_length") if kind == OPTION_STRING else ("min_value", "max_value")
+        )
+        if kind != OPTION_BOOLEAN and not (
+            definition.get(low, size) <= size <= definition.get(high, size)
+        ):
+            raise DriverError(f"option {name!r}: {value!r} is out of its range")
 
     def _visible_message(self, user: JSON, message: FakeMessage | int) -> FakeMessage:
         mid = message.id if isinstance(message, FakeMessage) else message

@@ -153,7 +153,11 @@ async def locales(interaction: discord.Interaction) -> None:
 
 @app_commands.command(description="Echo the options back")
 async def echo(
-    interaction: discord.Interaction, text: str, times: int, loud: bool, who: discord.Member
+    interaction: discord.Interaction,
+    text: app_commands.Range[str, 1, 20],
+    times: app_commands.Range[int, 1, 3],
+    loud: bool,
+    who: discord.Member,
 ) -> None:
     said = " ".join([text] * times)
     await interaction.response.send_message(f"{said.upper() if loud else said} for {who.name}")
@@ -246,6 +250,24 @@ async def test_slash_options_reach_the_bot(fake: FakeDiscord, bot: commands.Bot)
         await fake.slash(alice, "echo", options={"text": "hi", "loud": False, "who": bob})
     with pytest.raises(DriverError, match="no subcommand 'nope'"):
         await fake.slash(alice, "demo", "nope")
+
+
+async def test_slash_values_are_checked_as_discords_client_does_unless_told(
+    fake: FakeDiscord, bot: commands.Bot
+) -> None:
+    """Types, ranges and lengths are what the synced definition offers (choices too);
+    `checked=False` sends what a client with an older definition (or a custom one) might."""
+    alice, bob = fake.make_user("alice"), fake.make_user("bob")
+    options = {"text": "hi", "times": 4, "loud": False, "who": bob}
+    with pytest.raises(DriverError, match="'times': 4 is out of its range"):
+        await fake.slash(alice, "echo", options=options)
+    with pytest.raises(DriverError, match="'text': '' is out of its range"):
+        await fake.slash(alice, "echo", options=options | {"text": "", "times": 1})
+    with pytest.raises(DriverError, match=r"'times' .* got '2'"):
+        await fake.slash(alice, "echo", options=options | {"times": "2"})
+    rec = await fake.slash(alice, "echo", options=options, checked=False)
+    reply = (await rec.response()).message
+    assert reply is not None and reply.content == "hi hi hi hi for bob"
 
 
 async def test_button_edits_message_and_survives_restart(
