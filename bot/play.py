@@ -3,23 +3,31 @@ stand for several clicks (`/risk attack from: to:`)."""
 
 from __future__ import annotations
 
+import asyncio
+import io
+import time
 from collections.abc import Sequence
 
 import discord
 
+from bot.alt_text import joined, plain
 from bot.autopilot import Autopilot
-from bot.board import private_panel
+from bot.board import private_panel, prompt_here, zoom_menu
+from bot.components import view_of
 from bot.custom_ids import ButtonId
 from bot.errors import UserError
 from bot.i18n import _
 from bot.presenters import Presenters
 from bot.publisher import BoardPublisher
 from bot.replies import Reply
-from bot.service import GameService, Played
+from bot.service import GameService, Played, Table
+from bot.text_board import is_text_board, text_board
+from bot.wording import without_mentions
 from rules.core import Action
 
 NUMBER_FIELD = "n"  # the custom id of a number box's text input
 BOX_OPEN = 600.0  # seconds discord.py keeps an open box in memory (its submit is ours anyway)
+PREFERENCE_TTL = 60.0  # seconds a member's text-board setting is trusted without a read
 
 
 class Play:
@@ -34,6 +42,8 @@ class Play:
         self._presenters = presenters
         self._publisher = publisher
         self._autopilot = autopilot
+        # user id -> (text board after each move?, when read): another process may change it
+        self._text_default: dict[int, tuple[bool, float]] = {}
 
     async def click(self, reply: Reply, game: str, game_id: int, step: int, action: Action) -> None:
         """A move clicked on a board (or in a private panel) made at `step`."""
@@ -48,7 +58,9 @@ class Play:
             await self.show(played)
             return
         await self.show(played, reply)
-        if news:
+        if await self.text_default(reply.user_id):
+            await self._send_text_board(reply, played.table, news)
+        elif news:
             await reply.private("\n".join(news))
 
     async def show(self, played: Played, reply: Reply | None = None) -> None:
@@ -57,12 +69,83 @@ class Play:
         self._autopilot.after(played.table)
 
     async def _refresh_panel(self, reply: Reply, played: Played, news: Sequence[str]) -> None:
-        """Answer a click made in a private panel with the panel as it is now."""
+        """Answer a click made in a private panel (or a text board) with it as it is now."""
         table = played.table
         engine = self._service.engine(table.row.game)
         presenter = self._presenters.get(table.row.game)
+        if is_text_board(reply.component_ids):
+            default = await self.text_default(reply.user_id)
+            embed, view = text_board(
+                table, engine, presenter, reply.user_id, default=default, news=news
+            )
+            await reply.update(embed=embed, view=view)
+            return
         text, view = private_panel(table, engine, presenter, reply.user_id, news)
         await reply.update(content=text, view=view)
+
+    async def text(self, reply: Reply, game_id: int) -> None:
+        """📝 Text board: the game as text for the clicker, with their moves; a second
+        click on it ("Read again") redraws it in place."""
+        table = await self._service.table(game_id)
+        if table.state is None:
+            raise UserError(_("The game has not started yet."))
+        await self._send_text_board(reply, table, ())
+
+    async def text_default(self, user_id: int) -> bool:
+        """Whether the member gets the text board after each of their moves (read from the
+        database at most once a minute per member, after their move is shown)."""
+        known = self._text_default.get(user_id)
+        now = time.monotonic()
+        if known is None or now - known[1] > PREFERENCE_TTL:
+            on = await self._service.storage.text_board_default(user_id)
+            known = self._text_default[user_id] = (on, now)
+        return known[0]
+
+    async def set_text_default(self, reply: Reply, bid: ButtonId) -> None:
+        """The text board's own button: show it after each of my moves, or stop."""
+        on = bid.arg == "on"
+        await self._service.storage.set_text_board_default(reply.user_id, on)
+        self._text_default[reply.user_id] = (on, time.monotonic())
+        await self.text(reply, bid.game_id)
+
+    async def zoom(self, reply: Reply, bid: ButtonId) -> None:
+        """🔍 Zoom: a part of the board at full size for the clicker (the part chosen in its
+        menu, else where the action is), with what it shows as text."""
+        table = await self._service.table(bid.game_id)
+        presenter = self._presenters.get(table.row.game)
+        if table.state is None or not presenter.zoomable:
+            raise UserError(_("That button is not available."))
+        key = bid.arg or presenter.zoom_default(table.state)
+        choices = presenter.zooms(table.state)
+        chosen = next((z for z in choices if z.key == key), None)
+        if chosen is None:
+            raise UserError(_("That choice is not available."))
+        engine = self._service.engine(table.row.game)
+        png, lines = await asyncio.to_thread(presenter.zoom, table.state, table.names, key)
+        prompt = without_mentions(prompt_here(table, engine, presenter), table.names)
+        text = "\n".join([f"▶ {prompt}", *lines])
+        title = f"🔍 {presenter.title} #{table.row.id} · {chosen.label}"
+        embed = discord.Embed(title=title, description=text[:4096], colour=presenter.colour)
+        embed.set_image(url="attachment://zoom.png")
+        alt = joined([plain(line, table.names) for line in (chosen.label, prompt, *lines)])
+        file = discord.File(io.BytesIO(png), filename="zoom.png", description=alt)
+        view = view_of([zoom_menu(table, choices, key)])
+        if reply.in_private_panel:
+            await reply.update(embed=embed, attachments=[file], view=view)
+        else:
+            await reply.private(embed=embed, file=file, view=view)
+
+    async def _send_text_board(self, reply: Reply, table: Table, news: Sequence[str]) -> None:
+        engine = self._service.engine(table.row.game)
+        presenter = self._presenters.get(table.row.game)
+        default = await self.text_default(reply.user_id)
+        embed, view = text_board(
+            table, engine, presenter, reply.user_id, default=default, news=news
+        )
+        if reply.in_private_panel and is_text_board(reply.component_ids):
+            await reply.update(embed=embed, view=view)
+        else:
+            await reply.private(embed=embed, view=view)
 
     async def ask(self, reply: Reply, bid: ButtonId) -> None:
         """ "Type a number…": open the box for the number the player is asked for now."""

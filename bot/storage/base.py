@@ -31,7 +31,7 @@ LOBBY, ACTIVE, FINISHED, CANCELLED, ABANDONED = (
 MAX_ID = 2**63 - 1  # SQLite's INTEGER range, PostgreSQL's BIGINT
 
 # Every table, parents before children (the order `copy-db` writes them in).
-TABLES = ("games", "seats", "actions", "results", "guild_settings", "ratings")
+TABLES = ("games", "seats", "actions", "results", "guild_settings", "ratings", "member_settings")
 
 
 class Row(Protocol):
@@ -702,6 +702,24 @@ class Storage(ABC):
                 " ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language",
                 guild_id,
                 language,
+            )
+
+    # --- member settings ---------------------------------------------------------------------
+
+    async def text_board_default(self, user_id: int) -> bool:
+        """Whether the member asked for the 📝 text board after each of their moves."""
+        row = await self._read.fetchone(
+            "SELECT text_board FROM member_settings WHERE user_id = ?", user_id
+        )
+        return bool(row and row[0])
+
+    async def set_text_board_default(self, user_id: int, on: bool) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO member_settings (user_id, text_board) VALUES (?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET text_board = excluded.text_board",
+                user_id,
+                int(on),
             )
 
     # --- the bot's own memory ------------------------------------------------------------------
