@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -152,6 +152,16 @@ def prompt_here(table: Table, engine: Engine[Any], presenter: Presenter) -> str:
     return presenter.prompt(table.state, table.names)
 
 
+def narration(
+    presenter: Presenter, events: Sequence[Event], names: Mapping[PlayerId, str]
+) -> tuple[list[str], list[Event]]:
+    """What `events` did, as everyone may read it (seats left or taken, then the game's own
+    lines; private events are left out), and the public events that are the game's own."""
+    public = [e for e in events if e.visible_to is None]
+    seat_lines, game_events = split_seat_events(public, names)
+    return [*seat_lines, *presenter.narrate(game_events, names)], game_events
+
+
 async def build_board(
     table: Table,
     engine: Engine[Any],
@@ -173,9 +183,7 @@ async def _build_board(
     prompt: str | None,
     events: Sequence[Event],
 ) -> Board:
-    public = [e for e in events if e.visible_to is None]
-    seat_lines, game_events = split_seat_events(public, table.names)
-    said = [*seat_lines, *presenter.narrate(game_events, table.names)]
+    said, game_events = narration(presenter, events, table.names)
     lines = said[-NARRATION_LINES:]
     if prompt is not None:
         lines.append(f"**▶ {prompt}**")

@@ -12,7 +12,7 @@ import discord
 
 from bot.alt_text import joined, plain
 from bot.autopilot import Autopilot
-from bot.board import private_panel, prompt_here, zoom_menu
+from bot.board import narration, private_panel, prompt_here, zoom_menu
 from bot.components import view_of
 from bot.custom_ids import ButtonId
 from bot.errors import UserError
@@ -59,7 +59,8 @@ class Play:
             return
         await self.show(played, reply)
         if await self.text_default(reply.user_id):
-            await self._send_text_board(reply, played.table, news)
+            said = narration(presenter, played.events, played.table.names)[0]
+            await self._send_text_board(reply, played.table, [*said, *news])
         elif news:
             await reply.private("\n".join(news))
 
@@ -74,9 +75,10 @@ class Play:
         engine = self._service.engine(table.row.game)
         presenter = self._presenters.get(table.row.game)
         if is_text_board(reply.component_ids):
+            said = narration(presenter, played.events, table.names)[0]
             default = await self.text_default(reply.user_id)
             embed, view = text_board(
-                table, engine, presenter, reply.user_id, default=default, news=news
+                table, engine, presenter, reply.user_id, default=default, news=[*said, *news]
             )
             await reply.update(embed=embed, view=view)
             return

@@ -17,14 +17,14 @@ from typing import Any, Protocol, runtime_checkable
 import discord
 
 from bot.alt_text import board_alt, joined, plain
-from bot.board import prompt_here
+from bot.board import narration, prompt_here
 from bot.components import plain_button
 from bot.custom_ids import VIEWER_TEMPLATE, ViewerId
 from bot.i18n import _, pgettext
 from bot.presenter import Presenter
 from bot.replay import Replay
 from bot.service import Table
-from bot.wording import seat_move, split_seat_events
+from bot.wording import seat_move
 from images.animation import Animation, animate
 from rules.core import Engine
 
@@ -140,10 +140,7 @@ def move_list(replay: Replay, presenter: Presenter, step: int) -> list[str]:
 
 def _said(replay: Replay, presenter: Presenter, step: int) -> list[str]:
     """What the move that led to `step` did, as the board said it then (public events)."""
-    names = replay.table.names
-    public = [e for e in replay.events[step] if e.visible_to is None] if step else []
-    said, game_events = split_seat_events(public, names)
-    return said + presenter.narrate(game_events, names)
+    return narration(presenter, replay.events[step], replay.table.names)[0] if step else []
 
 
 def _move_line(replay: Replay, presenter: Presenter, n: int, *, current: bool) -> str:

@@ -382,3 +382,11 @@ async def test_a_rematch_lobby_is_found_while_it_is_open(service: GameService) -
     assert found is not None and found.id == lobby.row.id and found.rematch_of == finished
     await service.cancel(lobby.row.id, LEO)
     assert await service.storage.open_rematch(finished) is None
+
+
+async def test_a_members_text_board_setting_is_kept(storage: Storage) -> None:
+    assert not await storage.text_board_default(5)
+    await storage.set_text_board_default(5, True)
+    assert await storage.text_board_default(5) and not await storage.text_board_default(6)
+    await storage.set_text_board_default(5, False)
+    assert not await storage.text_board_default(5)
