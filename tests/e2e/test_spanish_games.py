@@ -6,24 +6,21 @@ same game stays English."""
 
 from __future__ import annotations
 
-import inspect
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from functools import cache
-from types import ModuleType
 from typing import Any
 
 import pytest
 from babel.messages.pofile import read_po
 
-import images.common
 from bot.i18n import CATALOGS, translations
-from images import layer_cache
 from tests.e2e.conftest import ParlourFactory
 from tests.e2e.driver import is_board, offered, open_lobby
 from tests.e2e.fake_discord import FakeDiscord, FakeMessage
 from tests.e2e.storm import SPECS, Spec, Storm, Table
+from tests.images.drawn import DrawnText
 
 JSON = dict[str, Any]
 MAX_CLICKS = 3000
@@ -159,29 +156,6 @@ class Payloads:
         return public, private
 
 
-class DrawnWords:
-    """Every text drawn in a picture, through the one place all picture text goes."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.texts: list[str] = []
-        masks = images.common._text_masks
-
-        def recording(text: str, *args: Any) -> Any:
-            self.texts.append(text)
-            return masks(text, *args)
-
-        monkeypatch.setattr(images.common, "_text_masks", recording)
-        monkeypatch.setattr(layer_cache, "_directory", None)
-        # Layers with words, drawn by an earlier test, would not be drawn again.
-        for module in list(vars(images).values()):
-            for value in vars(module).values() if isinstance(module, ModuleType) else ():
-                drawn = getattr(value, "__wrapped__", None)
-                if callable(drawn) and any(
-                    "language" in name for name in inspect.signature(drawn).parameters
-                ):
-                    value.cache_clear()
-
-
 MENTION = re.compile(r"<@(\d+)>")
 
 
@@ -243,7 +217,7 @@ async def test_a_whole_game_in_spanish(
     spec: Spec,
 ) -> None:
     await start_parlour(autoplay_pace=0.0)
-    drawn = DrawnWords(monkeypatch)  # after start-up: its warm-up draws English boards
+    drawn = DrawnText(monkeypatch)  # after start-up: its warm-up draws English boards
     storm = SpanishStorm(fake, seed=5)  # its outsider speaks English: private replies
     table = await storm.open(spec)
     leo = table.players[-1]
