@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 
+from bot.alt_text import spoken
 from bot.board import (
     TEXT_BOARD,
     TEXT_DEFAULT,
@@ -51,7 +52,7 @@ def text_board(
     if viewer in names and engine.outcome(state) is None:
         secret = presenter.private(state, viewer, names)
         lines += ["", _("Only you see this:"), secret] if secret else []
-    text = "\n".join(lines)
+    text = spoken("\n".join(lines))
     if len(text) > TEXT_MAX:
         text = text[: TEXT_MAX - 1] + "…"
     title = _("Text board · {game} #{id} · move {step}")
