@@ -42,8 +42,9 @@ class Play:
         self._presenters = presenters
         self._publisher = publisher
         self._autopilot = autopilot
-        # user id -> (text board after each move?, when read): another process may change it
-        self._text_default: dict[int, tuple[bool, float]] = {}
+        # The members who get the text board after each move, and when they were read.
+        self._text_members: set[int] = set()
+        self._text_read_at = -PREFERENCE_TTL
 
     async def click(self, reply: Reply, game: str, game_id: int, step: int, action: Action) -> None:
         """A move clicked on a board (or in a private panel) made at `step`."""
@@ -94,20 +95,23 @@ class Play:
         await self._send_text_board(reply, table, ())
 
     async def text_default(self, user_id: int) -> bool:
-        """Whether the member gets the text board after each of their moves (read from the
-        database at most once a minute per member, after their move is shown)."""
-        known = self._text_default.get(user_id)
+        """Whether the member gets the text board after each of their moves. The members
+        who asked are read in one query at most once a minute (another process may have
+        been asked), after a move is shown: a move costs no read of its own."""
         now = time.monotonic()
-        if known is None or now - known[1] > PREFERENCE_TTL:
-            on = await self._service.storage.text_board_default(user_id)
-            known = self._text_default[user_id] = (on, now)
-        return known[0]
+        if now - self._text_read_at > PREFERENCE_TTL:
+            self._text_members = await self._service.storage.text_board_members()
+            self._text_read_at = now
+        return user_id in self._text_members
 
     async def set_text_default(self, reply: Reply, bid: ButtonId) -> None:
         """The text board's own button: show it after each of my moves, or stop."""
         on = bid.arg == "on"
         await self._service.storage.set_text_board_default(reply.user_id, on)
-        self._text_default[reply.user_id] = (on, time.monotonic())
+        if on:
+            self._text_members.add(reply.user_id)
+        else:
+            self._text_members.discard(reply.user_id)
         await self.text(reply, bid.game_id)
 
     async def zoom(self, reply: Reply, bid: ButtonId) -> None:

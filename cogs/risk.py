@@ -438,7 +438,8 @@ class RiskPresenter(Presenter):
             more = self._more_numbers(state)
             place = count(state.to_place, "reinforcement", "reinforcements")
             line = _("{player}: place {reinforcements}{trade}{more}")
-            return line.format(player=who, reinforcements=place, trade=trade, more=more)
+            text = line.format(player=who, reinforcements=place, trade=trade, more=more)
+            return text + self._where(state)
         if state.phase is Phase.ATTACK and state.target:
             line = _("{player}: attack {target} from {source} — dice?")
             return line.format(
@@ -456,8 +457,23 @@ class RiskPresenter(Presenter):
             return line.format(source=name_of(state.source), target=name_of(state.target))
         if state.phase is Phase.SETUP_PLACE:
             line = _("place set-up armies ({left} left)")
-            return line.format(left=state.setup_left[state.current])
+            return line.format(left=state.setup_left[state.current]) + RiskPresenter._where(state)
+        if state.phase is Phase.ATTACK and state.source:
+            line = _("attack from {source} ({armies}): which territory?")
+            return line.format(source=name_of(state.source), armies=state.armies_on(state.source))
+        if state.phase is Phase.FORTIFY and state.source:
+            line = _("fortify from {source} ({armies}): to which territory?")
+            return line.format(source=name_of(state.source), armies=state.armies_on(state.source))
         return _(PHASE_WORDS[state.phase])
+
+    @staticmethod
+    def _where(state: RiskState) -> str:
+        """Where the armies being placed go, once the territory is picked: the turn's key
+        fact in words, not only the picture's white rim."""
+        if not state.source:
+            return ""
+        line = _(" — how many on {territory} ({armies})?")
+        return line.format(territory=name_of(state.source), armies=state.armies_on(state.source))
 
     @staticmethod
     def _more_numbers(state: RiskState) -> str:

@@ -706,12 +706,10 @@ class Storage(ABC):
 
     # --- member settings ---------------------------------------------------------------------
 
-    async def text_board_default(self, user_id: int) -> bool:
-        """Whether the member asked for the 📝 text board after each of their moves."""
-        row = await self._read.fetchone(
-            "SELECT text_board FROM member_settings WHERE user_id = ?", user_id
-        )
-        return bool(row and row[0])
+    async def text_board_members(self) -> set[int]:
+        """Every member who asked for the text board after each of their moves."""
+        rows = await self._read.fetch("SELECT user_id FROM member_settings WHERE text_board = 1")
+        return {int(r[0]) for r in rows}
 
     async def set_text_board_default(self, user_id: int, on: bool) -> None:
         async with self._transaction() as db:

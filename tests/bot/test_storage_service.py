@@ -385,8 +385,9 @@ async def test_a_rematch_lobby_is_found_while_it_is_open(service: GameService) -
 
 
 async def test_a_members_text_board_setting_is_kept(storage: Storage) -> None:
-    assert not await storage.text_board_default(5)
+    assert await storage.text_board_members() == set()
     await storage.set_text_board_default(5, True)
-    assert await storage.text_board_default(5) and not await storage.text_board_default(6)
+    await storage.set_text_board_default(6, False)
+    assert await storage.text_board_members() == {5}
     await storage.set_text_board_default(5, False)
-    assert not await storage.text_board_default(5)
+    assert await storage.text_board_members() == set()

@@ -76,7 +76,7 @@ async def test_a_member_can_get_the_text_board_after_each_move(
     panel = await open_text_board(fake, leo, board)
     await (await choose(fake, leo, panel, "Show this after each of my moves")).response()
     assert "Stop showing this after my moves" in [b["label"] for b in panel.buttons]
-    assert await parlour.service.storage.text_board_default(int(leo["id"]))
+    assert await parlour.service.storage.text_board_members() == {int(leo["id"])}
     before = len(fake.ephemeral_for(leo))
     rec = await fake.click(leo, board, label="Roll one die")  # on the public board
     await rec.response()
