@@ -43,11 +43,11 @@ class Clicks:
         elif bid.verb == ASK:
             await self._play.ask(reply, bid)
         elif bid.verb == TEXT_BOARD:
-            await self._play.text(reply, bid.game_id)
+            await self._play.reading.text(reply, bid.game_id)
         elif bid.verb == TEXT_DEFAULT:
-            await self._play.set_text_default(reply, bid)
+            await self._play.reading.set_wanted(reply, bid)
         elif bid.verb == ZOOM:
-            await self._play.zoom(reply, bid)
+            await self._play.reading.zoom(reply, bid)
         elif bid.verb in TABLE_VERBS:
             await self._table_menu.click(reply, bid)
         elif bid.step is None:

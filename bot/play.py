@@ -3,31 +3,24 @@ stand for several clicks (`/risk attack from: to:`)."""
 
 from __future__ import annotations
 
-import asyncio
-import io
-import time
 from collections.abc import Sequence
 
 import discord
 
-from bot.alt_text import joined, plain
 from bot.autopilot import Autopilot
-from bot.board import narration, private_panel, prompt_here, zoom_menu
-from bot.components import view_of
+from bot.board import private_panel
 from bot.custom_ids import ButtonId
 from bot.errors import UserError
 from bot.i18n import _
 from bot.presenters import Presenters
 from bot.publisher import BoardPublisher
+from bot.reading import Reading
 from bot.replies import Reply
-from bot.service import GameService, Played, Table
-from bot.text_board import is_text_board, text_board
-from bot.wording import without_mentions
+from bot.service import GameService, Played
 from rules.core import Action
 
 NUMBER_FIELD = "n"  # the custom id of a number box's text input
 BOX_OPEN = 600.0  # seconds discord.py keeps an open box in memory (its submit is ours anyway)
-PREFERENCE_TTL = 60.0  # seconds a member's text-board setting is trusted without a read
 
 
 class Play:
@@ -42,9 +35,7 @@ class Play:
         self._presenters = presenters
         self._publisher = publisher
         self._autopilot = autopilot
-        # The members who get the text board after each move, and when they were read.
-        self._text_members: set[int] = set()
-        self._text_read_at = -PREFERENCE_TTL
+        self.reading = Reading(service, presenters)  # 📝 and 🔍
 
     async def click(self, reply: Reply, game: str, game_id: int, step: int, action: Action) -> None:
         """A move clicked on a board (or in a private panel) made at `step`."""
@@ -59,10 +50,7 @@ class Play:
             await self.show(played)
             return
         await self.show(played, reply)
-        if await self.text_default(reply.user_id):
-            said = narration(presenter, played.events, played.table.names)[0]
-            await self._send_text_board(reply, played.table, [*said, *news])
-        elif news:
+        if not await self.reading.after_move(reply, played, news) and news:
             await reply.private("\n".join(news))
 
     async def show(self, played: Played, reply: Reply | None = None) -> None:
@@ -72,86 +60,13 @@ class Play:
 
     async def _refresh_panel(self, reply: Reply, played: Played, news: Sequence[str]) -> None:
         """Answer a click made in a private panel (or a text board) with it as it is now."""
+        if await self.reading.redraw(reply, played, news):
+            return
         table = played.table
         engine = self._service.engine(table.row.game)
         presenter = self._presenters.get(table.row.game)
-        if is_text_board(reply.component_ids):
-            said = narration(presenter, played.events, table.names)[0]
-            default = await self.text_default(reply.user_id)
-            embed, view = text_board(
-                table, engine, presenter, reply.user_id, default=default, news=[*said, *news]
-            )
-            await reply.update(embed=embed, view=view)
-            return
         text, view = private_panel(table, engine, presenter, reply.user_id, news)
         await reply.update(content=text, view=view)
-
-    async def text(self, reply: Reply, game_id: int) -> None:
-        """📝 Text board: the game as text for the clicker, with their moves; a second
-        click on it ("Read again") redraws it in place."""
-        table = await self._service.table(game_id)
-        if table.state is None:
-            raise UserError(_("The game has not started yet."))
-        await self._send_text_board(reply, table, ())
-
-    async def text_default(self, user_id: int) -> bool:
-        """Whether the member gets the text board after each of their moves. The members
-        who asked are read in one query at most once a minute (another process may have
-        been asked), after a move is shown: a move costs no read of its own."""
-        now = time.monotonic()
-        if now - self._text_read_at > PREFERENCE_TTL:
-            self._text_members = await self._service.storage.text_board_members()
-            self._text_read_at = now
-        return user_id in self._text_members
-
-    async def set_text_default(self, reply: Reply, bid: ButtonId) -> None:
-        """The text board's own button: show it after each of my moves, or stop."""
-        on = bid.arg == "on"
-        await self._service.storage.set_text_board_default(reply.user_id, on)
-        if on:
-            self._text_members.add(reply.user_id)
-        else:
-            self._text_members.discard(reply.user_id)
-        await self.text(reply, bid.game_id)
-
-    async def zoom(self, reply: Reply, bid: ButtonId) -> None:
-        """🔍 Zoom: a part of the board at full size for the clicker (the part chosen in its
-        menu, else where the action is), with what it shows as text."""
-        table = await self._service.table(bid.game_id)
-        presenter = self._presenters.get(table.row.game)
-        if table.state is None or not presenter.zoomable:
-            raise UserError(_("That button is not available."))
-        key = bid.arg or presenter.zoom_default(table.state)
-        choices = presenter.zooms(table.state)
-        chosen = next((z for z in choices if z.key == key), None)
-        if chosen is None:
-            raise UserError(_("That choice is not available."))
-        engine = self._service.engine(table.row.game)
-        png, lines = await asyncio.to_thread(presenter.zoom, table.state, table.names, key)
-        prompt = without_mentions(prompt_here(table, engine, presenter), table.names)
-        text = "\n".join([f"▶ {prompt}", *lines])
-        title = f"🔍 {presenter.title} #{table.row.id} · {chosen.label}"
-        embed = discord.Embed(title=title, description=text[:4096], colour=presenter.colour)
-        embed.set_image(url="attachment://zoom.png")
-        alt = joined([plain(line, table.names) for line in (chosen.label, prompt, *lines)])
-        file = discord.File(io.BytesIO(png), filename="zoom.png", description=alt)
-        view = view_of([zoom_menu(table, choices, key)])
-        if reply.in_private_panel:
-            await reply.update(embed=embed, attachments=[file], view=view)
-        else:
-            await reply.private(embed=embed, file=file, view=view)
-
-    async def _send_text_board(self, reply: Reply, table: Table, news: Sequence[str]) -> None:
-        engine = self._service.engine(table.row.game)
-        presenter = self._presenters.get(table.row.game)
-        default = await self.text_default(reply.user_id)
-        embed, view = text_board(
-            table, engine, presenter, reply.user_id, default=default, news=news
-        )
-        if reply.in_private_panel and is_text_board(reply.component_ids):
-            await reply.update(embed=embed, view=view)
-        else:
-            await reply.private(embed=embed, view=view)
 
     async def ask(self, reply: Reply, bid: ButtonId) -> None:
         """ "Type a number…": open the box for the number the player is asked for now."""
