@@ -32,7 +32,7 @@ def spoken(text: str) -> str:
 
 def sentence(text: str) -> str:
     """`text` ending as a sentence, so lines read one after another don't run together."""
-    return text if not text or text[-1] in ".!?…:)" else text + "."
+    return text if not text or text[-1] in ".!?…:" else text + "."
 
 
 def joined(first: Sequence[str], rest: Sequence[str] = ()) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.alt_text import ALT_MAX, board_alt
+from bot.alt_text import ALT_MAX, board_alt, joined, plain
 from bot.board import board_buttons, components, prompt_here, public_offers
 from bot.components import GameButton, GameSelect
 from bot.custom_ids import parse_choice
@@ -179,3 +179,14 @@ def test_a_text_board_never_shows_another_players_hidden_chips() -> None:
         assert all(f"chip {b.chip}" in private for b in state.bets if b.player == 2)
         return
     raise AssertionError("no betting round with three bets")
+
+
+def test_alt_text_keeps_whose_turn_and_the_newest_lines_that_fit() -> None:
+    first = ["Risk #1, Move 9", "Ana: attack Ural from Ukraine (4 of 8)"]
+    said = [f"Line {n} " + "x" * 300 for n in range(5)]
+    alt = joined(first, said)
+    assert len(alt) <= ALT_MAX
+    assert alt.startswith("Risk #1, Move 9. Ana: attack Ural from Ukraine (4 of 8). Line 2")
+    assert alt.endswith("x.") and "Line 4" in alt and "Line 1" not in alt
+    assert joined(["y" * 2000]) == "y" * (ALT_MAX - 1) + "…"
+    assert plain("**<@5>** rolled · 🎲", {5: "Ana"}) == "Ana rolled, 🎲"
