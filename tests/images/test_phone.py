@@ -23,7 +23,9 @@ from cogs.hold_your_horses import HoldYourHorsesPresenter
 from cogs.horse_collar import HorseCollarPresenter
 from cogs.risk import RiskPresenter, map_view
 from cogs.winners_circle import WinnersCirclePresenter
+from images.hold_your_horses import render_finished_png
 from images.risk import render_zoom, territory_name
+from images.winners_circle import render_payout_png
 from rules.core import setup_rng, step_rng
 from rules.registry import ENGINES
 from rules.risk.map import CONTINENTS
@@ -46,31 +48,50 @@ class Smallest:
         return self.size * PHONE / self.width
 
 
-def mid_game(presenter: Presenter, seats: int, steps: int, options: dict[str, Any]) -> Any:
-    """A state `steps` AI moves into a game (fixed seed), for a busy picture."""
+def mid_game(
+    presenter: Presenter,
+    seats: int,
+    steps: int,
+    options: dict[str, Any],
+    until: Callable[[Any], bool] = lambda state: False,
+) -> Any:
+    """A state `steps` AI moves into a game (fixed seed), or sooner once `until` holds,
+    for a busy picture."""
     engine = ENGINES[presenter.game]
     state = engine.initial_state(list(range(1, seats + 1)), options, setup_rng("phone"))
     for step in range(steps):
         to_act = sorted(engine.to_act(state))
-        if not to_act:
+        if not to_act or until(state):
             break
         action = engine.choose(state, to_act[0], Random(step))
         state = engine.apply(state, to_act[0], action, step_rng("phone", step)).state
     return state
 
 
-BOARDS: dict[str, Callable[[], tuple[Presenter, Any]]] = {
-    "Cock & Bull": lambda: (CockAndBullPresenter(), mid_game(CockAndBullPresenter(), 2, 30, {})),
-    "Hold Your Horses": lambda: (
-        HoldYourHorsesPresenter(),
-        mid_game(HoldYourHorsesPresenter(), 3, 40, {}),
-    ),
-    "Winner's Circle": lambda: (
-        WinnersCirclePresenter(),
-        mid_game(WinnersCirclePresenter(), 3, 30, {}),
-    ),
-    "Horse Collar": lambda: (HorseCollarPresenter(), mid_game(HorseCollarPresenter(), 2, 6, {})),
-    "Risk": lambda: (RiskPresenter(), mid_game(RiskPresenter(), 3, 300, {})),
+def board(presenter: Presenter, seats: int, steps: int) -> Callable[[], bytes]:
+    return lambda: presenter.render_png(mid_game(presenter, seats, steps, {}), NAMES)
+
+
+def race_won() -> bytes:
+    """Hold Your Horses' closing picture of a race: the finish."""
+    state = mid_game(HoldYourHorsesPresenter(), 3, 2000, {"races": 2}, lambda s: s.race.number > 1)
+    return render_finished_png(state, NAMES)
+
+
+def payout() -> bytes:
+    """Winner's Circle's closing picture of a race: the itemised payout."""
+    state = mid_game(WinnersCirclePresenter(), 3, 2000, {}, lambda s: s.phase.value == "race_over")
+    return render_payout_png(state, NAMES)
+
+
+PICTURES: dict[str, Callable[[], bytes]] = {
+    "Cock & Bull": board(CockAndBullPresenter(), 2, 30),
+    "Hold Your Horses": board(HoldYourHorsesPresenter(), 3, 40),
+    "Hold Your Horses, a race won": race_won,
+    "Winner's Circle": board(WinnersCirclePresenter(), 3, 30),
+    "Winner's Circle, a race paid out": payout,
+    "Horse Collar": board(HorseCollarPresenter(), 2, 6),
+    "Risk": board(RiskPresenter(), 3, 300),
 }
 
 
@@ -92,13 +113,12 @@ def report(rows: list[Smallest]) -> Iterator[str]:
 def test_the_smallest_text_of_every_board_on_a_phone(monkeypatch: pytest.MonkeyPatch) -> None:
     drawn = DrawnText(monkeypatch)
     rows = []
-    for title, board in BOARDS.items():
-        presenter, state = board()
+    for title, draw in PICTURES.items():
         mark = len(drawn.sized)
-        png = presenter.render_png(state, NAMES)
+        png = draw()
         rows.append(smallest(drawn, mark, title, png))
     print("\n".join(report(rows)))
-    assert [row.picture for row in rows] == list(BOARDS)
+    assert [row.picture for row in rows] == list(PICTURES)
     assert all(row.on_phone > 0 for row in rows)
 
 
@@ -107,7 +127,7 @@ def test_risk_zoom_keeps_every_name_readable_on_a_phone(
     monkeypatch: pytest.MonkeyPatch, continent: str
 ) -> None:
     drawn = DrawnText(monkeypatch)
-    _presenter, state = BOARDS["Risk"]()
+    state = mid_game(RiskPresenter(), 3, 300, {})
     image = render_zoom(map_view(state, NAMES), continent, "Caption")
     sizes: dict[str, int] = {}
     for text, size in drawn.sized:
