@@ -47,7 +47,8 @@ def text_board(
     """The text board of `table` for `viewer`, in the language spoken (the viewer's), with
     their moves; `default` says whether they get it after each of their moves."""
     names, state = table.names, table.state
-    lines = [*news, f"▶ {without_mentions(prompt_here(table, engine, presenter), names)}"]
+    # No "▶" before the prompt: a screen reader says "play button".
+    lines = [*news, without_mentions(prompt_here(table, engine, presenter), names)]
     lines += presenter.text_board(state, names)
     if viewer in names and engine.outcome(state) is None:
         secret = presenter.private(state, viewer, names)
