@@ -10,18 +10,19 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import discord
 
 from bot import pictures
+from bot.alt_text import board_alt
 from bot.components import GameButton, GameSelect, view_of
-from bot.custom_ids import BOX_VERB, ButtonId
+from bot.custom_ids import BOX_VERB, MENU_VERB, ButtonId
 from bot.i18n import COMMAND_NAME, _, game_language, pgettext, speaking
 from bot.lobby_card import rematch_button
-from bot.presenter import ButtonLook, NumberBox, Picture, Presenter
+from bot.presenter import ButtonLook, NumberBox, Picture, Presenter, Zoom
 from bot.service import Table
 from bot.wording import split_seat_events
 from rules.core import Action, Engine, Event, PlayerId
@@ -36,6 +37,9 @@ OPTIONS_PER_MENU = 25
 PEEK = "peek"  # the verb of the button that opens a player's private panel
 ASK = BOX_VERB  # the verb of the button that opens a number box; its arg is the number's verb
 TABLE_MENU = "seats"  # the verb of the button that opens the resign / end / hand-over panel
+TEXT_BOARD = "text"  # 📝: the board as text, privately (`bot.text_board`)
+TEXT_DEFAULT = "text_default"  # the text board's own button: show it after each of my moves
+ZOOM = "zoom"  # 🔍: a part of the board at full size; its arg (in its menu) the part
 
 
 @dataclass(frozen=True)
@@ -149,6 +153,16 @@ def prompt_here(table: Table, engine: Engine[Any], presenter: Presenter) -> str:
     return presenter.prompt(table.state, table.names)
 
 
+def narration(
+    presenter: Presenter, events: Sequence[Event], names: Mapping[PlayerId, str]
+) -> tuple[list[str], list[Event]]:
+    """What `events` did, as everyone may read it (seats left or taken, then the game's own
+    lines; private events are left out), and the public events that are the game's own."""
+    public = [e for e in events if e.visible_to is None]
+    seat_lines, game_events = split_seat_events(public, names)
+    return [*seat_lines, *presenter.narrate(game_events, names)], game_events
+
+
 async def build_board(
     table: Table,
     engine: Engine[Any],
@@ -173,9 +187,8 @@ async def _build_board(
     events: Sequence[Event],
     picture: Picture | None,
 ) -> Board:
-    public = [e for e in events if e.visible_to is None]
-    seat_lines, game_events = split_seat_events(public, table.names)
-    lines = [*seat_lines, *presenter.narrate(game_events, table.names)][-NARRATION_LINES:]
+    said, game_events = narration(presenter, events, table.names)
+    lines = said[-NARRATION_LINES:]
     if prompt is not None:
         lines.append(f"**▶ {prompt}**")
     embed = discord.Embed(
@@ -187,7 +200,8 @@ async def _build_board(
     if table.row.deadline is not None and timer:
         deadline = f"<t:{int(table.row.deadline)}:R>"
         embed.add_field(name=_("Turn timer"), value=_("AI plays {when}").format(when=deadline))
-    embed.set_footer(text=_("Move {step}").format(step=table.row.step))
+    move = _("Move {step}").format(step=table.row.step)
+    embed.set_footer(text=move)
     outcome = engine.outcome(table.state)
     final = prompt is not None and outcome is not None
     if final:  # where players find the game's id afterwards
@@ -196,7 +210,9 @@ async def _build_board(
     if picture is None:
         picture = await pictures.draw(presenter, table.state, table.names, game_events)
     embed.set_image(url=f"attachment://{picture.filename}")
-    file = discord.File(io.BytesIO(picture.data), filename=picture.filename)
+    heading = f"{presenter.title} #{table.row.id}, {move}"
+    alt = board_alt(presenter, table.state, table.names, heading, prompt, said)
+    file = discord.File(io.BytesIO(picture.data), filename=picture.filename, description=alt)
     if final:
         return Board(embed, file, view_of([rematch_button(table)]), picture)
     if prompt is None or outcome is not None:
@@ -204,12 +220,48 @@ async def _build_board(
     # Under autoplay the table plays every seat: the board is to watch, not to click.
     clickers = engine.to_act(table.state) - (table.autoplayed - table.bots)
     offers, boxes = public_offers(engine, presenter, table.state, clickers)
-    extra = [
+    extra = board_buttons(table, presenter, boxes, engine.to_act(table.state))
+    return Board(embed, file, view_of(components(table, offers, extra)), picture)
+
+
+def board_buttons(
+    table: Table, presenter: Presenter, boxes: Sequence[NumberBox], to_act: frozenset[PlayerId]
+) -> list[GameButton]:
+    """The buttons every live board has after its moves: number boxes, the private panel,
+    📝 Text board (and 🔍 Zoom), the table's menu."""
+    return [
         *box_buttons(table, boxes),
         *peek_button(table, presenter),
-        *table_buttons(table, engine.to_act(table.state)),
+        *reading_buttons(table, presenter),
+        *table_buttons(table, to_act),
     ]
-    return Board(embed, file, view_of(components(table, offers, extra)), picture)
+
+
+def reading_buttons(table: Table, presenter: Presenter) -> list[GameButton]:
+    """📝 Text board: the position as text for a screen reader, with the moves; 🔍 Zoom:
+    a part of a big board at full size. Both answer the clicker alone."""
+    row = table.row
+    text = ButtonId(row.game, row.id, None, TEXT_BOARD)
+    buttons = [GameButton(text, label=_("Text board"), emoji="📝")]
+    if presenter.zoomable:
+        zoom = ButtonId(row.game, row.id, None, ZOOM)
+        buttons.append(GameButton(zoom, label=_("Zoom"), emoji="🔍"))
+    return buttons
+
+
+def zoom_menu(table: Table, zooms: Sequence[Zoom], chosen: str) -> GameSelect:
+    """The 🔍 Zoom message's menu: each part of the board, the one shown picked."""
+    row = table.row
+    options = [
+        discord.SelectOption(
+            label=z.label,
+            value=ButtonId(row.game, row.id, None, ZOOM, z.key).value(),
+            default=z.key == chosen,
+        )
+        for z in zooms[:OPTIONS_PER_MENU]
+    ]
+    menu_id = ButtonId(row.game, row.id, None, MENU_VERB).menu_id(0)
+    return GameSelect(menu_id, options, _("Show another part…"))
 
 
 def table_buttons(table: Table, to_act: frozenset[PlayerId]) -> list[GameButton]:

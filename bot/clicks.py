@@ -6,7 +6,7 @@ from typing import Any
 
 import discord
 
-from bot.board import ASK, PEEK
+from bot.board import ASK, PEEK, TEXT_BOARD, TEXT_DEFAULT, ZOOM
 from bot.custom_ids import ButtonId
 from bot.errors import UserError
 from bot.i18n import _
@@ -42,6 +42,12 @@ class Clicks:
             await self._play.peek(reply, bid.game_id)
         elif bid.verb == ASK:
             await self._play.ask(reply, bid)
+        elif bid.verb == TEXT_BOARD:
+            await self._play.reading.text(reply, bid.game_id)
+        elif bid.verb == TEXT_DEFAULT:
+            await self._play.reading.set_wanted(reply, bid)
+        elif bid.verb == ZOOM:
+            await self._play.reading.zoom(reply, bid)
         elif bid.verb in TABLE_VERBS:
             await self._table_menu.click(reply, bid)
         elif bid.step is None:

@@ -14,6 +14,7 @@ from bot.errors import UserError
 from bot.i18n import _
 from bot.presenters import Presenters
 from bot.publisher import BoardPublisher
+from bot.reading import Reading
 from bot.replies import Reply
 from bot.service import GameService, Played
 from rules.core import Action
@@ -34,6 +35,7 @@ class Play:
         self._presenters = presenters
         self._publisher = publisher
         self._autopilot = autopilot
+        self.reading = Reading(service, presenters)  # 📝 and 🔍
 
     async def click(self, reply: Reply, game: str, game_id: int, step: int, action: Action) -> None:
         """A move clicked on a board (or in a private panel) made at `step`."""
@@ -48,7 +50,7 @@ class Play:
             await self.show(played, reply)  # a ping or a new board: the click's follow-ups
             return
         await self.show(played, reply)
-        if news:
+        if not await self.reading.after_move(reply, played, news) and news:
             await reply.private("\n".join(news))
 
     async def show(self, played: Played, reply: Reply | None = None) -> None:
@@ -57,7 +59,9 @@ class Play:
         self._autopilot.after(played.table)
 
     async def _refresh_panel(self, reply: Reply, played: Played, news: Sequence[str]) -> None:
-        """Answer a click made in a private panel with the panel as it is now."""
+        """Answer a click made in a private panel (or a text board) with it as it is now."""
+        if await self.reading.redraw(reply, played, news):
+            return
         table = played.table
         engine = self._service.engine(table.row.game)
         presenter = self._presenters.get(table.row.game)

@@ -50,6 +50,14 @@ class Picture:
     filename: str = "board.png"
 
 
+@dataclass(frozen=True)
+class Zoom:
+    """A part of a board shown at full size (a Risk continent): the menu's choice of it."""
+
+    key: str  # a custom id's argument: letters, digits and _ only
+    label: str
+
+
 class Presenter(ABC):
     """Wording and pictures for one game; the only game-specific part of a table."""
 
@@ -126,6 +134,34 @@ class Presenter(ABC):
     def private(self, state: Any, player: PlayerId, names: Mapping[PlayerId, str]) -> str:
         """The text of `player`'s private panel: their hand, mission, hidden chips."""
         return ""
+
+    def standings(self, state: Any, names: Mapping[PlayerId, str]) -> list[str]:
+        """Short lines of what the picture shows at a glance, after whose turn it is: the
+        score or standings, where things stand. Public information only: it is the
+        picture's alt text, which everyone's screen reader reads."""
+        return []
+
+    def text_board(self, state: Any, names: Mapping[PlayerId, str]) -> list[str]:
+        """The whole position as short lines for a screen reader (no tables drawn in
+        characters), public information only: the clicker's own secrets are added from
+        `private`."""
+        return self.standings(state, names)
+
+    # Parts of the board a member may see at full size (🔍), e.g. Risk's continents.
+    zoomable: ClassVar[bool] = False
+
+    def zooms(self, state: Any) -> list[Zoom]:
+        """The parts of the board `zoom` can show, in the menu's order."""
+        return []
+
+    def zoom_default(self, state: Any) -> str:
+        """The part shown first: where the action is."""
+        return ""
+
+    def zoom(self, state: Any, names: Mapping[PlayerId, str], key: str) -> tuple[bytes, list[str]]:
+        """The picture of part `key` of the board, and its text (what it shows, which is
+        also its alt text)."""
+        raise NotImplementedError
 
     def chapter(self, state: Any) -> int:
         """A new board message is posted when this changes (a race, a turn), so the thread

@@ -82,6 +82,19 @@ class Reply:
         message = self.interaction.message
         return message is not None and message.flags.ephemeral
 
+    @property
+    def component_ids(self) -> list[str]:
+        """The custom ids of the components of the message whose component was used."""
+        message = self.interaction.message
+        if message is None:
+            return []
+        return [
+            custom_id
+            for row in message.components
+            for item in getattr(row, "children", ())
+            if (custom_id := getattr(item, "custom_id", None))
+        ]
+
     async def _answer(self, send: Callable[[], Awaitable[Any]]) -> bool:
         """Give the first response with `send` if nobody has; True if this call gave it.
         Otherwise wait until the first response has landed (a follow-up sent before it

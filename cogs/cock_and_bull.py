@@ -28,6 +28,7 @@ from rules.cock_and_bull.actions import (
 )
 from rules.cock_and_bull.options import OPTIONS
 from rules.cock_and_bull.state import (
+    EMPTY,
     ChipPlaced,
     ChipRemoved,
     CockAndBullState,
@@ -37,6 +38,7 @@ from rules.cock_and_bull.state import (
     Face,
     FirstTurnWon,
     GameWon,
+    Group,
     MantleScored,
     MatchWon,
     NextGameStarted,
@@ -94,6 +96,10 @@ def _face(face: Face) -> str:
     return f"{FACE_ICON[face]} {_(FACE_NAME[face])}"
 
 
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def _group(spot: int | None) -> str:
     return _(GROUP_NAME[group_of(spot or 0).value])
 
@@ -130,6 +136,48 @@ class CockAndBullPresenter(Presenter):
         }[state.phase].format(
             player=who, group=group, points=points, noun=agree(points, "point", "points")
         )
+
+    def standings(self, state: CockAndBullState, names: Mapping[PlayerId, str]) -> list[str]:
+        """Each player's colour, Mantle and chips on the Arms (and games won in a match),
+        then the last roll: what the picture shows."""
+        lines = []
+        for seat, player in enumerate(state.players):
+            colour = state.colour_of(seat)
+            who = names.get(player, _("Someone"))
+            if colour is not None:
+                who += f" ({_(COLOUR_NAME[colour])})"
+            chips = count(len(state.chips_of(seat)), "chip", "chips")
+            line = _("{player}: Mantle {mantle} of 36, {chips} on the Arms")
+            text = line.format(player=who, mantle=state.mantle[seat], chips=chips)
+            if len(state.results) or state.rules.best_of > 1 or state.rules.point_limit:
+                won = count(state.wins[seat], "game", "games")
+                text += _(", {games} won").format(games=won)
+            lines.append(text)
+        if state.last_roll is not None:
+            lines.append(_("Last roll: {dice}").format(dice=_dice(state.last_roll)))
+        return lines
+
+    def text_board(self, state: CockAndBullState, names: Mapping[PlayerId, str]) -> list[str]:
+        """Both players' standing, then the Arms spot by spot, group by group."""
+        lines = self.standings(state, names)
+        for group in (Group.BEND, Group.FIELD, Group.CROWN):
+            spots = [
+                names.get(state.players[state.spots[i]], _("Someone"))
+                if state.spots[i] != EMPTY
+                else _("empty")
+                for i in group.spots
+            ]
+            line = _("{group} ({points} points a chip): {spots}")
+            lines.append(
+                _capital(
+                    line.format(
+                        group=_(GROUP_NAME[group.value]),
+                        points=group.points,
+                        spots=", ".join(spots),
+                    )
+                )
+            )
+        return lines
 
     def narrate(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
         lines: list[str] = []

@@ -33,6 +33,7 @@ from cogs.replay_viewer import (
     ViewerMessage,
     picture_at,
     summary,
+    summary_alt,
     viewer_message,
 )
 from cogs.scoreboard import GAME_CHOICES
@@ -151,7 +152,8 @@ class Community(commands.Cog):
     async def _summary(self, reply: Reply, replay: Replay) -> None:
         """The animated summary, as a private message of its own (drawing it takes a while)."""
         await reply.defer()
-        presenter = self.bot.presenters.get(replay.table.row.game)
+        game = replay.table.row.game
+        engine, presenter = self.bot.service.engine(game), self.bot.presenters.get(game)
         animation = await asyncio.to_thread(summary, replay, presenter)
         if len(animation.data) > reply.interaction.filesize_limit:
             raise UserError(_("This game's summary is too large for Discord to show."))
@@ -169,7 +171,11 @@ class Community(commands.Cog):
                 kind=kind,
                 size=number(len(animation.data) // 1024),
             ),
-            file=discord.File(io.BytesIO(animation.data), filename=animation.filename),
+            file=discord.File(
+                io.BytesIO(animation.data),
+                filename=animation.filename,
+                description=summary_alt(replay, engine, presenter, frames),
+            ),
         )
 
 

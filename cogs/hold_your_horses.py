@@ -22,6 +22,7 @@ from images.hold_your_horses import render_finished_png, render_png
 from rules.core import Action, Event, Outcome, PlayerId
 from rules.hold_your_horses.options import OPTIONS
 from rules.hold_your_horses.state import (
+    HORSES,
     SCRATCHES,
     CardsDealt,
     GameWon,
@@ -130,6 +131,38 @@ class HoldYourHorsesPresenter(Presenter):
             return line.format(race=race, done=done, scratches=SCRATCHES, player=who)
         return _("{race}: {player} to roll").format(race=race, player=who)
 
+    def standings(self, state: HoldYourHorsesState, names: Mapping[PlayerId, str]) -> list[str]:
+        """The pot and everyone's tokens, the scratched horses, and the horses in front."""
+        race = state.race
+        tokens = " · ".join(
+            f"{names.get(p, _('Someone'))} {t}"
+            for p, t in zip(state.players, state.tokens, strict=True)
+        )
+        lines = [_("Pot {pot}. Tokens: {tokens}").format(pot=state.pot, tokens=tokens)]
+        if race.scratched:
+            scratched = ", ".join(map(str, race.scratched))
+            lines.append(_("Scratched: {horses}").format(horses=scratched))
+        if race.winner is not None:
+            lines.append(_("Horse {horse} won the race").format(horse=race.winner))
+        elif state.phase is Phase.RACE:
+            ahead = sorted(_running(state), key=lambda h: _left(state, h))[:3]
+            lines.append(
+                _("In front: {horses}").format(horses="; ".join(_where(state, h) for h in ahead))
+            )
+        return lines
+
+    def text_board(self, state: HoldYourHorsesState, names: Mapping[PlayerId, str]) -> list[str]:
+        """The pot and tokens, then every horse on the track: where it is, or scratched."""
+        lines = self.standings(state, names)
+        for h in HORSES:
+            order = state.race.scratch_order(h)
+            if order is not None:
+                line = _("Horse {horse}: scratched ({order}, {price} a card)")
+                lines.append(line.format(horse=h, order=_ordinal(order), price=state.price(h)))
+            else:
+                lines.append(_where(state, h))
+        return lines
+
     def narrate(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
         lines: list[str] = []
         for e in events:
@@ -236,6 +269,21 @@ class HoldYourHorsesPresenter(Presenter):
         won, over = count(best, "token", "tokens"), count(races, "race", "races")
         line = _("{winners} with {tokens} won over {races}")
         return line.format(winners=winners_phrase(winners, names), tokens=won, races=over)
+
+
+def _running(state: HoldYourHorsesState) -> list[int]:
+    return [h for h in HORSES if state.race.scratch_order(h) is None]
+
+
+def _left(state: HoldYourHorsesState, horse: int) -> int:
+    """Steps `horse` still has to run."""
+    return state.rules.track.finish(horse) - state.race.position(horse)
+
+
+def _where(state: HoldYourHorsesState, horse: int) -> str:
+    line = _("Horse {horse}: {steps} of {finish} steps")
+    finish = state.rules.track.finish(horse)
+    return line.format(horse=horse, steps=state.race.position(horse), finish=finish)
 
 
 def _hand_text(cards: Sequence[int]) -> str:

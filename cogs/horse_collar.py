@@ -41,6 +41,7 @@ from rules.horse_collar.state import (
     TurnScored,
     TurnStarted,
     VoidReason,
+    Weight,
     WeightShot,
     colour_of,
     weight_label,
@@ -256,6 +257,37 @@ class HorseCollarPresenter(Presenter):
         return _("Frame {frame}: {points} → {totals}").format(
             frame=frame, points=parts, totals=totals
         )
+
+    def standings(self, state: HorseCollarState, names: Mapping[PlayerId, str]) -> list[str]:
+        """The sides' scores against the target, and what this turn's weights are worth."""
+        scores = ", ".join(f"{side_name(s)} {v}" for s, v in enumerate(state.scores))
+        line = _("Frame {frame}. Scores: {scores} (target {target})")
+        lines = [line.format(frame=state.frame, scores=scores, target=state.rules.target)]
+        if state.weights:
+            values = [self._value(state, w) for w in state.weights if not w.fallen]
+            fell = sum(w.fallen for w in state.weights)
+            line = _("On the board: {weights} weights worth {values}; {fallen} in the alley")
+            shown = " + ".join(str(v) for v in sorted(values, reverse=True)) or "0"
+            lines.append(line.format(weights=len(values), values=shown, fallen=fell))
+        return lines
+
+    def text_board(self, state: HorseCollarState, names: Mapping[PlayerId, str]) -> list[str]:
+        """Scores, then every weight shot this turn: where it lies and what it is worth."""
+        lines = self.standings(state, names)
+        for w in state.weights:
+            if w.fallen:
+                where = _("in the alley")
+            else:
+                where = _("{distance}, worth {value}").format(
+                    distance=distance(w.d), value=self._value(state, w)
+                )
+            lines.append(f"{weight_label(w.index)}: {where}")
+        return lines
+
+    @staticmethod
+    def _value(state: HorseCollarState, weight: Weight) -> int:
+        zone = zone_of(weight.d, weight.y, state.rules.table, fallen=weight.fallen)
+        return zone_value(zone, state.rules.corner_hanger)
 
     def narrate(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
         lines: list[str] = []

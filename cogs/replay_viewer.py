@@ -16,14 +16,15 @@ from typing import Any, Protocol, runtime_checkable
 
 import discord
 
-from bot.board import prompt_here
+from bot.alt_text import board_alt, joined, plain
+from bot.board import narration, prompt_here
 from bot.components import plain_button
 from bot.custom_ids import VIEWER_TEMPLATE, ViewerId
 from bot.i18n import _, pgettext
 from bot.presenter import Presenter
 from bot.replay import Replay
 from bot.service import Table
-from bot.wording import seat_move, split_seat_events
+from bot.wording import seat_move
 from images.animation import Animation, animate
 from rules.core import Engine
 
@@ -98,9 +99,11 @@ def viewer_message(
     table, state = replay.table, replay.states[step]
     here = Table(table.row, table.seats, state)
     lines = move_list(replay, presenter, step)
-    lines.append(f"**▶ {prompt_here(here, engine, presenter)}**")
+    prompt = prompt_here(here, engine, presenter)
+    lines.append(f"**▶ {prompt}**")
+    title = _("Replay · {game} #{id}").format(game=presenter.title, id=table.row.id)
     embed = discord.Embed(
-        title=_("Replay · {game} #{id}").format(game=presenter.title, id=table.row.id),
+        title=title,
         description="\n".join(lines),
         colour=presenter.colour,
     )
@@ -115,7 +118,9 @@ def viewer_message(
         )
     )
     embed.set_image(url="attachment://replay.png")
-    file = discord.File(io.BytesIO(picture), filename="replay.png")
+    heading = f"{title}, {_('Move {step}').format(step=step)}"
+    alt = board_alt(presenter, state, table.names, heading, prompt, _said(replay, presenter, step))
+    file = discord.File(io.BytesIO(picture), filename="replay.png", description=alt)
     view = discord.ui.View(timeout=None)
     for button in buttons(replay, presenter, step, owner):
         view.add_item(button)
@@ -133,14 +138,18 @@ def move_list(replay: Replay, presenter: Presenter, step: int) -> list[str]:
     return lines
 
 
+def _said(replay: Replay, presenter: Presenter, step: int) -> list[str]:
+    """What the move that led to `step` did, as the board said it then (public events)."""
+    return narration(presenter, replay.events[step], replay.table.names)[0] if step else []
+
+
 def _move_line(replay: Replay, presenter: Presenter, n: int, *, current: bool) -> str:
     move = replay.moves[n]
     assert move is not None  # every step after the first was a move
     player, action = move
     names = replay.table.names
     events = replay.events[n]
-    said, game_events = split_seat_events([e for e in events if e.visible_to is None], names)
-    said += presenter.narrate(game_events, names)
+    said = _said(replay, presenter, n)
     # The game is over: what only one player saw then may be told now.
     for seat in replay.table.seats:
         said += [
@@ -191,6 +200,22 @@ def buttons(replay: Replay, presenter: Presenter, step: int, owner: int) -> list
 def _capital(label: str) -> str:
     """A label starting with a capital, wherever the language put the chapter's name."""
     return label[:1].upper() + label[1:]
+
+
+def summary_alt(replay: Replay, engine: Engine[Any], presenter: Presenter, frames: str) -> str:
+    """The animated summary's alt text: what it is (`frames`: how many, worded), and how
+    the game ended."""
+    line = _("{game} #{id}: an animated summary, one frame per {chapter} ({frames}).")
+    what = line.format(
+        game=presenter.title,
+        id=replay.table.row.id,
+        chapter=presenter.chapter_word(),
+        frames=frames,
+    )
+    last = Table(replay.table.row, replay.table.seats, replay.states[replay.last])
+    names = replay.table.names
+    ended = plain(prompt_here(last, engine, presenter), names)
+    return joined([what, ended, *(plain(s, names) for s in presenter.standings(last.state, names))])
 
 
 def summary(replay: Replay, presenter: Presenter) -> Animation:

@@ -23,13 +23,13 @@ from bot.board import OPTIONS_PER_MENU
 from bot.client import Interaction, ParlourBot
 from bot.errors import UserError, refused
 from bot.i18n import N_, NP_, _, ngettext, pgettext
-from bot.presenter import ButtonLook, NumberBox, Presenter
+from bot.presenter import ButtonLook, NumberBox, Presenter, Zoom
 from bot.replies import Reply
 from bot.service import Table
 from bot.wording import agree, count, listing, mention, who
 from cogs.options import house_rules, new_command, rules_text, send_rules
 from images.risk import NEUTRAL as NEUTRAL_COLOUR
-from images.risk import LegendRow, MapView, render_png
+from images.risk import LegendRow, MapView, render_png, render_zoom_png
 from rules.core import Action, Event, IllegalAction, Outcome, PlayerId
 from rules.risk import ENGINE, cards
 from rules.risk.actions import (
@@ -331,6 +331,43 @@ def card_text(card: int) -> str:
     return f"{SYMBOL_ICON[symbol.value]} {territory} ({_(SYMBOL_WORDS[symbol.value])})"
 
 
+def continent_holder(state: RiskState, slug: str) -> PlayerId | None:
+    """Who holds every territory of continent `slug`, if anyone does."""
+    owners = {state.owner(t) for t in CONTINENTS[slug].territories if state.armies_on(t)}
+    held = len(owners) == 1 and all(state.armies_on(t) for t in CONTINENTS[slug].territories)
+    return owners.pop() if held else None
+
+
+def continent_lines(state: RiskState, names: Mapping[PlayerId, str], slug: str) -> list[str]:
+    """A continent as a screen reader hears it: its name, bonus and holder, then a short
+    line per territory with its owner and armies."""
+    continent = CONTINENTS[slug]
+    holder = continent_holder(state, slug)
+    head = _("{continent}, bonus {bonus}").format(
+        continent=continent_name(slug), bonus=continent.bonus
+    )
+    if holder is not None:
+        head += _(", held by {player}").format(player=_owner_name(holder, names))
+    lines = [f"**{head}**"]
+    for t in continent.territories:
+        if not state.armies_on(t):
+            lines.append(_("{territory}: unclaimed").format(territory=name_of(t)))
+            continue
+        line = _("{territory}: {player}, {armies}")
+        lines.append(
+            line.format(
+                territory=name_of(t),
+                player=_owner_name(state.owner(t), names),
+                armies=state.armies_on(t),
+            )
+        )
+    return lines
+
+
+def _owner_name(player: PlayerId, names: Mapping[PlayerId, str]) -> str:
+    return _("Neutral") if player == NEUTRAL else names.get(player, _("Someone"))
+
+
 def map_view(state: RiskState, names: Mapping[PlayerId, str]) -> MapView:
     """What the map shows: owners as colours by seat, the legend, the last battle."""
     colour = {p: seat for seat, p in enumerate(state.players)} | {NEUTRAL: NEUTRAL_COLOUR}
@@ -401,7 +438,8 @@ class RiskPresenter(Presenter):
             more = self._more_numbers(state)
             place = count(state.to_place, "reinforcement", "reinforcements")
             line = _("{player}: place {reinforcements}{trade}{more}")
-            return line.format(player=who, reinforcements=place, trade=trade, more=more)
+            text = line.format(player=who, reinforcements=place, trade=trade, more=more)
+            return text + self._where(state)
         if state.phase is Phase.ATTACK and state.target:
             line = _("{player}: attack {target} from {source} — dice?")
             return line.format(
@@ -419,8 +457,23 @@ class RiskPresenter(Presenter):
             return line.format(source=name_of(state.source), target=name_of(state.target))
         if state.phase is Phase.SETUP_PLACE:
             line = _("place set-up armies ({left} left)")
-            return line.format(left=state.setup_left[state.current])
+            return line.format(left=state.setup_left[state.current]) + RiskPresenter._where(state)
+        if state.phase is Phase.ATTACK and state.source:
+            line = _("attack from {source} ({armies}): which territory?")
+            return line.format(source=name_of(state.source), armies=state.armies_on(state.source))
+        if state.phase is Phase.FORTIFY and state.source:
+            line = _("fortify from {source} ({armies}): to which territory?")
+            return line.format(source=name_of(state.source), armies=state.armies_on(state.source))
         return _(PHASE_WORDS[state.phase])
+
+    @staticmethod
+    def _where(state: RiskState) -> str:
+        """Where the armies being placed go, once the territory is picked: the turn's key
+        fact in words, not only the picture's white rim."""
+        if not state.source:
+            return ""
+        line = _(" — how many on {territory} ({armies})?")
+        return line.format(territory=name_of(state.source), armies=state.armies_on(state.source))
 
     @staticmethod
     def _more_numbers(state: RiskState) -> str:
@@ -429,6 +482,74 @@ class RiskPresenter(Presenter):
             return ""
         line = _(" (or **{button}** from {low} to {high})")
         return line.format(button=_("Type a number…"), low=asked.numbers[0], high=asked.numbers[-1])
+
+    zoomable = True
+
+    def zooms(self, state: RiskState) -> list[Zoom]:
+        return [Zoom(slug, continent_name(slug)) for slug in CONTINENTS]
+
+    def zoom_default(self, state: RiskState) -> str:
+        """Where the action is: the territory picked or attacked, else the continent where
+        the player to act holds the most."""
+        where = state.target or state.source or (state.last_battle or ("", ""))[1]
+        if where:
+            return TERRITORIES[where].continent
+        player = state.players[state.current]
+        return max(
+            CONTINENTS,
+            key=lambda c: sum(
+                state.owner(t) == player and state.armies_on(t) > 0
+                for t in CONTINENTS[c].territories
+            ),
+        )
+
+    def zoom(
+        self, state: RiskState, names: Mapping[PlayerId, str], key: str
+    ) -> tuple[bytes, list[str]]:
+        lines = continent_lines(state, names, key)
+        caption = f"{continent_name(key)} +{CONTINENTS[key].bonus}"
+        return render_zoom_png(map_view(state, names), key, caption), lines
+
+    def standings(self, state: RiskState, names: Mapping[PlayerId, str]) -> list[str]:
+        """The legend: each player's territories, armies and cards; the continents held;
+        the last attack's arrow."""
+        held = card_counts(state)
+        lines = []
+        for p in state.players:
+            name = names.get(p, _("Someone"))
+            if state.is_out(p):
+                lines.append(_("{player}: out").format(player=name))
+                continue
+            line = _("{player}: {territories}, {armies}, {cards}")
+            lines.append(
+                line.format(
+                    player=name,
+                    territories=count(territory_count(state, p), "territory", "territories"),
+                    armies=count(army_count(state, p), "army", "armies"),
+                    cards=count(held.get(p, 0), "card", "cards"),
+                )
+            )
+        for slug in CONTINENTS:
+            holder = continent_holder(state, slug)
+            if holder is not None and holder != NEUTRAL:
+                line = _("{player} holds {continent}")
+                lines.append(
+                    line.format(
+                        player=names.get(holder, _("Someone")), continent=continent_name(slug)
+                    )
+                )
+        if state.last_battle is not None:
+            source, target = state.last_battle
+            line = _("Last attack: from {source} on {target}")
+            lines.append(line.format(source=name_of(source), target=name_of(target)))
+        return lines
+
+    def text_board(self, state: RiskState, names: Mapping[PlayerId, str]) -> list[str]:
+        """The standings, then every continent's territories with owner and armies."""
+        lines = self.standings(state, names)
+        for slug in CONTINENTS:
+            lines += continent_lines(state, names, slug)
+        return lines
 
     def narrate(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
         lines: list[str] = []

@@ -36,6 +36,8 @@ from rules.winners_circle.cards import card
 from rules.winners_circle.options import OPTIONS
 from rules.winners_circle.payout import LAST_PENALTY, PACE_BONUS
 from rules.winners_circle.state import (
+    FINISH,
+    NO_HORSE,
     RACES,
     Bet,
     BetPlaced,
@@ -249,6 +251,45 @@ class WinnersCirclePresenter(Presenter):
             return line.format(race=state.race, player=who, next=state.race + 1, why=why)
         return _("The game is over")
 
+    def standings(self, state: WinnersCircleState, names: Mapping[PlayerId, str]) -> list[str]:
+        """Everyone's money, the horses across the line and the leaders of the rest, and
+        the pace horse: what the picture shows first."""
+        lines = [
+            _("Money: {standings}").format(standings=_standings(state.players, state.money, names))
+        ]
+        if state.finished:
+            done = ", ".join(
+                _("{place} {horse}").format(place=_ordinal(i), horse=horse(h))
+                for i, h in enumerate(state.finished, 1)
+            )
+            lines.append(_("Across the line: {horses}").format(horses=done))
+        if state.phase is not Phase.BETTING:
+            ahead = sorted(state.running(), key=lambda h: -state.progress[h - 1])[:3]
+            lines.append(
+                _("In front: {horses}").format(horses="; ".join(_horse_at(state, h) for h in ahead))
+            )
+        if state.pace != NO_HORSE:
+            lines.append(_("Pace chip: {horse}").format(horse=horse(state.pace)))
+        return lines
+
+    def text_board(self, state: WinnersCircleState, names: Mapping[PlayerId, str]) -> list[str]:
+        """Money and leaders, then each horse: where it runs, its card (face up or down,
+        its values) and the chips on it (values hidden while hidden bets run)."""
+        lines = self.standings(state, names)
+        hidden = state.rules.hidden_bets and state.phase not in (Phase.RACE_OVER, Phase.OVER)
+        for h in range(1, len(state.gates) + 1):
+            up = _("card face up") if state.is_face_up(h) else _("card face down")
+            line = f"{_horse_at(state, h)}; {up}: {card_values(state, h)}"
+            chips = [
+                f"{names.get(b.player, _('Someone'))} {'?' if hidden else b.chip}"
+                for b in state.bets
+                if b.horse == h
+            ]
+            if chips:
+                line += "; " + _("chips: {chips}").format(chips=", ".join(chips))
+            lines.append(line)
+        return lines
+
     def narrate(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
         batch = _Batch.of(events)
         lines: list[str] = []
@@ -370,6 +411,18 @@ def _standings(
     """Everyone's money, richest first."""
     ranked = sorted(zip(players, money, strict=True), key=lambda pm: -pm[1])
     return " · ".join(f"{names.get(p, _('Someone'))} {m}" for p, m in ranked)
+
+
+def _horse_at(state: WinnersCircleState, h: int) -> str:
+    """ "🟡 Horse 3: space 14, 20 to the line", or where it finished."""
+    if h in state.finished:
+        place = state.finished.index(h) + 1
+        return _("{horse}: finished {place}").format(
+            horse=horse(h, capital=True), place=_ordinal(place)
+        )
+    left = FINISH + 1 - state.progress[h - 1]
+    line = _("{horse}: space {space}, {left} to the line")
+    return line.format(horse=horse(h, capital=True), space=state.space(h), left=left)
 
 
 def _move_look(state: WinnersCircleState, h: int) -> ButtonLook:

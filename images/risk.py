@@ -35,6 +35,7 @@ from images.common import (
     fixed_palette,
     paste_centred,
     smooth,
+    text_width,
     to_png,
 )
 from images.layer_cache import static_layer
@@ -366,6 +367,46 @@ def render(view: MapView) -> Image.Image:
 def render_png(view: MapView) -> bytes:
     """`render` as PNG bytes, ready to attach as board.png."""
     return to_png(render(view), _palette(language()))
+
+
+# --- a continent at full size (🔍 Zoom) ------------------------------------------------------
+
+ZOOM_MARGIN = 16  # around a continent's territories, badges and names
+ZOOM_CAPTION = 48  # the caption bar above the zoomed map
+ZOOM_CAPTION_SIZE = 30
+
+
+@functools.cache
+def zoom_box(continent: str, _language: str) -> tuple[int, int, int, int]:
+    """The part of the picture (`SIZE` pixels) that shows `continent` whole: its
+    territories, their badges and their names in the language spoken."""
+    boxes = []
+    for slug in CONTINENTS[continent].territories:
+        (left, top, right, bottom), _mask = region(slug)
+        x, y = name_point(slug)
+        half = text_width(territory_name(slug), NAME_SIZE, bold=True) / 2
+        boxes += [(left, top, right, bottom), (x - half, y - NAME_SIZE, x + half, y + NAME_SIZE)]
+    left = max(0, math.floor(min(b[0] for b in boxes)) - ZOOM_MARGIN)
+    top = max(0, math.floor(min(b[1] for b in boxes)) - ZOOM_MARGIN)
+    right = min(MAP_SIZE[0], math.ceil(max(b[2] for b in boxes)) + ZOOM_MARGIN)
+    bottom = min(MAP_SIZE[1], math.ceil(max(b[3] for b in boxes)) + ZOOM_MARGIN)
+    return left, top + TOP, right, bottom + TOP
+
+
+def render_zoom(view: MapView, continent: str, caption: str) -> Image.Image:
+    """`continent` cut from the map at full size (its names as large as the map's, on a
+    picture a phone shows about as wide), under a caption bar."""
+    box = zoom_box(continent, language())
+    part = render(view).crop(box)
+    image = Image.new("RGB", (part.width, part.height + ZOOM_CAPTION), BACKGROUND)
+    image.paste(part, (0, ZOOM_CAPTION))
+    text = fit_text(drawable(caption), ZOOM_CAPTION_SIZE, part.width - 24, bold=True)
+    draw_text(image, (12, ZOOM_CAPTION / 2), text, size=ZOOM_CAPTION_SIZE, bold=True, anchor="lm")
+    return image
+
+
+def render_zoom_png(view: MapView, continent: str, caption: str) -> bytes:
+    return to_png(render_zoom(view, continent, caption), _palette(language()))
 
 
 def _map(view: MapView) -> Image.Image:

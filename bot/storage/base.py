@@ -31,7 +31,7 @@ LOBBY, ACTIVE, FINISHED, CANCELLED, ABANDONED = (
 MAX_ID = 2**63 - 1  # SQLite's INTEGER range, PostgreSQL's BIGINT
 
 # Every table, parents before children (the order `copy-db` writes them in).
-TABLES = ("games", "seats", "actions", "results", "guild_settings", "ratings")
+TABLES = ("games", "seats", "actions", "results", "guild_settings", "ratings", "member_settings")
 
 
 class Row(Protocol):
@@ -702,6 +702,22 @@ class Storage(ABC):
                 " ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language",
                 guild_id,
                 language,
+            )
+
+    # --- member settings ---------------------------------------------------------------------
+
+    async def text_board_members(self) -> set[int]:
+        """Every member who asked for the text board after each of their moves."""
+        rows = await self._read.fetch("SELECT user_id FROM member_settings WHERE text_board = 1")
+        return {int(r[0]) for r in rows}
+
+    async def set_text_board_default(self, user_id: int, on: bool) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO member_settings (user_id, text_board) VALUES (?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET text_board = excluded.text_board",
+                user_id,
+                int(on),
             )
 
     # --- the bot's own memory ------------------------------------------------------------------

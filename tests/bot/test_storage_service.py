@@ -382,3 +382,12 @@ async def test_a_rematch_lobby_is_found_while_it_is_open(service: GameService) -
     assert found is not None and found.id == lobby.row.id and found.rematch_of == finished
     await service.cancel(lobby.row.id, LEO)
     assert await service.storage.open_rematch(finished) is None
+
+
+async def test_a_members_text_board_setting_is_kept(storage: Storage) -> None:
+    assert await storage.text_board_members() == set()
+    await storage.set_text_board_default(5, True)
+    await storage.set_text_board_default(6, False)
+    assert await storage.text_board_members() == {5}
+    await storage.set_text_board_default(5, False)
+    assert await storage.text_board_members() == set()

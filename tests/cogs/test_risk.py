@@ -12,7 +12,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.board import box_buttons, components, offers_for, peek_button, public_offers
+from bot.board import board_buttons, components, offers_for, public_offers
 from bot.components import GameButton, GameSelect
 from bot.custom_ids import parse_choice
 from cogs.risk import RiskPresenter
@@ -25,7 +25,11 @@ from rules.risk.state import Phase, RiskState
 from tests.rules.risk.scenario import ANA, BOB, WILD, WILD2, acts, card, position
 
 PRESENTER = RiskPresenter()
-TABLE: Any = SimpleNamespace(row=SimpleNamespace(game="risk", id=3, step=7))
+TABLE: Any = SimpleNamespace(
+    row=SimpleNamespace(game="risk", id=3, step=7), away=frozenset({ANA, BOB})
+)
+# Buttons every live board has besides its moves: the panel, 📝 and 🔍, the table's menu.
+NOT_MOVES = {"peek", "text", "zoom", "seats", "take_seat"}
 
 
 def laid_out(items: list[discord.ui.Item[Any]]) -> list[Action]:
@@ -42,7 +46,7 @@ def laid_out(items: list[discord.ui.Item[Any]]) -> list[Action]:
         else:
             assert isinstance(item, GameButton)
             ids = [item.button_id]
-        actions += [Action(i.verb, i.arg) for i in ids if i.verb != "peek"]
+        actions += [Action(i.verb, i.arg) for i in ids if i.verb not in NOT_MOVES]
     return actions
 
 
@@ -52,7 +56,8 @@ def board_and_panel(state: RiskState, caplog: pytest.LogCaptureFixture) -> tuple
     public, boxes = public_offers(ENGINE, PRESENTER, state, ENGINE.to_act(state))
     offers = offers_for(ENGINE, PRESENTER, state, ENGINE.to_act(state))
     private = [(a, look) for a, look in offers if PRESENTER.is_private(a, state)]
-    extra = [*box_buttons(TABLE, boxes), *peek_button(TABLE, PRESENTER)]
+    # The largest board: "Take my seat back" too (the AI plays someone's turn).
+    extra = board_buttons(TABLE, PRESENTER, boxes, ENGINE.to_act(state))
     with caplog.at_level(logging.ERROR, logger="bot.board"):
         board = laid_out(components(TABLE, public, extra))
         panel = laid_out(components(TABLE, private))

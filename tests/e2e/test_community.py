@@ -59,6 +59,7 @@ def shown_step(viewer: FakeMessage) -> tuple[int, int, int]:
 
 def image_of(message: FakeMessage) -> Image.Image:
     (attachment,) = message.attachments
+    assert 0 < len(attachment.description or "") <= 1024  # its alt text
     image = Image.open(io.BytesIO(attachment.data))
     image.load()
     return image.convert("RGB")
@@ -166,6 +167,7 @@ async def summary_of(fake: FakeDiscord, member: JSON, viewer: FakeMessage) -> Im
     assert sent.ephemeral and re.search(r", one frame per \w+ \(\d+ frames?, ", sent.content)
     (attachment,) = sent.attachments
     assert attachment.filename in ("summary.gif", "summary.webp")
+    assert "an animated summary, one frame per" in (attachment.description or "")
     return Image.open(io.BytesIO(attachment.data))
 
 

@@ -50,7 +50,7 @@ async def test_full_three_player_game_with_private_hands(
     players = [ana, leo, mia]
     board = await start_game(fake, ana, GAME, joiners=[leo, mia], options=QUICK)
     labels = [b["label"] for b in board.buttons]
-    assert labels == ["Roll for a scratch", "My cards", "Resign or end…"]
+    assert labels == ["Roll for a scratch", "My cards", "Text board", "Resign or end…"]
     assert "Race 1 of 2" in prompt(board) and f"<@{ana['id']}>" in prompt(board)
 
     # Each hand is shown to its holder only, and never in a public message.
@@ -139,8 +139,8 @@ async def test_autoplay_rolls_for_everyone_at_a_steady_pace(
     board = await start_game(
         fake, ana, GAME, joiners=[leo], options={**QUICK, "races": 1, "autoplay": True}
     )
-    # To watch, not to click: only the private hand and the way to leave or end.
-    assert [b["label"] for b in board.buttons] == ["My cards", "Resign or end…"]
+    # To watch, not to click: only the private hand, the text board and the way to leave or end.
+    assert [b["label"] for b in board.buttons] == ["My cards", "Text board", "Resign or end…"]
     result = await fake.wait_for(
         lambda: fake.latest_message(board.channel_id, is_result), timeout=60
     )

@@ -169,7 +169,7 @@ async def test_a_singles_game_with_selects_replays_and_the_scoreboard(
 
     # The first board: three menus and Same again, the current settings marked, a still PNG.
     assert [c.get("placeholder") for c in board.components[0]["components"]] == [RELEASE_MENU]
-    assert [b["label"] for b in board.buttons] == [SAME_AGAIN, "Resign or end…"]
+    assert [b["label"] for b in board.buttons] == [SAME_AGAIN, "Text board", "Resign or end…"]
     releases = menu_options(board, RELEASE_MENU)
     assert [o["label"] for o in releases][:4] == ["Left rail", "Left", "Left of centre", "Centre"]
     assert [o["label"] for o in releases if o.get("description") == CURRENT] == ["Centre"]

@@ -135,7 +135,7 @@ async def test_hold_your_horses_in_spanish(
     await start_parlour()
     board, ana, leo, mia = await _spanish_table(fake, "hold-your-horses", {"races": 1})
     roll = es("Roll for a scratch")
-    assert offered(board) == [roll, es("My cards"), es("Resign or end…")]
+    assert offered(board) == [roll, es("My cards"), es("Text board"), es("Resign or end…")]
     race = es("Race {race} of {races}", race=1, races=1)
     line = "{race}, scratches ({done} of {scratches} done): {player} to roll"
     assert prompt(board) in {
@@ -163,7 +163,11 @@ async def test_winners_circle_in_spanish(fake: FakeDiscord, start_parlour: Parlo
     red = translations("es").pgettext("horse colour", "red")
     bet = es(bet, number=1, colour=red, chip=1, bluff="")
     assert bet in offered(board)
-    assert [b["label"] for b in board.buttons] == [es("My chips"), es("Resign or end…")]
+    assert [b["label"] for b in board.buttons] == [
+        es("My chips"),
+        es("Text board"),
+        es("Resign or end…"),
+    ]
     menus = [m for m in walk_components(board.components) if m["type"] == STRING_SELECT]
     assert {m["placeholder"] for m in menus} == {es("Bet: horse · chip")}
     answer = await (await choose(fake, mia, board, bet)).response()
@@ -217,7 +221,13 @@ async def test_risk_in_spanish(fake: FakeDiscord, start_parlour: ParlourFactory)
         for left in range(1, 41)
     }
     panel = es("My cards & mission")
-    assert [b["label"] for b in board.buttons] == [es("Auto"), panel, es("Resign or end…")]
+    assert [b["label"] for b in board.buttons] == [
+        es("Auto"),
+        panel,
+        es("Text board"),
+        es("Zoom"),
+        es("Resign or end…"),
+    ]
     menus = [m for m in walk_components(board.components) if m["type"] == STRING_SELECT]
     assert {m["placeholder"] for m in menus} == {es("Place armies on…")}
     names = {translations("es").gettext(t.name) for t in TERRITORIES.values()}  # "Perú"

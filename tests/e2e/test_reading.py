@@ -1,0 +1,124 @@
+"""Boards for everyone, through the fake Discord: the 📝 text board (private, the board's
+moves with the same ids and checks, the setting to get it after each move) and Risk's 🔍
+zoom (a continent at full size, picked in a menu)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.e2e.conftest import ParlourFactory
+from tests.e2e.driver import (
+    choose,
+    move_number,
+    player_to_act,
+    start_game,
+)
+from tests.e2e.fake_discord import STRING_SELECT, FakeDiscord, FakeMessage, walk_components
+
+JSON = dict[str, Any]
+TEXT_BOARD = "Text board"
+
+
+def move_ids(message: FakeMessage) -> set[str]:
+    """The custom ids of a message's moves: buttons tied to a step (`v1:<game>:<id>:<step>:`)."""
+    return {b["custom_id"] for b in message.buttons if b["custom_id"].split(":")[3] != "-"}
+
+
+async def open_text_board(fake: FakeDiscord, user: JSON, board: FakeMessage) -> FakeMessage:
+    callback = await (await fake.click(user, board, label=TEXT_BOARD)).response()
+    panel = callback.message
+    assert panel is not None and panel.ephemeral and panel.visible_to == int(user["id"])
+    return panel
+
+
+async def test_the_text_board_is_private_and_plays_like_the_board(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    await start_parlour()
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    board = await start_game(fake, ana, "cock-and-bull", joiners=[leo])
+    # Both roll one die for the first turn: the board's Roll is each one's move.
+    panel = await open_text_board(fake, ana, board)
+    leos = await open_text_board(fake, leo, board)
+    (embed,) = panel.embeds
+    assert embed["title"].startswith("📝 Text board · Cock & Bull")
+    text = embed["description"]
+    assert "roll one die for the first turn" in text and "Ana: Mantle 0 of 36" in text
+    assert "<@" not in text  # names, for a screen reader, not mention ids
+    assert move_ids(panel) == move_ids(leos) == move_ids(board)  # the same ids
+    # A move made on the text board is the board's: the board moves on, the panel is redrawn.
+    step = move_number(board)
+    callback = await (await choose(fake, ana, panel, "Roll one die")).response()
+    assert callback.message is panel  # answered by redrawing the text board itself
+    await fake.wait_for(lambda: move_number(board) > step or None)
+    assert f"move {move_number(board)}" in panel.embeds[0]["title"]
+    assert move_ids(panel) == set()  # Ana has rolled: nothing more for her to do now
+    # The same checks as the board's: Leo's text board, drawn before Ana's roll, is stale.
+    refused = await (await choose(fake, leo, leos, "Roll one die")).response()
+    assert refused.message is not None and refused.message.ephemeral
+    assert "out of date" in refused.message.content
+    # "Read again" brings it up to date, with his roll.
+    await (await choose(fake, leo, leos, "Read again")).response()
+    assert move_ids(leos) == move_ids(board) != set()
+    # An outsider reads the board too, with no moves and nobody's secrets.
+    mia = fake.make_user("Mia")
+    theirs = await open_text_board(fake, mia, board)
+    assert move_ids(theirs) == set()
+    assert "Only you see this" not in theirs.embeds[0]["description"]
+
+
+async def test_a_member_can_get_the_text_board_after_each_move(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    parlour = await start_parlour()
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    board = await start_game(fake, ana, "cock-and-bull", joiners=[leo])
+    panel = await open_text_board(fake, leo, board)
+    await (await choose(fake, leo, panel, "Show this after each of my moves")).response()
+    assert "Stop showing this after my moves" in [b["label"] for b in panel.buttons]
+    assert await parlour.service.storage.text_board_members() == {int(leo["id"])}
+    before = len(fake.ephemeral_for(leo))
+    rec = await fake.click(leo, board, label="Roll one die")  # on the public board
+    await rec.response()
+    latest = await fake.wait_for(
+        lambda: (len(fake.ephemeral_for(leo)) > before and fake.ephemeral_for(leo)[-1]) or None
+    )
+    assert latest.embeds and latest.embeds[0]["title"].startswith("📝 Text board")
+    assert latest.embeds[0]["description"].startswith("**Leo** rolled")  # what his move did
+    # Ana never asked: her moves are answered as before, with no text board.
+    ana_before = len(fake.ephemeral_for(ana))
+    await (await fake.click(ana, board, label="Roll one die")).response()
+    assert len(fake.ephemeral_for(ana)) == ana_before
+
+
+async def test_risk_zoom_shows_a_continent_at_full_size(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    await start_parlour()
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    board = await start_game(fake, ana, "risk", joiners=[leo])
+    actor = player_to_act(board, [ana, leo]) or ana
+    callback = await (await fake.click(actor, board, label="Zoom")).response()
+    zoom = callback.message
+    assert zoom is not None and zoom.ephemeral
+    (attachment,) = zoom.attachments
+    assert attachment.filename == "zoom.png" and attachment.description
+    assert len(attachment.description) <= 1024
+    (menu,) = [c for c in walk_components(zoom.components) if c["type"] == STRING_SELECT]
+    assert [o["label"] for o in menu["options"]] == [
+        "North America",
+        "South America",
+        "Europe",
+        "Africa",
+        "Asia",
+        "Australia",
+    ]
+    # The turn's key facts in the text: what to do, and every territory of the continent.
+    text = zoom.embeds[0]["description"]
+    assert text.startswith("▶ ")
+    asia = next(o for o in menu["options"] if o["label"] == "Asia")
+    await (await fake.select(actor, zoom, [asia["value"]], custom_id=menu["custom_id"])).response()
+    assert zoom.embeds[0]["title"].endswith("· Asia")
+    assert "Kamchatka:" in zoom.embeds[0]["description"]
+    (attachment,) = zoom.attachments
+    assert "Asia" in (attachment.description or "") and "Kamchatka" in attachment.description

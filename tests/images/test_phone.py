@@ -1,0 +1,143 @@
+"""The phone check: Discord on a phone shows a picture about 360 points wide. Every board
+picture is drawn again with its text recorded (the renderer's own sizes, through
+`tests.images.drawn`), and the smallest text of each title is reported at that width; Risk's
+🔍 zoom keeps every territory name at least `PHONE_MIN` pixels high there.
+
+The report (`pytest tests/images/test_phone.py -s`) lists, per title and picture, the
+smallest text's size in pixels once the picture is scaled to 360 wide."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from io import BytesIO
+from random import Random
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from bot.presenter import Presenter
+from cogs.cock_and_bull import CockAndBullPresenter
+from cogs.hold_your_horses import HoldYourHorsesPresenter
+from cogs.horse_collar import HorseCollarPresenter
+from cogs.risk import RiskPresenter, map_view
+from cogs.winners_circle import WinnersCirclePresenter
+from images.hold_your_horses import render_finished_png
+from images.risk import render_zoom, territory_name
+from images.winners_circle import render_payout_png
+from rules.core import setup_rng, step_rng
+from rules.registry import ENGINES
+from rules.risk.map import CONTINENTS
+from tests.images.drawn import DrawnText
+
+PHONE = 360  # pixels: the width Discord gives a picture on a phone
+PHONE_MIN = 10  # pixels at that width: the smallest a zoomed name may be
+NAMES = {1: "Ana", 2: "Leo", 3: "Mia"}
+
+
+@dataclass(frozen=True)
+class Smallest:
+    picture: str
+    width: int
+    text: str
+    size: int
+
+    @property
+    def on_phone(self) -> float:
+        return self.size * PHONE / self.width
+
+
+def mid_game(
+    presenter: Presenter,
+    seats: int,
+    steps: int,
+    options: dict[str, Any],
+    until: Callable[[Any], bool] = lambda state: False,
+) -> Any:
+    """A state `steps` AI moves into a game (fixed seed), or sooner once `until` holds,
+    for a busy picture."""
+    engine = ENGINES[presenter.game]
+    state = engine.initial_state(list(range(1, seats + 1)), options, setup_rng("phone"))
+    for step in range(steps):
+        to_act = sorted(engine.to_act(state))
+        if not to_act or until(state):
+            break
+        action = engine.choose(state, to_act[0], Random(step))
+        state = engine.apply(state, to_act[0], action, step_rng("phone", step)).state
+    return state
+
+
+def board(presenter: Presenter, seats: int, steps: int) -> Callable[[], bytes]:
+    return lambda: presenter.render_png(mid_game(presenter, seats, steps, {}), NAMES)
+
+
+def race_won() -> bytes:
+    """Hold Your Horses' closing picture of a race: the finish."""
+    state = mid_game(HoldYourHorsesPresenter(), 3, 2000, {"races": 2}, lambda s: s.race.number > 1)
+    return render_finished_png(state, NAMES)
+
+
+def payout() -> bytes:
+    """Winner's Circle's closing picture of a race: the itemised payout."""
+    state = mid_game(WinnersCirclePresenter(), 3, 2000, {}, lambda s: s.phase.value == "race_over")
+    return render_payout_png(state, NAMES)
+
+
+PICTURES: dict[str, Callable[[], bytes]] = {
+    "Cock & Bull": board(CockAndBullPresenter(), 2, 30),
+    "Hold Your Horses": board(HoldYourHorsesPresenter(), 3, 40),
+    "Hold Your Horses, a race won": race_won,
+    "Winner's Circle": board(WinnersCirclePresenter(), 3, 30),
+    "Winner's Circle, a race paid out": payout,
+    "Horse Collar": board(HorseCollarPresenter(), 2, 6),
+    "Risk": board(RiskPresenter(), 3, 300),
+}
+
+
+def smallest(drawn: DrawnText, since: int, picture: str, png: bytes) -> Smallest:
+    width = Image.open(BytesIO(png)).width
+    text, size = min(drawn.sized[since:], key=lambda ts: ts[1])
+    return Smallest(picture, width, text, size)
+
+
+def report(rows: list[Smallest]) -> Iterator[str]:
+    yield f"Smallest text at {PHONE} px wide (font size in px, scaled):"
+    for row in rows:
+        yield (
+            f"  {row.picture}: {row.on_phone:.1f} px ({row.size} px on a {row.width} px picture, "
+            f"{row.text!r})"
+        )
+
+
+def test_the_smallest_text_of_every_board_on_a_phone(monkeypatch: pytest.MonkeyPatch) -> None:
+    drawn = DrawnText(monkeypatch)
+    rows = []
+    for title, draw in PICTURES.items():
+        mark = len(drawn.sized)
+        png = draw()
+        rows.append(smallest(drawn, mark, title, png))
+    print("\n".join(report(rows)))
+    assert [row.picture for row in rows] == list(PICTURES)
+    assert all(row.on_phone > 0 for row in rows)
+
+
+@pytest.mark.parametrize("continent", list(CONTINENTS))
+def test_risk_zoom_keeps_every_name_readable_on_a_phone(
+    monkeypatch: pytest.MonkeyPatch, continent: str
+) -> None:
+    drawn = DrawnText(monkeypatch)
+    state = mid_game(RiskPresenter(), 3, 300, {})
+    image = render_zoom(map_view(state, NAMES), continent, "Caption")
+    sizes: dict[str, int] = {}
+    for text, size in drawn.sized:
+        sizes[text] = min(size, sizes.get(text, size))
+    for slug in CONTINENTS[continent].territories:
+        name = territory_name(slug)
+        assert sizes[name] * PHONE / image.width >= PHONE_MIN, (name, image.width)
+    assert sizes["Caption"] * PHONE / image.width >= PHONE_MIN
+    # The whole map on a phone: the same names, too small to read without opening it.
+    assert (
+        min(sizes[territory_name(s)] for s in CONTINENTS[continent].territories) * PHONE / (1600)
+        < PHONE_MIN
+    )
