@@ -1,0 +1,149 @@
+"""Where a move's CPU goes: `bench.load`'s Cock & Bull games played at a steady rate while
+py-spy samples the bot's processes (the event loop's and its picture workers), each sample
+put in the stage of the work it belongs to.
+
+A sample's stage is that of the innermost frame a stage claims (`STAGES`, first match from
+the leaf up); samples of a thread waiting (for a socket, a queue, a lock) are left out. The
+CPU per interaction measured from /proc is shared out by the stages' samples. With
+`--baseline DIR` the same run is made first against another checkout's bot.
+
+Needs py-spy (`.venv/bin/pip install py-spy`; it reads the bot's memory, so run as root or
+with ptrace allowed). Run: .venv/bin/python -m bench.profile [--rate 40] [--seconds 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+import shutil
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+from bench.bot_process import usage
+from bench.common import print_load
+from bench.load import HOT_PATHS, Tally, collector_held, playing, running, used
+from bench.results import Run, commit_of
+
+# (stage, pattern of a frame "function (file:line)"), the first that a frame matches.
+STAGES = (
+    ("PNG encode", r"^to_png |PngImagePlugin|ImageFile\.py|Image\.quantize|Image\.save "),
+    ("picture drawing", r"\(images/|\(cogs/[a-z_]+\.py:\d+\)$"),
+    ("picture hand-over", r"multiprocessing/|concurrent/futures/process\.py|bot/pictures\.py"),
+    ("rules engine", r"\(rules/"),
+    ("storage", r"aiosqlite|asyncpg|bot/storage/|sqlite3"),
+    (
+        "requests to Discord",
+        r"aiohttp/client|aiohttp/http_writer|aiohttp/multipart|aiohttp/formdata|aiohttp/payload|discord/http\.py|discord/webhook/|InteractionResponse|discord/file\.py",
+    ),
+    (
+        "gateway and parsing",
+        r"discord/gateway\.py|discord/state\.py|aiohttp/client_ws|zlib|json/|discord/message\.py|discord/interactions\.py|discord/embeds\.py|discord/components\.py",
+    ),
+    ("discord.py dispatch", r"discord/ui/|discord/client\.py|discord/ext/|discord/app_commands/"),
+    ("board and wording", r"bot/board\.py|bot/publisher\.py|bot/wording\.py|bot/i18n\.py|babel/"),
+    ("routing and service", r"\(bot/"),
+    ("event loop", r"asyncio/"),
+)
+# A thread waiting, not working: its samples are left out (a pipe's read or write blocks
+# until the other side is ready; the copy itself is cheap).
+WAITING = re.compile(
+    r"^(select|poll|_poll|wait|acquire|get|sleep|_recv|recv|recv_bytes|_recv_bytes|accept|"
+    r"_worker|_connection_worker_thread|Condition\.wait|Event\.wait|Queue\.get|"
+    r"EpollSelector\.select|_PollLikeSelector\.select|SemLock\.__enter__|_exit_with|"
+    r"Thread\.join|wait_result_broken_or_wakeup|Connection\._send|Connection\._recv) "
+)
+
+
+def stage_of(frames: list[str]) -> str | None:
+    """The stage of a sample (frames root first), None for a waiting thread."""
+    leaf = frames[-1].strip()
+    if WAITING.match(leaf) or leaf.startswith(("_connection_worker_thread", "select ")):
+        return None
+    for frame in reversed(frames):
+        for stage, pattern in STAGES:
+            if re.search(pattern, frame):
+                return stage
+    return "other"
+
+
+def stages(raw: str) -> Counter[str]:
+    """Samples per stage from py-spy's raw (collapsed) output."""
+    counts: Counter[str] = Counter()
+    for line in raw.splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not stack:
+            continue
+        frames = [re.sub(r"^process \d+:.*$", "", f) for f in stack.split(";")]
+        stage = stage_of([f for f in frames if f])
+        if stage is not None:
+            counts[stage] += int(count)
+    return counts
+
+
+async def profile(
+    games: int, rate: float, seconds: float, code: Path | None
+) -> tuple[Counter[str], float, int]:
+    """Samples per stage, the bot's CPU ms per interaction, and the interactions."""
+    async with running(games, False, None, code) as bench:
+        tally = Tally()
+        async with playing(bench, rate, tally) as pacer:
+            await pacer.run(time.monotonic() + 3)  # warm: every game's first moves
+            with collector_held(), tempfile.TemporaryDirectory() as tmp:
+                out = Path(tmp) / "raw.txt"
+                before, sent = usage(bench.bot.proc.pid), len(bench.fake.interactions)
+                spy = await asyncio.create_subprocess_exec(
+                    *(py_spy(), "record", "--subprocesses", "--nonblocking", "--rate", "250"),
+                    *("--format", "raw", "--output", str(out), "--pid", str(bench.bot.proc.pid)),
+                    *("--duration", str(int(seconds))),
+                    stdout=asyncio.subprocess.DEVNULL,
+                    stderr=asyncio.subprocess.DEVNULL,
+                )
+                await pacer.run(time.monotonic() + seconds)
+                await spy.wait()
+                cpu = used(before, usage(bench.bot.proc.pid))
+                answered = len(bench.fake.interactions) - sent
+                counts = stages(out.read_text())
+    return counts, 1000 * cpu.cpu_s / max(answered, 1), answered
+
+
+def py_spy() -> str:
+    found = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    if not Path(found).exists():
+        raise SystemExit("py-spy is needed: .venv/bin/pip install py-spy")
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--rate", type=float, default=40.0, help="interactions a second")
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--baseline", type=Path, help="a checkout of an older version")
+    args = parser.parse_args()
+    print_load("before")
+    run = Run("profile", HOT_PATHS, sys.argv[1:])
+    columns, rows = [], {name: [name] for name, _ in (*STAGES, ("other", ""))}
+    for code in (args.baseline, None) if args.baseline is not None else (None,):
+        counts, cpu_ms, answered = asyncio.run(profile(args.games, args.rate, args.seconds, code))
+        total = sum(counts.values()) or 1
+        columns.append(f"{commit_of(code) if code else commit_of()} ms/int")
+        for name, cells in rows.items():
+            cells.append(f"{cpu_ms * counts[name] / total:.2f}")
+        rows.setdefault("all", ["all"]).append(f"{cpu_ms:.2f}")
+        run.note(f"{columns[-1][:-7]}: {answered} interactions, {total} samples")
+    run.table(
+        f"CPU per interaction by stage, Cock & Bull, {args.games} games at {args.rate:g}/s, "
+        f"{args.seconds:g} s, the bot's processes together (ms)",
+        ("stage", *columns),
+        list(rows.values()),
+    )
+    run.save()
+    print_load("after")
+
+
+if __name__ == "__main__":
+    main()
