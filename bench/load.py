@@ -324,6 +324,24 @@ async def row(
     return cells, routes
 
 
+KNEE_P99_MS = 100
+
+
+def knee_of(rows: Sequence[Sequence[object]]) -> str | None:
+    """The highest target rate of `rows` (one bot's, two rates or more) whose p99 held
+    within the budget; "≥" it when every rate measured held."""
+    p99, rate = HEADERS.index("p99 ms"), HEADERS.index("target/s")
+    rates = [float(str(r[rate])) for r in rows]
+    held = [
+        float(str(r[rate]))
+        for r in rows
+        if str(r[p99]) != "-" and float(str(r[p99])) <= KNEE_P99_MS
+    ]
+    if len(set(rates)) < 2 or not held:
+        return None
+    return f"{'≥ ' if len(held) == len(rates) else ''}{max(held):g}"
+
+
 HEADERS = (
     "bot at",
     "games",
@@ -376,6 +394,9 @@ async def table(
                     f"{new[1]} games at {new[2]}/s: CPU per interaction {ratio:.2f}x of "
                     f"{old[0]}'s in the same run"
                 )
+    for name in dict.fromkeys(r[0] for r in rows):
+        if (knee := knee_of([r for r in rows if r[0] == name])) is not None:
+            run.note(f"{name}: the knee, the highest rate with p99 ≤ {KNEE_P99_MS} ms: {knee}/s")
     print("requests to Discord per move (REST calls, interaction answers included):")
     for line in routes:
         run.note(f"requests per move, {line}")
@@ -438,7 +459,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("mode", nargs="?", choices=("table", "soak"), default="table")
     parser.add_argument("--games", type=int, help="games at once (default: the table's rows)")
-    parser.add_argument("--rate", type=float, help="interactions a second, in all")
+    parser.add_argument(
+        "--rate", type=float, nargs="+", help="interactions a second, in all (several: a row each)"
+    )
     parser.add_argument("--seconds", type=float, default=30, help="measured, per row")
     parser.add_argument("--minutes", type=float, default=60, help="soak: how long")
     parser.add_argument(
@@ -456,7 +479,7 @@ def main() -> None:
         asyncio.run(
             soak(
                 args.games or 100,
-                args.rate or 30,
+                args.rate[0] if args.rate else 30,
                 args.minutes,
                 args.postgres,
                 args.picture_workers,
@@ -466,7 +489,7 @@ def main() -> None:
         pairs = (
             ROWS
             if args.games is None and args.rate is None
-            else [(args.games or 200, args.rate or 100)]
+            else [(args.games or 200, rate) for rate in args.rate or (100,)]
         )
         run = Run("load", HOT_PATHS, sys.argv[1:])
         asyncio.run(
