@@ -30,7 +30,8 @@ from tests.e2e.fake_discord import CB_MODAL, JSON, FakeDiscord, FakeMessage, Int
 
 HOSTED_BY = re.compile(r"hosted by <@(\d+)>")
 RANGE = re.compile(r"from (\d+) to (\d+)")
-TABLE_MENU_LABEL = "Resign or end…"
+# Buttons of every board that make no move: the way out, and the board read another way.
+NOT_A_MOVE = ("Resign or end…", "Text board", "Zoom")
 ANSWER_WAIT = 5.0  # seconds: far past Discord's 3, to tell "late" from "never"
 
 
@@ -214,7 +215,7 @@ class Storm:
         the board or, when the board offers them nothing, in their private panel (never
         the way out of the game unless `leaving`)."""
         target = board
-        shunned = {table.spec.panel} if leaving else {table.spec.panel, TABLE_MENU_LABEL}
+        shunned = {table.spec.panel} if leaving else {table.spec.panel, *NOT_A_MOVE}
         labels = [label for label in offered(board) if label not in shunned]
         if not labels and table.spec.panel:
             target = await self._panel(user, board, table.spec.panel)

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.storage import Storage, open_storage
 from tests.e2e.conftest import Launcher
 from tests.e2e.driver import (
+    eventually,
     is_board,
     move_number,
     newest_board,
@@ -25,14 +27,25 @@ THREAD_GONE = "The game's thread was deleted, so the game ended."
 async def started(
     fake: FakeDiscord, launch: Launcher, tmp_path: Path
 ) -> tuple[BotProcess, list[JSON], FakeMessage]:
-    """A bot process with a two-player game under way, its board shown in full (the
-    players pinged after it): the players and the board."""
-    bot = await launch(tmp_path, process_env(fake, tmp_path / "parlour.sqlite3"))
+    """A bot process with a two-player game under way, its board shown and saved as shown
+    (the players pinged on it): the players and the board."""
+    database = tmp_path / "parlour.sqlite3"
+    bot = await launch(tmp_path, process_env(fake, database))
     await connected(fake, bot, 1)
     players = [fake.make_user("Ana"), fake.make_user("Leo")]
     board = await start_game(fake, players[0], GAME, joiners=players[1:])
-    await fake.wait_for(lambda: ping_after(fake, board))
+    reader = await open_storage(f"sqlite:///{database}", inspect=True)
+    try:
+        await eventually(lambda: _shown(reader))
+    finally:
+        await reader.close()
     return bot, players, board
+
+
+async def _shown(reader: Storage) -> bool:
+    """The game's board is saved as showing its step."""
+    (row,) = await reader.games(status="active")
+    return row.shown_step == row.step
 
 
 def ping_after(fake: FakeDiscord, board: FakeMessage) -> FakeMessage | None:
