@@ -134,6 +134,8 @@ class ParlourBot(commands.Bot):
         **options: Any,
     ) -> None:
         point_at_endpoints(settings)
+        # Parlour never joins a voice channel: no warnings at every start that it can't.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
             command_prefix=commands.when_mentioned,  # slash commands only; no message content
             intents=discord.Intents.default(),
