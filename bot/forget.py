@@ -1,0 +1,115 @@
+"""Forgetting, for privacy: a member's personal data removed on request (`/forget-me`,
+`python -m bot forget-user`), and a server's data on request (`forget-server`) or 30 days
+after the bot was removed from it (`purge_departed`).
+
+A forgotten member's games in play are resigned first (their seat plays out as each game's
+rules say), their lobbies left or cancelled; then `Storage.forget_player` swaps their id
+for a stand-in everywhere, so finished games still replay and the others' results stand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from bot.errors import GameUnreadable, UserError
+from bot.service import GameService, Played
+from bot.shards import Shards
+from bot.storage import ACTIVE, LOBBY
+from rules.seats import RESIGN
+
+log = logging.getLogger(__name__)
+
+FORMER_PLAYER = "Former player"  # a forgotten member's name in the games they played
+RETENTION = 30 * 86400.0  # seconds a server's data is kept after the bot was removed
+PURGE_EVERY = 3600.0  # seconds between looks for servers whose time is up
+# Stand-ins lie below every Discord id (ids of 2015 on are above 10**16) and above the
+# bot seats' small negative ones: a stand-in can't be mistaken for a member or a bot.
+STAND_INS = (10**15, 2 * 10**15)
+
+
+@dataclass
+class Forgotten:
+    """What forgetting a member did."""
+
+    games: int = 0  # games whose records now name a former player
+    resigned: list[Played] = field(default_factory=list)  # to show on their boards
+    lobbies: int = 0  # lobbies left (or, hosted, cancelled)
+
+
+async def forget_member(service: GameService, player_id: int) -> Forgotten:
+    """Resign `player_id`'s games in play, take them out of lobbies, then remove their
+    personal data from every server's records."""
+    done = Forgotten()
+    for row in await service.storage.games(status=ACTIVE, player_id=player_id):
+        try:
+            table = await service.table(row.id)
+            if player_id not in table.resigned and player_id not in table.bots:
+                done.resigned.append(await service.seat_action(row.id, player_id, RESIGN))
+        except (UserError, GameUnreadable) as e:  # over meanwhile, or unplayable: forget it
+            log.info("forgetting a member: game %d not resigned (%s)", row.id, e)
+    for row in await service.storage.games(status=LOBBY, player_id=player_id):
+        with contextlib.suppress(UserError):  # started or closed meanwhile
+            if row.host_id == player_id:
+                await service.cancel(row.id, player_id)
+            else:
+                await service.leave(row.id, player_id)
+            done.lobbies += 1
+    done.games = await service.storage.forget_player(
+        player_id, await _new_stand_in(service), FORMER_PLAYER
+    )
+    return done
+
+
+async def _new_stand_in(service: GameService) -> int:
+    while True:
+        stand_in = STAND_INS[0] + secrets.randbelow(STAND_INS[1] - STAND_INS[0])
+        if not await service.storage.is_player_id_used(stand_in):
+            return stand_in
+
+
+async def purge_departed(
+    service: GameService,
+    shards: Shards | None = None,
+    *,
+    present: Callable[[int], object] = lambda guild_id: None,
+    now: float | None = None,
+) -> list[int]:
+    """Delete the data of every server the bot was removed from more than `RETENTION` ago
+    (of `shards`' servers only, when given); the servers deleted. A server the bot is
+    `present` in again (added back while it was offline) is kept."""
+    moment = (time.time() if now is None else now) - RETENTION
+    purged = []
+    for guild_id in await service.storage.guilds_left_before(moment):
+        if present(guild_id):
+            await service.storage.guild_back(guild_id)
+        elif shards is None or shards.owns(guild_id):
+            games = await service.storage.forget_guild(guild_id)
+            log.info(
+                "server %d: its data deleted, 30 days after the bot left (%d games)",
+                guild_id,
+                games,
+            )
+            purged.append(guild_id)
+    return purged
+
+
+async def purge_forever(
+    ready: Callable[[], Awaitable[object]],
+    purge: Callable[[], Awaitable[object]],
+    every: float = PURGE_EVERY,
+) -> None:
+    """Once `ready` (the bot knows its servers), run `purge` and again every `every`
+    seconds, logging (not raising) its failures."""
+    await ready()
+    while True:
+        try:
+            await purge()
+        except Exception:
+            log.exception("deleting departed servers' data failed; trying again later")
+        await asyncio.sleep(every)
