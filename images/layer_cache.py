@@ -10,6 +10,7 @@ up to a second; a change of the code makes a new key, so a stale layer is never 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import logging
@@ -48,9 +49,10 @@ def code_version() -> str:
 
 
 def prune() -> int:
-    """Delete the layers other versions of the code drew (each upgrade would otherwise leave
-    tens of megabytes behind) and temporary files a killed process left; the number
-    deleted. Only files of ours are touched, and this version's layers are kept."""
+    """Delete the layers other versions of the code drew and no process has loaded for a
+    day (each upgrade would otherwise leave tens of megabytes behind; a version still
+    running beside this one keeps its own), and temporary files a killed process left; the
+    number deleted. Only files of ours are touched, and this version's layers are kept."""
     if _directory is None:
         return 0
     current = code_version()
@@ -58,7 +60,7 @@ def prune() -> int:
     for path in _directory.glob("*"):
         layer = _LAYER.fullmatch(path.name)
         if layer is not None:
-            stale = layer["version"] != current
+            stale = layer["version"] != current and _age(path) > STALE_LAYER
         else:  # a write in progress elsewhere is younger than that
             stale = path.name.startswith(_TEMP) and _age(path) > STALE_TEMP
         if stale:
@@ -73,6 +75,7 @@ def prune() -> int:
 _LAYER = re.compile(r"[\w.]+-[0-9a-f]{16}-(?P<version>[0-9a-f]{16})\.pickle")
 _TEMP = "layer-"  # the prefix of a layer being written
 STALE_TEMP = 600.0  # seconds
+STALE_LAYER = 86400.0  # seconds since another version's layer was last loaded
 
 
 def _age(path: Path) -> float:
@@ -92,7 +95,10 @@ def _path(fn: Callable[..., Any], args: tuple[Any, ...]) -> Path | None:
 def _load(path: Path) -> Any:
     try:
         with path.open("rb") as f:
-            return pickle.load(f)  # our own file, written below, keyed by our own code
+            value = pickle.load(f)  # our own file, written below, keyed by our own code
+        with contextlib.suppress(OSError):
+            os.utime(path)  # in use: `prune` keeps it
+        return value
     except FileNotFoundError:
         return None
     except Exception:

@@ -81,6 +81,8 @@ def test_prune_keeps_only_this_versions_layers_and_nothing_it_did_not_write(
     monkeypatch.setattr(layer_cache, "code_version", lambda: "1" * 16)  # an upgrade
     _square(4)
     (new,) = set(tmp_path.glob("*.pickle")) - {old}
+    assert layer_cache.prune() == 0  # the old version may still run beside the new one
+    os.utime(old, (0, 0))  # no process has loaded it for long
     abandoned = tmp_path / "layer-abc.tmp"  # a write a killed process left
     abandoned.write_bytes(b"half")
     os.utime(abandoned, (0, 0))
