@@ -77,19 +77,30 @@ async def purge_departed(
     service: GameService,
     shards: Shards | None = None,
     *,
-    present: Callable[[int], object] = lambda guild_id: None,
+    present: Callable[[int], object] | None = None,
     now: float | None = None,
 ) -> list[int]:
     """Delete the data of every server the bot was removed from more than `RETENTION` ago
-    (of `shards`' servers only, when given); the servers deleted. A server the bot is
-    `present` in again (added back while it was offline) is kept."""
-    moment = (time.time() if now is None else now) - RETENTION
+    (of `shards`' servers only, when given); the servers deleted. With `present` (whether
+    the bot is in a server now, once connected), a server it was removed from while it was
+    offline is noticed, and one it was added back to is kept."""
+    storage = service.storage
+    moment = time.time() if now is None else now
+
+    def ours(guild_id: int) -> bool:
+        return shards is None or shards.owns(guild_id)
+
+    if present is not None:
+        for guild_id in await storage.guilds_with_data():
+            if ours(guild_id) and not present(guild_id):
+                await storage.guild_left(guild_id, moment)  # no-op if known already
+        for guild_id in await storage.guilds_left_before(moment + 1):
+            if present(guild_id):
+                await storage.guild_back(guild_id)
     purged = []
-    for guild_id in await service.storage.guilds_left_before(moment):
-        if present(guild_id):
-            await service.storage.guild_back(guild_id)
-        elif shards is None or shards.owns(guild_id):
-            games = await service.storage.forget_guild(guild_id)
+    for guild_id in await storage.guilds_left_before(moment - RETENTION):
+        if ours(guild_id):
+            games = await storage.forget_guild(guild_id)
             log.info(
                 "server %d: its data deleted, 30 days after the bot left (%d games)",
                 guild_id,

@@ -813,6 +813,13 @@ class Storage(ABC):
         async with self._statement() as db:
             await db.execute("DELETE FROM guild_departures WHERE guild_id = ?", guild_id)
 
+    async def guilds_with_data(self) -> list[int]:
+        """Every server with games or settings kept."""
+        rows = await self._read.fetch(
+            "SELECT guild_id FROM games UNION SELECT guild_id FROM guild_settings ORDER BY guild_id"
+        )
+        return [int(r[0]) for r in rows]
+
     async def guilds_left_before(self, moment: float) -> list[int]:
         """Servers the bot was removed from before `moment` and not added back to."""
         rows = await self._read.fetch(

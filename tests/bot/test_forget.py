@@ -116,7 +116,10 @@ async def test_a_server_left_is_purged_after_30_days_unless_the_bot_came_back(
     assert await purge_departed(service, now=1000.0 + RETENTION - 1) == []
     other_shard = Shards(2, (1 - (elsewhere >> 22) % 2,))
     purged = await purge_departed(
-        service, other_shard, present=lambda guild: guild == back, now=1000.0 + RETENTION + 1
+        service,
+        other_shard,
+        present=lambda guild: guild != gone and guild != elsewhere,
+        now=1000.0 + RETENTION + 1,
     )
     assert purged == ([gone] if other_shard.owns(gone) else [])
     assert await purge_departed(service, now=1000.0 + RETENTION + 1) == sorted(
@@ -125,3 +128,22 @@ async def test_a_server_left_is_purged_after_30_days_unless_the_bot_came_back(
     left = {g.guild_id for g in await storage.games(status=LOBBY)}
     assert left == {back}
     assert await storage.guilds_left_before(10**12) == []
+
+
+async def test_a_server_left_while_the_bot_was_offline_is_noticed_once_connected(
+    service: GameService,
+) -> None:
+    storage = service.storage
+    kept, removed = HOME, AWAY
+    for guild in (kept, removed):
+        await lobby(service, guild, LEO, "Leo")
+    await storage.guild_left(kept, 10.0)  # removed then, added back while offline
+
+    assert await purge_departed(service, present=lambda guild: guild == kept, now=100.0) == []
+    assert await storage.guilds_left_before(101.0) == [removed]  # since it was noticed
+    assert await purge_departed(service, present=lambda guild: False, now=100.0 + RETENTION) == []
+    purged = await purge_departed(
+        service, present=lambda guild: guild == kept, now=101.0 + RETENTION
+    )
+    assert purged == [removed]
+    assert [g.guild_id for g in await storage.games(status=LOBBY)] == [kept]
