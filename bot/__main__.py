@@ -163,7 +163,7 @@ def forget_member(settings: Settings, args: argparse.Namespace) -> int:
         return 2
     print(
         f"Member {args.id} forgotten: {done.games} games now name a former player "
-        f"({len(done.resigned)} in play resigned, {done.lobbies} lobbies left)."
+        f"({len(done.resigned)} in play resigned, {len(done.lobbies)} lobbies left)."
     )
     return 0
 

@@ -21,16 +21,13 @@ from bot.errors import GameUnreadable, UserError
 from bot.service import GameService, Played
 from bot.shards import Shards
 from bot.storage import ACTIVE, LOBBY
+from bot.wording import FORMER_PLAYER, STAND_INS
 from rules.seats import RESIGN
 
 log = logging.getLogger(__name__)
 
-FORMER_PLAYER = "Former player"  # a forgotten member's name in the games they played
 RETENTION = 30 * 86400.0  # seconds a server's data is kept after the bot was removed
 PURGE_EVERY = 3600.0  # seconds between looks for servers whose time is up
-# Stand-ins lie below every Discord id (ids of 2015 on are above 10**16) and above the
-# bot seats' small negative ones: a stand-in can't be mistaken for a member or a bot.
-STAND_INS = (10**15, 2 * 10**15)
 
 
 @dataclass
@@ -39,7 +36,7 @@ class Forgotten:
 
     games: int = 0  # games whose records now name a former player
     resigned: list[Played] = field(default_factory=list)  # to show on their boards
-    lobbies: int = 0  # lobbies left (or, hosted, cancelled)
+    lobbies: list[int] = field(default_factory=list)  # lobbies left (or, hosted, cancelled)
 
 
 async def forget_member(service: GameService, player_id: int) -> Forgotten:
@@ -59,7 +56,7 @@ async def forget_member(service: GameService, player_id: int) -> Forgotten:
                 await service.cancel(row.id, player_id)
             else:
                 await service.leave(row.id, player_id)
-            done.lobbies += 1
+            done.lobbies.append(row.id)
     done.games = await service.storage.forget_player(
         player_id, await _new_stand_in(service), FORMER_PLAYER
     )
@@ -68,7 +65,7 @@ async def forget_member(service: GameService, player_id: int) -> Forgotten:
 
 async def _new_stand_in(service: GameService) -> int:
     while True:
-        stand_in = STAND_INS[0] + secrets.randbelow(STAND_INS[1] - STAND_INS[0])
+        stand_in = STAND_INS.start + secrets.randbelow(len(STAND_INS))
         if not await service.storage.is_player_id_used(stand_in):
             return stand_in
 

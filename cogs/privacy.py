@@ -7,6 +7,7 @@ only they can confirm, and they work across a restart.
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import Any
 
@@ -21,7 +22,11 @@ from bot.custom_ids import FORGET_TEMPLATE
 from bot.errors import UserError
 from bot.forget import forget_member
 from bot.i18n import N_, _, ngettext
+from bot.lobby_card import lobby_embed, lobby_view
 from bot.replies import Reply
+from bot.storage import LOBBY
+
+log = logging.getLogger(__name__)
 
 PRIVACY = N_("""\
 **What Parlour keeps about you**
@@ -99,9 +104,14 @@ class Privacy(commands.Cog):
                 await reply.update(content=_("Nothing was changed."), view=None)
                 return
             done = await forget_member(self.bot.service, owner)
-            for played in done.resigned:
-                await self.bot.play.show(played)
             self.bot.replays.forget_all()  # replays built before name the member
+            for played in done.resigned:
+                # Narrated from the log, not from `played`: the board names a former player.
+                game_id = played.table.row.id
+                await self.bot.publisher.publish(game_id)
+                self.bot.autopilot.after(await self.bot.service.table(game_id))
+            for game_id in done.lobbies:
+                await self._redraw_lobby(game_id)
             games = ngettext(
                 "Parlour has forgotten you: {n} game now names you “Former player”.",
                 "Parlour has forgotten you: {n} games now name you “Former player”.",
@@ -110,6 +120,21 @@ class Privacy(commands.Cog):
             await reply.update(content=games, view=None)
 
         await self.bot.router.handle(Reply.of(interaction), forget)
+
+    async def _redraw_lobby(self, game_id: int) -> None:
+        """The lobby message without the member: open, or closed if they hosted it."""
+        table = await self.bot.service.table(game_id)
+        if table.row.lobby_message_id is None:
+            return
+        engine = self.bot.service.engine(table.row.game)
+        presenter = self.bot.presenters.get(table.row.game)
+        view = lobby_view(table, engine, presenter) if table.row.status == LOBBY else None
+        channel = self.bot.get_partial_messageable(table.row.channel_id)
+        message = channel.get_partial_message(table.row.lobby_message_id)
+        try:
+            await message.edit(embed=lobby_embed(table, engine, presenter), view=view)
+        except discord.HTTPException:  # deleted meanwhile: nothing left to redraw
+            log.info("game %s: lobby message gone, not updated", game_id)
 
 
 async def setup(bot: ParlourBot) -> None:

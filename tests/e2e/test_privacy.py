@@ -9,7 +9,15 @@ from bot.client import ParlourBot
 from bot.forget import RETENTION, purge_departed
 from tests.databases import dump
 from tests.e2e.conftest import ParlourFactory
-from tests.e2e.driver import eventually, is_over, newest_board, start_game
+from tests.e2e.driver import (
+    click_ok,
+    eventually,
+    is_over,
+    newest_board,
+    offered,
+    open_lobby,
+    start_game,
+)
 from tests.e2e.fake_discord import FakeDiscord, FakeMessage
 from tests.e2e.test_community import private_answer
 from tests.e2e.test_leaving import resign, scoreboard
@@ -43,6 +51,10 @@ async def test_forget_me_removes_the_member_everywhere_and_games_replay(
     finished = await start_game(fake, zed, GAME, joiners=[leo])
     await resign(fake, leo, finished)  # game 1: Zed wins
     in_play = await start_game(fake, leo, GAME, joiners=[zed])  # game 2
+    hosted = await open_lobby(fake, zed, GAME)  # game 3
+    joined = await open_lobby(fake, leo, GAME)  # game 4
+    await click_ok(fake, zed, joined, "Join")
+    assert zed["id"] in str(hosted.embeds) and zed["id"] in str(joined.embeds)  # mentioned
     assert f"<@{zed['id']}>" in await scoreboard(fake, leo, "cock_and_bull")
     assert zed["id"] in dump(database_url) and ZED_NAME in dump(database_url)
 
@@ -56,13 +68,18 @@ async def test_forget_me_removes_the_member_everywhere_and_games_replay(
     done = await fake.click(zed, ask, label="Forget me")
     answer = (await done.response()).message
     assert answer is not None and answer.content == (
-        "Parlour has forgotten you: 2 games now name you “Former player”."
+        "Parlour has forgotten you: 3 games now name you “Former player”."
     )
     text = dump(database_url)
     assert zed["id"] not in text and ZED_NAME not in text
     # Resigned first: Leo won the game in play, and its board says so.
     assert await status(parlour, 2) == "finished"
     await eventually(lambda: _over(fake, in_play))
+    final = str(newest_board(fake, in_play).embeds)
+    assert ZED_NAME not in final and "Former player" in final
+    # The lobbies no longer name them: the one they hosted is closed, the other open.
+    assert zed["id"] not in str(hosted.embeds) and not hosted.buttons
+    assert zed["id"] not in str(joined.embeds) and "Join" in offered(joined)
     # The others' results stand; every finished game still replays.
     standings = await scoreboard(fake, leo, "cock_and_bull")
     assert f"<@{leo['id']}>" in standings and zed["id"] not in standings
