@@ -77,6 +77,32 @@ def test_check_on_a_fresh_machine_says_the_first_start_creates_the_database(
     )
 
 
+def test_the_default_install_runs_without_postgresqls_driver(tmp_path: Path) -> None:
+    """asyncpg is the `postgres` extra: without it the bot runs on SQLite, and a
+    PostgreSQL URL is one line saying what to install."""
+    blocked = "import sys; sys.modules['asyncpg'] = None; import runpy; "
+    run_bot = "runpy.run_module('bot', run_name='__main__')"
+
+    def chore_without_asyncpg(**env: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-c", blocked + run_bot, "check"],
+            cwd=tmp_path,
+            env=clean_env(DISCORD_TOKEN="t", **env),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
+    sqlite = chore_without_asyncpg()
+    assert (sqlite.returncode, sqlite.stdout.splitlines()[-1]) == (0, "No problems found.")
+    postgres = chore_without_asyncpg(DATABASE_URL="postgresql://parlour@db/parlour")
+    assert postgres.returncode == 1
+    assert postgres.stdout == (
+        "DATABASE_URL='postgresql://parlour@db/parlour' is PostgreSQL, whose driver is not "
+        "installed: pip install 'parlour[postgres]'.\n"
+    )
+
+
 async def test_settings_come_from_the_file_env_file_names(
     fake: FakeDiscord, launch: Launcher, tmp_path: Path
 ) -> None:
