@@ -37,6 +37,9 @@ NO_TOKEN = (
     "(copy .env.example) or in the environment, then run `python -m bot` again."
 )
 BAD_TOKEN = "Discord refused DISCORD_TOKEN: check the token in .env."
+NOT_ON_WINDOWS = (
+    "Parlour runs on Linux or macOS, not on Windows: run it in WSL (see the README, Run the bot)."
+)
 UNREACHABLE = 3  # the exit status when Discord can't be reached at start
 RETRY_DELAYS = (2, 5, 15, 30, 60)  # seconds before each try again (then 60 s each)
 # What a Discord that can't be reached raises at login (aiohttp's connection errors are
@@ -273,6 +276,9 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if sys.platform == "win32":  # the database lock is Unix's flock
+        print(NOT_ON_WINDOWS, file=sys.stderr)
+        return 2
     env_file = os.environ.get("ENV_FILE", "").strip()
     if env_file and not Path(env_file).is_file():
         print(f"ENV_FILE={env_file!r} is not a file: name the settings file.", file=sys.stderr)

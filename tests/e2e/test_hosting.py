@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 
 from bot import __version__
-from bot.__main__ import UNREACHABLE
+from bot.__main__ import NOT_ON_WINDOWS, UNREACHABLE
 from bot.client import SHUTDOWN_GRACE
 from bot.service import GameService
 from bot.storage import open_storage
 from rules.registry import ENGINES
 from tests.bot.test_admin import a_game, chore
-from tests.e2e.conftest import Launcher
+from tests.e2e.conftest import Launcher, ParlourFactory
 from tests.e2e.driver import play_one_move, start_game
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.process import REPO, clean_env, connected, process_env
@@ -37,6 +37,16 @@ def test_one_version_everywhere(tmp_path: Path) -> None:
     changelog = (REPO / "CHANGELOG.md").read_text()
     released = re.findall(r"^## \[(\d+\.\d+\.\d+)\]", changelog, re.MULTILINE)
     assert released[0] == __version__  # the newest release the changelog describes
+
+
+async def test_help_shows_the_version_and_the_privacy_commands(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    await start_parlour()
+    rec = await fake.slash(fake.make_user("Ana"), "help")
+    (embed,) = (await rec.response()).message.embeds  # type: ignore[union-attr]
+    assert embed["footer"]["text"] == f"Parlour {__version__}"
+    assert "`/privacy`" in embed["description"] and "`/forget-me`" in embed["description"]
 
 
 def _closed_port() -> int:
@@ -75,6 +85,20 @@ def test_check_on_a_fresh_machine_says_the_first_start_creates_the_database(
     assert (
         missing.stdout == f"The database's folder {str(tmp_path / 'no/such')!r} does not exist.\n"
     )
+
+
+def test_on_windows_it_stops_with_one_line(tmp_path: Path) -> None:
+    code = "import sys; from bot.__main__ import main; sys.platform = 'win32'; sys.exit(main([]))"
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        env=clean_env(DISCORD_TOKEN="t"),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (done.returncode, done.stderr) == (2, NOT_ON_WINDOWS + "\n")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_the_default_install_runs_without_postgresqls_driver(tmp_path: Path) -> None:
