@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from bot.errors import GameUnreadable, UserError
-from bot.service import GameService, Played
+from bot.service import GameService
 from bot.shards import Shards
 from bot.storage import ACTIVE, LOBBY
 from bot.wording import FORMER_PLAYER, STAND_INS
@@ -35,7 +35,7 @@ class Forgotten:
     """What forgetting a member did."""
 
     games: int = 0  # games whose records now name a former player
-    resigned: list[Played] = field(default_factory=list)  # to show on their boards
+    resigned: list[int] = field(default_factory=list)  # games in play: their boards to show
     lobbies: list[int] = field(default_factory=list)  # lobbies left (or, hosted, cancelled)
 
 
@@ -45,9 +45,9 @@ async def forget_member(service: GameService, player_id: int) -> Forgotten:
     done = Forgotten()
     for row in await service.storage.games(status=ACTIVE, player_id=player_id):
         try:
-            table = await service.table(row.id)
-            if player_id not in table.resigned and player_id not in table.bots:
-                done.resigned.append(await service.seat_action(row.id, player_id, RESIGN))
+            if player_id not in (await service.table(row.id)).resigned:
+                await service.seat_action(row.id, player_id, RESIGN)
+                done.resigned.append(row.id)
         except (UserError, GameUnreadable) as e:  # over meanwhile, or unplayable: forget it
             log.info("forgetting a member: game %d not resigned (%s)", row.id, e)
     for row in await service.storage.games(status=LOBBY, player_id=player_id):

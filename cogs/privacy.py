@@ -105,9 +105,8 @@ class Privacy(commands.Cog):
                 return
             done = await forget_member(self.bot.service, owner)
             self.bot.replays.forget_all()  # replays built before name the member
-            for played in done.resigned:
-                # Narrated from the log, not from `played`: the board names a former player.
-                game_id = played.table.row.id
+            for game_id in done.resigned:
+                # Narrated from the log, as it is now: the board names a former player.
                 await self.bot.publisher.publish(game_id)
                 self.bot.autopilot.after(await self.bot.service.table(game_id))
             for game_id in done.lobbies:
