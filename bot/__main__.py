@@ -1,24 +1,33 @@
-"""`python -m bot`: start Parlour with the settings from the environment or `.env`;
-`python -m bot sync-commands`, `copy-db --to …`, `backup PATH` and `check` for the admin's
-chores."""
+"""`python -m bot`: start Parlour with the settings from the environment and `.env` (or
+the file `ENV_FILE` names); `python -m bot sync-commands`, `copy-db --to …`, `backup PATH`,
+`check`, `forget-user ID` and `forget-server ID` for the admin's chores.
+
+Exit status: 0 stopped normally (or a chore done), 1 Discord refused the token (or a chore
+found problems), 2 a bad setting or an unusable database, 3 Discord could not be reached
+at start after `CONNECT_RETRIES` more tries."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import logging
+import os
 import sqlite3
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
+import aiohttp
 import discord
 from dotenv import load_dotenv
 
-from bot.admin import BackupRefused, backup, check
+from bot import __version__
+from bot.admin import BackupRefused, backup, check, forget_server, forget_user
 from bot.client import make_bot
 from bot.copy_db import CopyRefused, copy_db
 from bot.instance_lock import DatabaseInUse, InstanceLock
+from bot.log_format import setup_logging
 from bot.settings import Settings, SettingsError
 from bot.storage import DatabaseUnavailable
 from bot.storage.url import ALLOWED, sqlite_path
@@ -28,6 +37,16 @@ NO_TOKEN = (
     "(copy .env.example) or in the environment, then run `python -m bot` again."
 )
 BAD_TOKEN = "Discord refused DISCORD_TOKEN: check the token in .env."
+NOT_ON_WINDOWS = (
+    "Parlour runs on Linux or macOS, not on Windows: run it in WSL (see the README, Run the bot)."
+)
+UNREACHABLE = 3  # the exit status when Discord can't be reached at start
+RETRY_DELAYS = (2, 5, 15, 30, 60)  # seconds before each try again (then 60 s each)
+# What a Discord that can't be reached raises at login (aiohttp's connection errors are
+# OSErrors; a Discord outage answers 5xx).
+NOT_REACHED = (OSError, aiohttp.ClientError, TimeoutError, discord.DiscordServerError)
+
+log = logging.getLogger("bot")
 
 
 def run(settings: Settings, args: argparse.Namespace) -> int:
@@ -48,17 +67,45 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 2
-    discord.utils.setup_logging(level=getattr(logging, settings.log_level, logging.INFO))
-    bot = make_bot(settings, lock=lock, force_sync=args.sync, settle_memory=True)
-    try:
-        bot.run(settings.token, log_handler=None)
-    except discord.LoginFailure:
-        print(BAD_TOKEN, file=sys.stderr)
-        return 1
-    except DatabaseUnavailable as e:
-        print(e, file=sys.stderr)
-        return 2
-    return 0
+    setup_logging(settings.log_level, settings.log_format)
+    log.info("Parlour %s starting", __version__)
+    attempt = 0
+    while True:
+        bot = make_bot(settings, lock=lock, force_sync=args.sync, settle_memory=True)
+        try:
+            bot.run(settings.token, log_handler=None)
+        except discord.LoginFailure:
+            print(BAD_TOKEN, file=sys.stderr)
+            return 1
+        except DatabaseUnavailable as e:
+            print(e, file=sys.stderr)
+            return 2
+        except NOT_REACHED as e:
+            if bot.user is not None:
+                raise  # logged in: not Discord out of reach, but a failure to show whole
+            reason = _reason(e)
+            if attempt == settings.connect_retries:
+                print(
+                    f"Discord can't be reached ({reason}): giving up (exit status "
+                    f"{UNREACHABLE}; CONNECT_RETRIES={settings.connect_retries}).",
+                    file=sys.stderr,
+                )
+                return UNREACHABLE
+            delay = RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)]
+            again = f"Discord can't be reached ({reason}): trying again in {delay} s."
+            print(again, file=sys.stderr)
+            time.sleep(delay)
+            attempt += 1
+        else:
+            return 0
+
+
+def _reason(e: BaseException) -> str:
+    """One line for why Discord wasn't reached."""
+    if isinstance(e, discord.HTTPException):
+        return f"HTTP {e.status}"
+    text = getattr(e, "strerror", None) or str(e) or type(e).__name__
+    return text.splitlines()[0] if text else type(e).__name__
 
 
 def sync_commands(settings: Settings, _: argparse.Namespace) -> int:
@@ -66,7 +113,7 @@ def sync_commands(settings: Settings, _: argparse.Namespace) -> int:
         print(NO_TOKEN, file=sys.stderr)
         return 2
     token = settings.token
-    discord.utils.setup_logging(level=getattr(logging, settings.log_level, logging.INFO))
+    setup_logging(settings.log_level, settings.log_format)
 
     async def sync() -> None:
         async with make_bot(settings, sync_only=True) as bot:
@@ -77,6 +124,9 @@ def sync_commands(settings: Settings, _: argparse.Namespace) -> int:
     except discord.LoginFailure:
         print(BAD_TOKEN, file=sys.stderr)
         return 1
+    except NOT_REACHED as e:
+        print(f"Discord can't be reached ({_reason(e)}): try again later.", file=sys.stderr)
+        return UNREACHABLE
     return 0
 
 
@@ -108,8 +158,37 @@ def back_up(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def forget_member(settings: Settings, args: argparse.Namespace) -> int:
+    try:
+        done = asyncio.run(forget_user(settings, args.id))
+    except (DatabaseInUse, DatabaseUnavailable) as e:
+        print(f"forget-user: {e}", file=sys.stderr)
+        return 2
+    print(
+        f"Member {args.id} forgotten: {done.games} games now name a former player "
+        f"({len(done.resigned)} in play resigned, {len(done.lobbies)} lobbies left)."
+    )
+    return 0
+
+
+def forget_guild(settings: Settings, args: argparse.Namespace) -> int:
+    try:
+        games = asyncio.run(forget_server(settings, args.id))
+    except (DatabaseInUse, DatabaseUnavailable) as e:
+        print(f"forget-server: {e}", file=sys.stderr)
+        return 2
+    print(f"Server {args.id} forgotten: its data deleted ({games} games).")
+    return 0
+
+
+def discord_id(text: str) -> int:
+    if not text.isdigit() or not 0 < int(text) < 2**63:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a Discord id (digits)")
+    return int(text)
+
+
 def check_all(settings: Settings, _: argparse.Namespace) -> int:
-    problems = asyncio.run(check(settings))
+    problems = asyncio.run(check(settings, note=print))
     for line in problems:
         print(line)
     if not problems:
@@ -123,6 +202,7 @@ def parser() -> argparse.ArgumentParser:
         description="Run Parlour (settings from the environment or .env; see .env.example).",
     )
     parse.set_defaults(command=run)
+    parse.add_argument("--version", action="version", version=f"Parlour {__version__}")
     parse.add_argument(
         "--sync",
         action="store_true",
@@ -172,12 +252,39 @@ def parser() -> argparse.ArgumentParser:
         "status 0 if none, 1 if any, 2 for a bad setting.",
     )
     check_.set_defaults(command=check_all)
+    forget_user_ = sub.add_parser(
+        "forget-user",
+        help="remove a member's personal data (a deletion request)",
+        description="Remove a member's personal data from every server, as their own "
+        "/forget-me does: their games in play are resigned, their lobbies left; their id and "
+        "name in every game become a former player's, their results and ratings are "
+        "deleted. Finished games still replay. On SQLite, stop the bot first.",
+    )
+    forget_user_.add_argument("id", type=discord_id, help="the member's Discord user id")
+    forget_user_.set_defaults(command=forget_member)
+    forget_server_ = sub.add_parser(
+        "forget-server",
+        help="delete everything kept about a server",
+        description="Delete a server's games, action logs, results, ratings and settings "
+        "(the bot does this by itself 30 days after it was removed from a server). On "
+        "SQLite, stop the bot first.",
+    )
+    forget_server_.add_argument("id", type=discord_id, help="the server's (guild's) id")
+    forget_server_.set_defaults(command=forget_guild)
     return parse
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    load_dotenv(Path.cwd() / ".env")  # the admin's .env, where they run the bot
+    if sys.platform == "win32":  # the database lock is Unix's flock
+        print(NOT_ON_WINDOWS, file=sys.stderr)
+        return 2
+    env_file = os.environ.get("ENV_FILE", "").strip()
+    if env_file and not Path(env_file).is_file():
+        print(f"ENV_FILE={env_file!r} is not a file: name the settings file.", file=sys.stderr)
+        return 2
+    # The file ENV_FILE names (a service), else the .env where the admin runs the bot.
+    load_dotenv(Path(env_file) if env_file else Path.cwd() / ".env")
     try:
         settings = Settings.from_env()
     except SettingsError as e:

@@ -1,16 +1,20 @@
-"""A server admin's chores beside a running bot: `backup` and `check`.
+"""A server admin's chores: `backup` and `check` beside a running bot, `forget-user` and
+`forget-server` for a deletion request.
 
-Both read the database without its instance lock (the bot may be running on it) and never
-migrate it: they report what is there.
+`backup` and `check` read the database without its instance lock (the bot may be running
+on it) and never migrate it: they report what is there. The forgetting chores write, as the
+bot does (on SQLite, with the bot stopped: one process per file).
 """
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
 
 from bot.errors import GameUnreadable
+from bot.forget import Forgotten, forget_member
 from bot.service import GameService
 from bot.settings import Settings
 from bot.storage import ACTIVE, DatabaseUnavailable, migrations, open_storage
@@ -47,11 +51,19 @@ def backup(settings: Settings, destination: Path) -> int:
     return int(games)
 
 
-async def check(settings: Settings) -> list[str]:
-    """One line per problem found in the settings and the database; empty if none."""
+async def check(settings: Settings, note: Callable[[str], object] = print) -> list[str]:
+    """One line per problem found in the settings and the database; empty if none. What
+    is worth knowing but no problem (a database not created yet) goes to `note`."""
     problems = []
     if not settings.token:
         problems.append("DISCORD_TOKEN is not set: the bot can't log in to Discord.")
+    path = settings.sqlite_path
+    if path is not None and not Path(path).exists():  # a fresh machine
+        folder = Path(path).resolve().parent
+        if not folder.is_dir():
+            return [*problems, f"The database's folder {str(folder)!r} does not exist."]
+        note(f"There is no database at {path!r} yet: the bot creates it at its first start.")
+        return problems
     try:
         storage = await open_storage(settings.database_url, inspect=True)
     except DatabaseUnavailable as e:
@@ -85,3 +97,21 @@ async def _unreadable_games(service: GameService) -> list[str]:
         except GameUnreadable as e:
             problems.append(f"Game {row.id} ({row.game}) can't be loaded: {e.reason}")
     return problems
+
+
+async def forget_user(settings: Settings, player_id: int) -> Forgotten:
+    """Remove a member's personal data, as their `/forget-me` does (`bot.forget`)."""
+    storage = await open_storage(settings.database_url)
+    try:
+        return await forget_member(GameService(storage, ENGINES), player_id)
+    finally:
+        await storage.close()
+
+
+async def forget_server(settings: Settings, guild_id: int) -> int:
+    """Delete everything kept about a server; the number of its games deleted."""
+    storage = await open_storage(settings.database_url)
+    try:
+        return await storage.forget_guild(guild_id)
+    finally:
+        await storage.close()

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import signal
+import time
 from typing import Any
 
 import discord
@@ -22,6 +23,7 @@ from bot.command_values import refusal
 from bot.components import GameButton, GameSelect, shows
 from bot.custom_ids import is_box_id, is_parlour_id, parse, typed_value
 from bot.errors import UserError
+from bot.forget import purge_departed, purge_forever
 from bot.gc_watch import GcWatch
 from bot.i18n import N_, _
 from bot.instance_lock import InstanceLock
@@ -57,6 +59,7 @@ COGS = (
     "cogs.scoreboard",
     "cogs.leaderboard",
     "cogs.community",
+    "cogs.privacy",
 )
 # What the bot hears: servers, channels and threads, and messages deleted (a board or a
 # thread a moderator removes). Not typing, reactions, voice, invites and the rest: every
@@ -158,6 +161,8 @@ class ParlourBot(commands.Bot):
         **options: Any,
     ) -> None:
         point_at_endpoints(settings)
+        # Parlour never joins a voice channel: no warnings at every start that it can't.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         super().__init__(
             command_prefix=commands.when_mentioned,  # slash commands only; no message content
             intents=INTENTS,
@@ -239,6 +244,12 @@ class ParlourBot(commands.Bot):
         if shards is None or shards.syncs_commands:  # the other shards' processes don't
             await self._sync_commands()
         self._spawn(self.recovery.reconcile_forever())
+        self._spawn(
+            purge_forever(
+                self.wait_until_ready,
+                lambda: purge_departed(self.service, self.settings.shards, present=self.get_guild),
+            )
+        )
         if self.settings.metrics_port is not None:
             self._metrics_server = MetricsServer(
                 self.metrics,
@@ -305,6 +316,17 @@ class ParlourBot(commands.Bot):
         row = await self.storage.game_in_thread(payload.thread_id)
         if row is not None:
             self._spawn(self.publisher.thread_deleted(row.id))
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """Removed from a server (kicked, banned, the server deleted; an outage is
+        `on_guild_unavailable` instead): its data is deleted 30 days on (`bot.forget`)."""
+        if not self.router.closing:
+            await self.storage.guild_left(guild.id, time.time())
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        """Added to a server, perhaps again: whatever it kept is kept on."""
+        if not self.router.closing:
+            await self.storage.guild_back(guild.id)
 
     async def on_ready(self) -> None:
         if self.user is not None:

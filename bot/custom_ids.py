@@ -10,7 +10,8 @@ of its options has the value `<verb>[:<arg>]`, so a choice decodes to the same B
 
 Private viewers (ephemeral messages) have buttons of their own, each naming the member the
 viewer belongs to: the replay viewer's `rv1:<owner>:<game_id>:<step>:<tag>` (the step the
-click shows) and `/history`'s `hp1:<owner>:<page>:<game>:<user>:<tag>` (`-` for no filter).
+click shows), `/history`'s `hp1:<owner>:<page>:<game>:<user>:<tag>` (`-` for no filter) and
+`/forget-me`'s confirm, `fm1:<owner>:<yes|no>`.
 The tag tells apart buttons of one message that lead to the same place.
 """
 
@@ -38,6 +39,8 @@ VIEWER_TEMPLATE = rf"rv1:(?P<owner>[0-9]+):(?P<game_id>[0-9]+):(?P<step>[0-9]+):
 PAGE_TEMPLATE = (
     rf"hp1:(?P<owner>[0-9]+):(?P<page>[0-9]+):(?P<game>[a-z_]+|-):(?P<user>[0-9]+|-):{_TAG}"
 )
+# `/forget-me`'s confirm: the member asking, and their answer.
+FORGET_TEMPLATE = r"fm1:(?P<owner>[0-9]+):(?P<choice>yes|no)"
 _VIEWER_PATTERN = re.compile(VIEWER_TEMPLATE)
 _PAGE_PATTERN = re.compile(PAGE_TEMPLATE)
 
@@ -160,7 +163,8 @@ def is_parlour_id(custom_id: str) -> bool:
     `GameSelect`, the viewers' buttons); any other click is from an older version, or not
     ours."""
     return any(
-        p.fullmatch(custom_id) for p in (_PATTERN, _MENU_PATTERN, _VIEWER_PATTERN, _PAGE_PATTERN)
+        re.fullmatch(p, custom_id)
+        for p in (_PATTERN, _MENU_PATTERN, _VIEWER_PATTERN, _PAGE_PATTERN, FORGET_TEMPLATE)
     )
 
 

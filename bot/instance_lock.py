@@ -2,12 +2,12 @@
 
 The lock is an exclusive `flock` on `<database>.lock`, held for the life of the process; the
 kernel drops it when the process ends however it ends (even `kill -9`), so a crash never
-leaves a stale lock behind.
+leaves a stale lock behind. `flock` is Unix's: on Windows the bot stops with one line
+(`python -m bot` checks the platform first).
 """
 
 from __future__ import annotations
 
-import fcntl
 import os
 from pathlib import Path
 
@@ -30,6 +30,8 @@ class InstanceLock:
     @classmethod
     def acquire(cls, database: str) -> InstanceLock:
         """Lock `database` for this process, or raise DatabaseInUse."""
+        import fcntl  # here: importing this module must not fail where there is none
+
         path = Path(f"{database}.lock")
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         try:

@@ -46,7 +46,7 @@ def _lobby_embed(
         LOBBY: _(
             "Hosted by {host}. Click **Join** to play; the host clicks **Start** when "
             "everyone is in."
-        ).format(host=f"<@{table.row.host_id}>"),
+        ).format(host=mention(table.row.host_id, table.names)),
         ACTIVE: _("The game is on in {thread}.").format(thread=f"<#{thread}>")
         if thread
         else _("The game is on."),

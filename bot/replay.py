@@ -88,6 +88,10 @@ class Replays:
             self._cache.popitem(last=False)
         return replay
 
+    def forget_all(self) -> None:
+        """Drop every replay kept: a member was forgotten, and replays name them."""
+        self._cache.clear()
+
     async def _finished(self, game_id: int, guild_id: int) -> Table:
         missing = UserError(_("There is no game #{id} in this server.").format(id=game_id))
         row = await self._service.storage.get_game(game_id)

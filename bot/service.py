@@ -20,6 +20,7 @@ from typing import Any, cast
 
 from bot.errors import GameUnreadable, UserError, refused
 from bot.i18n import GAME_LANGUAGE, N_, _, current
+from bot.log_format import about_game
 from bot.storage import (
     ABANDONED,
     ACTIVE,
@@ -161,6 +162,7 @@ class GameService:
         row = await self.storage.get_game(game_id)
         if row is None:
             raise UserError(_("That game no longer exists."))
+        about_game(row.id, row.guild_id)  # this task's log lines concern it from now on
         if row.broken is not None:
             raise GameUnreadable(row.broken, marked=True)
         known = known or self._latest.get(game_id)

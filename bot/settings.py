@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from bot.log_format import FORMATS as LOG_FORMATS
 from bot.shards import Shards
 from bot.storage.url import ALLOWED, redacted, sqlite_path
 
@@ -34,6 +35,8 @@ class Settings:
     database_url: str = "sqlite:///parlour.sqlite3"
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    log_format: str = "text"  # or "json": one object per line, for log collectors
+    connect_retries: int = 5  # tries to reach Discord again at start before giving up
     api_base: str | None = None  # e.g. http://127.0.0.1:8080/api/v10 (an emulator or proxy)
     gateway_url: str | None = None  # e.g. ws://127.0.0.1:8080/gateway
     game_seed: str | None = None  # a fixed seed for reproducible demos and tests
@@ -68,11 +71,18 @@ class Settings:
         level = (text("LOG_LEVEL") or cls.log_level).upper()
         if level not in {"DEBUG", "INFO", "WARNING", "ERROR"}:
             raise SettingsError(f"LOG_LEVEL={level!r} is not valid: DEBUG, INFO, WARNING or ERROR.")
+        form = (text("LOG_FORMAT") or cls.log_format).lower()
+        if form not in LOG_FORMATS:
+            raise SettingsError(f"LOG_FORMAT={form!r} is not valid: text or json.")
         return cls(
             token=text("DISCORD_TOKEN"),
             database_url=_database_url(text("DATABASE_URL"), text("DATABASE_PATH")),
             dev_guild_id=parsed("DEV_GUILD_ID", _snowflake, "a server id (digits)", None),
             log_level=level,
+            log_format=form,
+            connect_retries=parsed(
+                "CONNECT_RETRIES", _retries, "a number of tries, 0 to 100", cls.connect_retries
+            ),
             api_base=text("DISCORD_API_BASE"),
             gateway_url=text("DISCORD_GATEWAY_URL"),
             game_seed=text("GAME_SEED"),
@@ -133,6 +143,13 @@ def _shards(count_text: str | None, ids_text: str | None) -> Shards | None:
 def _seconds(text: str) -> float:
     value = float(text)
     if not 0 <= value < 86400:
+        raise ValueError(text)
+    return value
+
+
+def _retries(text: str) -> int:
+    value = int(text)
+    if not 0 <= value <= 100:
         raise ValueError(text)
     return value
 

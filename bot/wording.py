@@ -21,8 +21,17 @@ from rules.seats import Resigned, SeatHandedToAI, SeatTakenBack, Verb
 _MENTION = re.compile(r"<@(-?\d+)>")
 
 
+# The ids that stand in for forgotten members (`bot.forget`): below every Discord id (ids
+# of 2015 on are above 10**16) and above the bot seats' small negative ones.
+STAND_INS = range(10**15, 2 * 10**15)
+FORMER_PLAYER = N_("Former player")  # a forgotten member, in the games they played
+
+
 def mention(player: PlayerId, names: Mapping[PlayerId, str]) -> str:
-    """A human as a mention (shown as their name, pinging no one inside embeds); a bot by name."""
+    """A human as a mention (shown as their name, pinging no one inside embeds); a bot by
+    name; a forgotten member as a former player."""
+    if player in STAND_INS:
+        return _(FORMER_PLAYER)
     if player > 0:
         return f"<@{player}>"
     return "🤖 " + names.get(player, _("Bot"))

@@ -6,7 +6,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import __version__
 from bot.client import Interaction, ParlourBot
+from bot.command_translator import spoken_command
 from bot.i18n import N_, _, language_name, languages
 from bot.replies import Reply
 from bot.storage import ACTIVE, LOBBY
@@ -24,6 +26,9 @@ mission are behind the 🔒 button, seen only by you.
 by move).
 **Admins:** `/settings turn-timer` sets the default turn timer for new games, \
 `/settings language` the language of their boards.""")
+PRIVACY_HELP = N_(
+    "**Privacy:** `{privacy}` says what Parlour keeps about you; `{forget_me}` removes it."
+)
 
 
 HOSTS = "host"  # `/settings language`'s choice for "whoever opens the game"
@@ -73,10 +78,14 @@ class General(commands.Cog):
             f"• **{p.title}**: `{command_of(p.game)} new` · `{command_of(p.game)} rules`"
             for p in self.bot.presenters
         )
+        privacy = _(PRIVACY_HELP).format(
+            privacy=spoken_command("/privacy"), forget_me=spoken_command("/forget-me")
+        )
         embed = discord.Embed(
             title=_("Parlour — tabletop games in chat"),
-            description=_("**Games:**") + f"\n{games}\n{_(HELP)}",
+            description=_("**Games:**") + f"\n{games}\n{_(HELP)}\n{privacy}",
         )
+        embed.set_footer(text=f"Parlour {__version__}")
         await Reply.of(interaction).private(embed=embed)
 
     settings = app_commands.Group(

@@ -7,17 +7,22 @@ where they are drawn: `PICTURE_WORKERS` processes, each prepared the same way, o
 from __future__ import annotations
 
 import functools
+import logging
 
 from bot import i18n, pictures
 from bot.client import ParlourBot
-from images.layer_cache import use_directory
+from images.layer_cache import prune, use_directory
 from images.words import Translations, use_translations
+
+log = logging.getLogger(__name__)
 
 TRANSLATIONS = Translations(i18n._, i18n.ngettext, i18n.pgettext, i18n.current)
 
 
 async def setup(bot: ParlourBot) -> None:
     prepare(bot.settings.cache_dir)
+    if deleted := prune():  # the bot's process alone: workers start with the same code
+        log.info("picture cache: %d layers of other versions deleted", deleted)
     in_workers = functools.partial(prepare, bot.settings.cache_dir)
     pictures.use_workers(bot.settings.picture_workers, bot.presenters, in_workers)
 

@@ -10,7 +10,6 @@ import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
-import font_lato
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
 
 RGB = tuple[int, int, int]
@@ -29,6 +28,8 @@ CHIP_RED_RIM: RGB = (255, 150, 150)
 CHIP_BLACK: RGB = (18, 18, 20)
 CHIP_BLACK_RIM: RGB = (236, 236, 240)  # a light rim, or black would vanish on dark ground
 NEUTRAL: RGB = (150, 150, 158)  # a seat before it has a colour
+
+FONTS = Path(__file__).parent / "fonts"  # bundled font files, with their licence
 
 TEXT_MIN = 18  # smaller text is unreadable in Discord's scaled-down preview
 _RING = 2  # text outline thickness, pixels
@@ -49,9 +50,10 @@ def font(size: int) -> ImageFont.FreeTypeFont:
 
 @functools.cache
 def fallback_font(size: int) -> ImageFont.FreeTypeFont:
-    """Lato (from the `font-lato` package), for the letters Aileron lacks: the accents, ñ,
-    ¿ and ¡ of a Spanish board, a name's é. A sans of much the same weight and height."""
-    return ImageFont.truetype(str(Path(font_lato.font_directory) / "Lato-Regular.ttf"), size)
+    """Lato (bundled in `images/fonts/`, under the SIL Open Font License), for the letters
+    Aileron lacks: the accents, ñ, ¿ and ¡ of a Spanish board, a name's é. A sans of much the
+    same weight and height."""
+    return ImageFont.truetype(str(FONTS / "Lato-Regular.ttf"), size)
 
 
 def _bold_shift(size: int) -> int:

@@ -10,12 +10,15 @@ up to a second; a change of the code makes a new key, so a stale layer is never 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import logging
 import os
 import pickle
+import re
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -45,6 +48,43 @@ def code_version() -> str:
     return digest.hexdigest()[:16]
 
 
+def prune() -> int:
+    """Delete the layers other versions of the code drew and no process has loaded for a
+    day (each upgrade would otherwise leave tens of megabytes behind; a version still
+    running beside this one keeps its own), and temporary files a killed process left; the
+    number deleted. Only files of ours are touched, and this version's layers are kept."""
+    if _directory is None:
+        return 0
+    current = code_version()
+    deleted = 0
+    for path in _directory.glob("*"):
+        layer = _LAYER.fullmatch(path.name)
+        if layer is not None:
+            stale = layer["version"] != current and _age(path) > STALE_LAYER
+        else:  # a write in progress elsewhere is younger than that
+            stale = path.name.startswith(_TEMP) and _age(path) > STALE_TEMP
+        if stale:
+            try:
+                path.unlink()
+                deleted += 1
+            except OSError:  # gone already: another process pruned it
+                pass
+    return deleted
+
+
+_LAYER = re.compile(r"[\w.]+-[0-9a-f]{16}-(?P<version>[0-9a-f]{16})\.pickle")
+_TEMP = "layer-"  # the prefix of a layer being written
+STALE_TEMP = 600.0  # seconds
+STALE_LAYER = 86400.0  # seconds since another version's layer was last loaded
+
+
+def _age(path: Path) -> float:
+    try:
+        return time.time() - path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
 def _path(fn: Callable[..., Any], args: tuple[Any, ...]) -> Path | None:
     if _directory is None:
         return None
@@ -55,7 +95,10 @@ def _path(fn: Callable[..., Any], args: tuple[Any, ...]) -> Path | None:
 def _load(path: Path) -> Any:
     try:
         with path.open("rb") as f:
-            return pickle.load(f)  # our own file, written below, keyed by our own code
+            value = pickle.load(f)  # our own file, written below, keyed by our own code
+        with contextlib.suppress(OSError):
+            os.utime(path)  # in use: `prune` keeps it
+        return value
     except FileNotFoundError:
         return None
     except Exception:
@@ -66,7 +109,7 @@ def _load(path: Path) -> Any:
 def _store(path: Path, value: Any) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=_TEMP, suffix=".tmp")
         with os.fdopen(fd, "wb") as f:
             pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, path)  # atomic: another process never reads half a file

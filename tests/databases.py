@@ -6,11 +6,14 @@ except under CI (`CI=true`), where that fails the run: CI must test both backend
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
+import sqlite3
+import subprocess
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from urllib.parse import quote
+from urllib.parse import parse_qs, quote, urlsplit, urlunsplit
 
 import asyncpg
 import pytest
@@ -58,3 +61,21 @@ async def fresh_schema() -> AsyncIterator[str]:
     finally:
         await admin.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
         await admin.close()
+
+
+def dump(url: str) -> str:
+    """The whole database as text, as its own tool dumps it: SQLite's `.dump` (every table's
+    schema and rows), or `pg_dump` of the test's schema on PostgreSQL."""
+    if url.startswith("sqlite:///"):
+        with contextlib.closing(sqlite3.connect(url.removeprefix("sqlite:///"))) as db:
+            return "\n".join(db.iterdump())
+    parts = urlsplit(url)
+    schema = parse_qs(parts.query)["search_path"][0]
+    done = subprocess.run(
+        ["pg_dump", "--schema", schema, urlunsplit(parts._replace(query=""))],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    return done.stdout

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 
-import asyncpg
-
 from bot.instance_lock import InstanceLock
 from bot.storage.base import Storage
-from bot.storage.postgres import PostgresStorage
 from bot.storage.sqlite import SqliteStorage
 from bot.storage.url import redacted, sqlite_path
 
@@ -30,7 +27,23 @@ async def open_storage(
             if inspect:
                 return await SqliteStorage.inspect(path)
             return await SqliteStorage.open(path, lock)
+    except (OSError, TimeoutError, sqlite3.Error) as e:
+        raise _unavailable(url, e) from e
+    try:  # PostgreSQL's driver is an extra: the default install runs on SQLite alone
+        import asyncpg
+
+        from bot.storage.postgres import PostgresStorage
+    except ImportError:
+        raise DatabaseUnavailable(
+            f"DATABASE_URL={redacted(url)!r} is PostgreSQL, whose driver is not installed: "
+            "pip install 'parlour[postgres]'."
+        ) from None
+    try:
         return await PostgresStorage.open(url, migrate=not inspect)
-    except (OSError, TimeoutError, sqlite3.Error, asyncpg.PostgresError) as e:
-        reason = getattr(e, "strerror", None) or str(e) or type(e).__name__
-        raise DatabaseUnavailable(f"DATABASE_URL={redacted(url)!r} can't be used: {reason}.") from e
+    except (OSError, TimeoutError, asyncpg.PostgresError) as e:
+        raise _unavailable(url, e) from e
+
+
+def _unavailable(url: str, e: Exception) -> DatabaseUnavailable:
+    reason = getattr(e, "strerror", None) or str(e) or type(e).__name__
+    return DatabaseUnavailable(f"DATABASE_URL={redacted(url)!r} can't be used: {reason}.")

@@ -37,6 +37,7 @@ async def test_copy_db_round_trip(tmp_path: Path, postgres_url: str) -> None:
     upgraded = await open_storage(f"sqlite:///{source}")
     try:  # its games rated, as a server manager's /recompute-ratings does after the upgrade
         assert [await upgraded.recompute_ratings(g) for g in (1 << 22, 3 << 22)] == [1, 1]
+        await upgraded.guild_left(3 << 22, 1.0)  # the bot removed from a server: kept 30 days
         await upgraded.set_text_board_default(555, True)  # a member's own setting
     finally:
         await upgraded.close()
@@ -44,7 +45,7 @@ async def test_copy_db_round_trip(tmp_path: Path, postgres_url: str) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [
         "copied 7 games, 14 seats, 363 actions, 4 results, 1 guild_settings, 4 ratings, "
-        "1 member_settings",
+        "1 guild_departures, 1 member_settings",
         "replayed 6 games from their seeds and logs: every one matches its state",
     ]
     old, new = await open_storage(f"sqlite:///{source}"), await open_storage(postgres_url)

@@ -514,6 +514,16 @@ class FakeDiscord:
         self._dispatch("GUILD_CREATE", joined, INTENT_GUILDS)
         return gid
 
+    def remove_bot(self, guild_id: int) -> None:
+        """The bot is kicked from a guild (not an outage): GUILD_DELETE without
+        ``unavailable`` (discord.py: ``on_guild_remove``)."""
+        self._dispatch("GUILD_DELETE", {"id": str(guild_id)}, INTENT_GUILDS)
+
+    def add_bot_back(self, guild_id: int) -> None:
+        """The bot is invited again to a guild it was removed from (``on_guild_join``)."""
+        joined = {k: v for k, v in self._guild_payload(guild_id).items() if k != "unavailable"}
+        self._dispatch("GUILD_CREATE", joined, INTENT_GUILDS)
+
     @property
     def guild_ids(self) -> list[int]:
         """Every guild, the first (``guild_id``) first."""
@@ -1297,7 +1307,9 @@ class FakeDiscord:
     def _dispatch(self, event: str, data: JSON, intent: int | None = None) -> None:
         """Queue a dispatch to every session subscribed to ``intent`` whose shard owns the
         event's guild (read from the payload)."""
-        guild_id = data.get("id") if event == "GUILD_CREATE" else data.get("guild_id")
+        guild_id = (
+            data.get("id") if event in ("GUILD_CREATE", "GUILD_DELETE") else data.get("guild_id")
+        )
         for session in self._sessions:
             if (intent is None or session.intents & intent) and session.owns(
                 None if guild_id is None else int(guild_id)

@@ -225,7 +225,10 @@ def test_a_bad_database_or_shard_setting_stops_with_one_line(
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize("command", [[], ["sync-commands"], ["copy-db"], ["backup"], ["check"]])
+CHORES = ("sync-commands", "copy-db", "backup", "check", "forget-user", "forget-server")
+
+
+@pytest.mark.parametrize("command", [[], *([c] for c in CHORES)])
 def test_every_command_has_help(tmp_path: Path, command: list[str]) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "bot", *command, "--help"],
@@ -238,7 +241,7 @@ def test_every_command_has_help(tmp_path: Path, command: list[str]) -> None:
     assert done.returncode == 0 and done.stdout.startswith("usage: python -m bot")
     assert ("--to URL" in done.stdout) == (command == ["copy-db"])
     if not command:  # the bot's own help lists every chore
-        assert all(c in done.stdout for c in ("sync-commands", "copy-db", "backup", "check"))
+        assert all(c in done.stdout for c in CHORES)
 
 
 async def test_an_unreachable_postgresql_stops_with_one_line(

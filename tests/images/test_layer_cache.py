@@ -3,6 +3,7 @@ never reused once the code that draws them changes."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -68,3 +69,30 @@ def test_without_a_directory_layers_stay_in_memory(tmp_path: Path) -> None:
     _square(4)
     _square(4)
     assert drawn == [4] and list(tmp_path.iterdir()) == []
+
+
+def test_prune_keeps_only_this_versions_layers_and_nothing_it_did_not_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(layer_cache, "code_version", lambda: "0" * 16)
+    _square(4)
+    (old,) = tmp_path.glob("*.pickle")
+    _square.cache_clear()  # type: ignore[attr-defined]
+    monkeypatch.setattr(layer_cache, "code_version", lambda: "1" * 16)  # an upgrade
+    _square(4)
+    (new,) = set(tmp_path.glob("*.pickle")) - {old}
+    assert layer_cache.prune() == 0  # the old version may still run beside the new one
+    os.utime(old, (0, 0))  # no process has loaded it for long
+    abandoned = tmp_path / "layer-abc.tmp"  # a write a killed process left
+    abandoned.write_bytes(b"half")
+    os.utime(abandoned, (0, 0))
+    writing = tmp_path / "layer-def.tmp"  # a write in progress
+    writing.write_bytes(b"half")
+    others = [tmp_path / "notes.pickle", tmp_path / "other.tmp"]  # not ours
+    for path in others:
+        path.write_bytes(b"")
+    assert layer_cache.prune() == 2
+    assert sorted(tmp_path.iterdir()) == sorted([new, writing, *others])
+    _square.cache_clear()  # type: ignore[attr-defined]
+    _square(4)
+    assert drawn == [4, 4]  # the current layer still loads

@@ -1,0 +1,141 @@
+"""`/privacy` and `/forget-me`: what Parlour keeps about a member, and forgetting it on
+request (docs/PRIVACY.md is the full note).
+
+`/forget-me` asks first; its buttons (`fm1:<owner>:<yes|no>`) name the member who asked, so
+only they can confirm, and they work across a restart.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import Interaction, ParlourBot
+from bot.command_translator import spoken_command
+from bot.components import plain_button
+from bot.custom_ids import FORGET_TEMPLATE
+from bot.errors import UserError
+from bot.forget import forget_member
+from bot.i18n import N_, _, ngettext
+from bot.lobby_card import lobby_embed, lobby_view
+from bot.replies import Reply
+from bot.storage import LOBBY
+
+log = logging.getLogger(__name__)
+
+PRIVACY = N_("""\
+**What Parlour keeps about you**
+• Your Discord id and display name, in each game you join: to seat you and show the board.
+• Your moves, results, standings and ratings in each server: for replays, `{scoreboard}`, \
+`{stats}` and `{history}`.
+Nothing else: not your messages, not your email.
+**For how long:** while the bot is in the server. When the bot is removed from a server, \
+that server's data is deleted 30 days later (unless it is added back).
+**To have it removed:** `{forget_me}` removes your id, name, results and ratings from every \
+server. Your games in play are resigned; finished games stay, with you as “Former player”.
+Messages already posted in Discord (boards, results) stay in their channels: the server's \
+moderators can delete them.""")
+ASK = N_("""\
+This removes your personal data from Parlour in every server: your id and name in every \
+game, your results, standings and ratings. Your games in play are resigned; finished games \
+stay, with you as “Former player”. It can't be undone. Go ahead?""")
+
+
+class ForgetButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=FORGET_TEMPLATE):
+    """ "Forget me" or "Keep my data" under `/forget-me`'s question."""
+
+    def __init__(self, owner: int, choice: str, *, label: str = "…") -> None:
+        style = discord.ButtonStyle.danger if choice == "yes" else discord.ButtonStyle.secondary
+        super().__init__(plain_button(f"fm1:{owner}:{choice}", label=label, style=style))
+        self.owner, self.choice = owner, choice
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> ForgetButton:
+        return cls(int(match["owner"]), match["choice"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = interaction.client.get_cog(Privacy.__cog_name__)
+        if not isinstance(cog, Privacy):
+            raise RuntimeError("the privacy cog is not loaded")
+        await cog.answer(interaction, self.owner, self.choice)
+
+
+class Privacy(commands.Cog):
+    def __init__(self, bot: ParlourBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="privacy")
+    async def privacy(self, interaction: Interaction) -> None:
+        """What Parlour keeps about you, and how to have it removed."""
+        text = _(PRIVACY).format(
+            scoreboard=spoken_command("/scoreboard"),
+            stats=spoken_command("/stats"),
+            history=spoken_command("/history"),
+            forget_me=spoken_command("/forget-me"),
+        )
+        await Reply.of(interaction).private(embed=discord.Embed(description=text))
+
+    @app_commands.command(name="forget-me")
+    async def forget_me(self, interaction: Interaction) -> None:
+        """Remove your data from Parlour in every server (asks first)."""
+        me = interaction.user.id
+        view = discord.ui.View(timeout=None)
+        view.add_item(ForgetButton(me, "yes", label=_("Forget me")))
+        view.add_item(ForgetButton(me, "no", label=_("Keep my data")))
+        await Reply.of(interaction).private(_(ASK), view=view)
+
+    async def answer(self, interaction: discord.Interaction[Any], owner: int, choice: str) -> None:
+        async def forget(reply: Reply) -> None:
+            if reply.user_id != owner:
+                mine = _("This question is someone else's: use `{command}` for your own.")
+                raise UserError(mine.format(command=spoken_command("/forget-me")))
+            if choice != "yes":
+                await reply.update(content=_("Nothing was changed."), view=None)
+                return
+            done = await forget_member(self.bot.service, owner)
+            self.bot.replays.forget_all()  # replays built before name the member
+            for game_id in done.resigned:
+                # Narrated from the log, as it is now: the board names a former player.
+                await self.bot.publisher.publish(game_id)
+                self.bot.autopilot.after(await self.bot.service.table(game_id))
+            for game_id in done.lobbies:
+                await self._redraw_lobby(game_id)
+            games = ngettext(
+                "Parlour has forgotten you: {n} game now names you “Former player”.",
+                "Parlour has forgotten you: {n} games now name you “Former player”.",
+                done.games,
+            ).format(n=done.games)
+            await reply.update(content=games, view=None)
+
+        await self.bot.router.handle(Reply.of(interaction), forget)
+
+    async def _redraw_lobby(self, game_id: int) -> None:
+        """The lobby message without the member: open, or closed if they hosted it."""
+        table = await self.bot.service.table(game_id)
+        if table.row.lobby_message_id is None:
+            return
+        engine = self.bot.service.engine(table.row.game)
+        presenter = self.bot.presenters.get(table.row.game)
+        view = lobby_view(table, engine, presenter) if table.row.status == LOBBY else None
+        channel = self.bot.get_partial_messageable(table.row.channel_id)
+        message = channel.get_partial_message(table.row.lobby_message_id)
+        try:
+            await message.edit(embed=lobby_embed(table, engine, presenter), view=view)
+        except discord.HTTPException:  # deleted meanwhile: nothing left to redraw
+            log.info("game %s: lobby message gone, not updated", game_id)
+
+
+async def setup(bot: ParlourBot) -> None:
+    bot.add_dynamic_items(ForgetButton)
+    await bot.add_cog(Privacy(bot))

@@ -1,0 +1,151 @@
+"""Forgetting, on both backends: a member's personal data removed everywhere (their games
+in play resigned, finished games still replaying, the others' results standing), a server's
+data deleted, and servers the bot left purged after 30 days unless it came back."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from random import Random
+
+import pytest
+
+from bot.forget import RETENTION, forget_member, purge_departed
+from bot.service import GameService
+from bot.shards import Shards
+from bot.storage import ACTIVE, CANCELLED, FINISHED, LOBBY, open_storage
+from bot.wording import FORMER_PLAYER
+from rules.registry import ENGINES
+from rules.seats import RESIGN
+from tests.bot.test_admin import play
+from tests.databases import dump
+
+GAME = "cock_and_bull"
+# Ids as Discord's are (18-19 digits), and a name found nowhere else.
+ZED, ZED_NAME = 733_241_950_187_002_113, "Zephyrine Quillfeather"
+LEO, MIA = 733_241_950_187_003_227, 733_241_950_187_004_331
+HOME, AWAY = 1_100_000_000_000_000_001 << 1, 1_200_000_000_000_000_003
+
+
+@pytest.fixture
+async def service(database_url: str) -> AsyncIterator[GameService]:
+    storage = await open_storage(database_url)
+    yield GameService(storage, ENGINES, fixed_seed="forget")
+    await storage.close()
+
+
+async def lobby(service: GameService, guild: int, host: int, name: str, *others: int) -> int:
+    table = await service.create_lobby(
+        GAME, guild_id=guild, channel_id=5, host_id=host, host_name=name, options={}
+    )
+    for other in others:
+        await service.join(table.row.id, other, f"Player {other % 1000}")
+    return table.row.id
+
+
+async def started(service: GameService, guild: int, host: int, name: str, other: int) -> int:
+    game_id = await lobby(service, guild, host, name, other)
+    await service.start(game_id, host)
+    await play(service, game_id, 12, Random(game_id))
+    return game_id
+
+
+async def test_forgetting_a_member_leaves_neither_id_nor_name_and_games_replay(
+    service: GameService, database_url: str
+) -> None:
+    storage = service.storage
+    finished = await started(service, HOME, ZED, ZED_NAME, LEO)
+    await service.seat_action(finished, LEO, RESIGN)  # Zed wins: results and ratings
+    in_play = await started(service, AWAY, LEO, "Leo", ZED)  # another server
+    others = await started(service, HOME, LEO, "Leo", MIA)  # without Zed
+    hosted, joined = (
+        await lobby(service, HOME, ZED, ZED_NAME, MIA),
+        await lobby(service, HOME, MIA, "Mia", ZED),
+    )
+    await storage.set_text_board_default(ZED, True)  # a setting of their own
+    assert str(ZED) in dump(database_url) and ZED_NAME in dump(database_url)
+    before = await storage.standings(HOME, GAME)
+
+    done = await forget_member(service, ZED)
+
+    # Three games name them: the lobby they left no longer does.
+    assert (done.games, len(done.resigned), done.lobbies) == (3, 1, [hosted, joined])
+    text = dump(database_url)
+    assert str(ZED) not in text and ZED_NAME not in text
+    # Resigned first: Leo won the game in play; every finished game replays to its state.
+    assert (await storage.get_game(in_play)).status == FINISHED  # type: ignore[union-attr]
+    for game_id in (finished, in_play, others):
+        table = await service.table(game_id)
+        assert service.engine(GAME).dump(await service.replay(game_id)) == table.row.state
+    names = {s.name for s in await storage.seats(finished)}
+    assert names == {FORMER_PLAYER, "Player 227"}
+    # The others' results stand; the member's are gone, with their rating.
+    after = await storage.standings(HOME, GAME)
+    assert [r for r in before if r.player_id != ZED] == after
+    assert [r.player_id for r in await storage.standings(AWAY, GAME)] == [LEO]
+    assert [r.player_id for r in await storage.ratings(HOME, GAME, with_ai=False)] == [LEO]
+    # Their lobbies: the one they hosted closed, the other goes on without them.
+    assert (await storage.get_game(hosted)).status == CANCELLED  # type: ignore[union-attr]
+    assert [s.player_id for s in await storage.seats(joined)] == [MIA]
+    assert (await storage.get_game(joined)).status == LOBBY  # type: ignore[union-attr]
+
+
+async def test_forgetting_a_server_deletes_all_of_it_and_nothing_else(
+    service: GameService, database_url: str
+) -> None:
+    await started(service, HOME, ZED, ZED_NAME, LEO)
+    kept = await started(service, AWAY, LEO, "Leo", MIA)
+    await service.storage.set_guild_language(HOME, "es")
+    await service.storage.guild_left(HOME, 1.0)
+
+    assert await service.storage.forget_guild(HOME) == 1
+
+    text = dump(database_url)
+    assert str(HOME) not in text and ZED_NAME not in text
+    assert [g.id for g in await service.storage.games(status=ACTIVE)] == [kept]
+
+
+async def test_a_server_left_is_purged_after_30_days_unless_the_bot_came_back(
+    service: GameService,
+) -> None:
+    storage = service.storage
+    gone, back, elsewhere = HOME, AWAY, 1_300_000_000_000_000_000
+    for guild in (gone, back, elsewhere):
+        await lobby(service, guild, LEO, "Leo")
+        await storage.guild_left(guild, 1000.0)
+    await storage.guild_left(gone, 5000.0)  # a second removal: the first one counts
+    await storage.guild_back(back)  # added back before the time was up
+
+    assert await purge_departed(service, now=1000.0 + RETENTION - 1) == []
+    other_shard = Shards(2, (1 - (elsewhere >> 22) % 2,))
+    purged = await purge_departed(
+        service,
+        other_shard,
+        present=lambda guild: guild != gone and guild != elsewhere,
+        now=1000.0 + RETENTION + 1,
+    )
+    assert purged == ([gone] if other_shard.owns(gone) else [])
+    assert await purge_departed(service, now=1000.0 + RETENTION + 1) == sorted(
+        {gone, elsewhere} - set(purged)
+    )
+    left = {g.guild_id for g in await storage.games(status=LOBBY)}
+    assert left == {back}
+    assert await storage.guilds_left_before(10**12) == []
+
+
+async def test_a_server_left_while_the_bot_was_offline_is_noticed_once_connected(
+    service: GameService,
+) -> None:
+    storage = service.storage
+    kept, removed = HOME, AWAY
+    for guild in (kept, removed):
+        await lobby(service, guild, LEO, "Leo")
+    await storage.guild_left(kept, 10.0)  # removed then, added back while offline
+
+    assert await purge_departed(service, present=lambda guild: guild == kept, now=100.0) == []
+    assert await storage.guilds_left_before(101.0) == [removed]  # since it was noticed
+    assert await purge_departed(service, present=lambda guild: False, now=100.0 + RETENTION) == []
+    purged = await purge_departed(
+        service, present=lambda guild: guild == kept, now=101.0 + RETENTION
+    )
+    assert purged == [removed]
+    assert [g.guild_id for g in await storage.games(status=LOBBY)] == [kept]

@@ -1,0 +1,216 @@
+"""What a hoster meets, through the real `python -m bot` process: the version, settings from
+a named file, JSON log lines, one line when Discord can't be reached, `check` on a fresh
+machine, the forgetting chores, and the systemd unit."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot import __version__
+from bot.__main__ import NOT_ON_WINDOWS, UNREACHABLE
+from bot.client import SHUTDOWN_GRACE
+from bot.service import GameService
+from bot.storage import open_storage
+from rules.registry import ENGINES
+from tests.bot.test_admin import a_game, chore
+from tests.e2e.conftest import Launcher, ParlourFactory
+from tests.e2e.driver import play_one_move, start_game
+from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.process import REPO, clean_env, connected, process_env
+
+GAME = "cock-and-bull"
+
+
+def test_one_version_everywhere(tmp_path: Path) -> None:
+    done = chore("--version", cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (0, f"Parlour {__version__}\n")
+    changelog = (REPO / "CHANGELOG.md").read_text()
+    released = re.findall(r"^## \[(\d+\.\d+\.\d+)\]", changelog, re.MULTILINE)
+    assert released[0] == __version__  # the newest release the changelog describes
+
+
+async def test_help_shows_the_version_and_the_privacy_commands(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    await start_parlour()
+    rec = await fake.slash(fake.make_user("Ana"), "help")
+    (embed,) = (await rec.response()).message.embeds  # type: ignore[union-attr]
+    assert embed["footer"]["text"] == f"Parlour {__version__}"
+    assert "`/privacy`" in embed["description"] and "`/forget-me`" in embed["description"]
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_discord_unreachable_at_start_is_one_line_per_try_then_exit_3(tmp_path: Path) -> None:
+    done = chore(
+        cwd=tmp_path,
+        DISCORD_TOKEN="t",
+        DISCORD_API_BASE=f"http://127.0.0.1:{_closed_port()}/api/v10",
+        CONNECT_RETRIES="1",
+    )
+    assert done.returncode == UNREACHABLE == 3
+    said = [line for line in done.stderr.splitlines() if "Discord can't be reached" in line]
+    assert len(said) == 2, done.stderr
+    assert said[0].endswith("trying again in 2 s.")
+    assert said[1].endswith("giving up (exit status 3; CONNECT_RETRIES=1).")
+    assert "Traceback" not in done.stderr and "voice" not in done.stderr
+
+
+def test_check_on_a_fresh_machine_says_the_first_start_creates_the_database(
+    tmp_path: Path,
+) -> None:
+    done = chore("check", cwd=tmp_path, DISCORD_TOKEN="t")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == (
+        "There is no database at 'parlour.sqlite3' yet: the bot creates it at its first start.\n"
+        "No problems found.\n"
+    )
+    assert list(tmp_path.iterdir()) == []  # nothing created
+    missing = chore("check", cwd=tmp_path, DISCORD_TOKEN="t", DATABASE_PATH="no/such/db")
+    assert missing.returncode == 1
+    assert (
+        missing.stdout == f"The database's folder {str(tmp_path / 'no/such')!r} does not exist.\n"
+    )
+
+
+def test_on_windows_it_stops_with_one_line(tmp_path: Path) -> None:
+    code = "import sys; from bot.__main__ import main; sys.platform = 'win32'; sys.exit(main([]))"
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        env=clean_env(DISCORD_TOKEN="t"),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (done.returncode, done.stderr) == (2, NOT_ON_WINDOWS + "\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_default_install_runs_without_postgresqls_driver(tmp_path: Path) -> None:
+    """asyncpg is the `postgres` extra: without it the bot runs on SQLite, and a
+    PostgreSQL URL is one line saying what to install."""
+    blocked = "import sys; sys.modules['asyncpg'] = None; import runpy; "
+    run_bot = "runpy.run_module('bot', run_name='__main__')"
+
+    def chore_without_asyncpg(**env: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-c", blocked + run_bot, "check"],
+            cwd=tmp_path,
+            env=clean_env(DISCORD_TOKEN="t", **env),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
+    sqlite = chore_without_asyncpg()
+    assert (sqlite.returncode, sqlite.stdout.splitlines()[-1]) == (0, "No problems found.")
+    postgres = chore_without_asyncpg(DATABASE_URL="postgresql://parlour@db/parlour")
+    assert postgres.returncode == 1
+    assert postgres.stdout == (
+        "DATABASE_URL='postgresql://parlour@db/parlour' is PostgreSQL, whose driver is not "
+        "installed: pip install 'parlour[postgres]'.\n"
+    )
+
+
+async def test_settings_come_from_the_file_env_file_names(
+    fake: FakeDiscord, launch: Launcher, tmp_path: Path
+) -> None:
+    settings = tmp_path / "etc" / "parlour.env"
+    settings.parent.mkdir()
+    env = process_env(fake, tmp_path / "parlour.sqlite3")
+    settings.write_text("".join(f"{k}={v}\n" for k, v in env.items() if k.isupper()))
+    elsewhere = tmp_path / "run"
+    elsewhere.mkdir()
+    bot = await launch(elsewhere, clean_env(ENV_FILE=str(settings)))
+    await connected(fake, bot, 1)
+    bot.assert_clean()
+    missing = chore(cwd=elsewhere, ENV_FILE=str(tmp_path / "nothing.env"))
+    assert missing.returncode == 2
+    assert (
+        missing.stderr
+        == f"ENV_FILE={str(tmp_path / 'nothing.env')!r} is not a file: name the settings file.\n"
+    )
+
+
+async def test_json_logs_are_one_object_a_line_with_the_game_and_server(
+    fake: FakeDiscord, launch: Launcher, tmp_path: Path
+) -> None:
+    env = process_env(fake, tmp_path / "parlour.sqlite3", LOG_FORMAT="json", LOG_LEVEL="DEBUG")
+    bot = await launch(tmp_path, env)
+    await connected(fake, bot, 1)
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    board = await start_game(fake, ana, GAME, joiners=[leo])
+    await play_one_move(fake, [ana, leo], board)
+    bot.proc.send_signal(signal.SIGTERM)  # as a service manager stops it
+    assert await asyncio.wait_for(bot.proc.wait(), 20) == 0
+    await bot.kill()  # reads the rest of its log
+    not_json = [line for line in bot.stderr if not _is_json_object(line)]
+    assert not not_json, "\n".join(not_json)
+    lines = [json.loads(line) for line in bot.stderr]
+    assert all({"time", "level", "logger", "message"} <= set(line) for line in lines)
+    assert lines[0]["message"] == f"Parlour {__version__} starting"
+    about_the_game = [line for line in lines if line.get("game_id") == 1]
+    assert about_the_game and {line["guild_id"] for line in about_the_game} == {fake.guild_id}
+    warned = [line["message"] for line in lines if line["level"] not in ("DEBUG", "INFO")]
+    assert not [m for m in warned if "voice" in m or "Traceback" in m], warned
+
+
+def _is_json_object(line: str) -> bool:
+    try:
+        return isinstance(json.loads(line), dict)
+    except ValueError:
+        return False
+
+
+async def test_forget_user_and_forget_server_chores(tmp_path: Path) -> None:
+    database = tmp_path / "parlour.sqlite3"
+    storage = await open_storage(f"sqlite:///{database}")
+    service = GameService(storage, ENGINES)
+    await a_game(service)  # players 1 and 2 in server 1 << 22, in play
+    await storage.close()
+    env = {"DATABASE_PATH": str(database)}
+
+    done = chore("forget-user", "2", cwd=tmp_path, **env)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == (
+        "Member 2 forgotten: 1 games now name a former player (1 in play resigned, "
+        "0 lobbies left).\n"
+    )
+    done = chore("forget-server", str(1 << 22), cwd=tmp_path, **env)
+    assert done.stdout == f"Server {1 << 22} forgotten: its data deleted (1 games).\n"
+    bad = chore("forget-user", "Leo", cwd=tmp_path, **env)
+    assert bad.returncode == 2 and "'Leo' is not a Discord id (digits)" in bad.stderr
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze here")
+def test_the_systemd_unit_verifies(tmp_path: Path) -> None:
+    unit = (REPO / "deploy" / "parlour.service").read_text()
+    fields = dict(
+        line.split("=", 1) for line in unit.splitlines() if "=" in line and line[0] != "#"
+    )
+    assert fields["User"] != "root" and fields["Restart"] == "on-failure"
+    assert fields["EnvironmentFile"] and fields["WorkingDirectory"]
+    assert int(fields["TimeoutStopSec"]) >= 3 * SHUTDOWN_GRACE  # clicks, boards, closing
+    # Verified as installed: the interpreter where the unit expects the project's.
+    local = tmp_path / "parlour.service"
+    local.write_text(unit.replace("/opt/parlour/.venv/bin/python", sys.executable))
+    done = subprocess.run(
+        ["systemd-analyze", "verify", str(local)], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert "parlour.service" not in done.stderr, done.stderr  # no warnings about it

@@ -1,0 +1,123 @@
+"""`/privacy` and `/forget-me` through the real client against the fake Discord, on both
+backends; and a server's data kept 30 days after the bot is removed, unless it comes back."""
+
+from __future__ import annotations
+
+import time
+
+from bot.client import ParlourBot
+from bot.forget import RETENTION, purge_departed
+from tests.databases import dump
+from tests.e2e.conftest import ParlourFactory
+from tests.e2e.driver import (
+    click_ok,
+    eventually,
+    is_over,
+    newest_board,
+    offered,
+    open_lobby,
+    start_game,
+)
+from tests.e2e.fake_discord import FakeDiscord, FakeMessage
+from tests.e2e.test_community import private_answer
+from tests.e2e.test_leaving import resign, scoreboard
+
+GAME = "cock-and-bull"
+ZED_NAME = "Zephyrine Quillfeather"  # found nowhere else
+
+
+async def status(parlour: ParlourBot, game_id: int) -> str | None:
+    row = await parlour.service.storage.get_game(game_id)
+    return None if row is None else row.status
+
+
+async def test_privacy_says_what_is_kept_in_the_members_language(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    await start_parlour()
+    english = await private_answer(fake, fake.make_user("Ana"), "privacy")
+    text = str(english.embeds[0]["description"])
+    assert "What Parlour keeps about you" in text and "`/forget-me`" in text
+    spanish = await private_answer(fake, fake.make_user("Eva", locale="es-ES"), "privacy")
+    texto = str(spanish.embeds[0]["description"])
+    assert "Qué guarda Parlour de ti" in texto and "`/olvidarme`" in texto
+
+
+async def test_forget_me_removes_the_member_everywhere_and_games_replay(
+    fake: FakeDiscord, start_parlour: ParlourFactory, database_url: str
+) -> None:
+    parlour = await start_parlour(database_url=database_url)
+    zed, leo = fake.make_user(ZED_NAME), fake.make_user("Leo")
+    finished = await start_game(fake, zed, GAME, joiners=[leo])
+    await resign(fake, leo, finished)  # game 1: Zed wins
+    in_play = await start_game(fake, leo, GAME, joiners=[zed])  # game 2
+    hosted = await open_lobby(fake, zed, GAME)  # game 3
+    joined = await open_lobby(fake, leo, GAME)  # game 4
+    await click_ok(fake, zed, joined, "Join")
+    assert zed["id"] in str(hosted.embeds) and zed["id"] in str(joined.embeds)  # mentioned
+    assert f"<@{zed['id']}>" in await scoreboard(fake, leo, "cock_and_bull")
+    assert zed["id"] in dump(database_url) and ZED_NAME in dump(database_url)
+
+    ask = await private_answer(fake, zed, "forget-me")
+    assert "It can't be undone" in ask.content
+    kept = await fake.click(zed, ask, label="Keep my data")
+    assert (await kept.response()).message.content == "Nothing was changed."  # type: ignore[union-attr]
+    assert zed["id"] in dump(database_url)
+
+    ask = await private_answer(fake, zed, "forget-me")
+    done = await fake.click(zed, ask, label="Forget me")
+    answer = (await done.response()).message
+    assert answer is not None and answer.content == (
+        "Parlour has forgotten you: 3 games now name you “Former player”."
+    )
+    text = dump(database_url)
+    assert zed["id"] not in text and ZED_NAME not in text
+    # Resigned first: Leo won the game in play, and its board says so.
+    assert await status(parlour, 2) == "finished"
+    await eventually(lambda: _over(fake, in_play))
+    final = str(newest_board(fake, in_play).embeds)
+    assert ZED_NAME not in final and "Former player" in final
+    # The lobbies no longer name them: the one they hosted is closed, the other open.
+    assert zed["id"] not in str(hosted.embeds) and not hosted.buttons
+    assert zed["id"] not in str(joined.embeds) and "Join" in offered(joined)
+    # The others' results stand; every finished game still replays.
+    standings = await scoreboard(fake, leo, "cock_and_bull")
+    assert f"<@{leo['id']}>" in standings and zed["id"] not in standings
+    for game_id in (1, 2):
+        viewer = await private_answer(fake, leo, "replay", id=game_id)
+        assert viewer.embeds and "Former player" in str(viewer.embeds[0])
+
+
+async def _over(fake: FakeDiscord, board: FakeMessage) -> bool:
+    return is_over(newest_board(fake, board))
+
+
+async def test_a_server_the_bot_left_is_deleted_after_30_days_unless_it_came_back(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    parlour = await start_parlour()
+    storage = parlour.service.storage
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    await start_game(fake, ana, GAME, joiners=[leo])
+    guild = fake.guild_id
+
+    async def departed() -> list[int]:
+        return await storage.guilds_left_before(time.time() + 1)
+
+    async def left() -> bool:
+        return await departed() == [guild]
+
+    async def back() -> bool:
+        return await departed() == []
+
+    fake.remove_bot(guild)  # kicked: on_guild_remove
+    await eventually(left)
+    fake.add_bot_back(guild)  # invited again: kept
+    await eventually(back)
+    fake.remove_bot(guild)
+    await eventually(left)
+    assert await purge_departed(parlour.service, now=time.time() + RETENTION - 60) == []
+    assert await status(parlour, 1) == "active"
+    assert await purge_departed(parlour.service, now=time.time() + RETENTION + 60) == [guild]
+    assert await status(parlour, 1) is None
+    assert await departed() == []
