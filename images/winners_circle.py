@@ -538,19 +538,15 @@ def _draw_card(image: Image.Image, state: WinnersCircleState, horse: int) -> Non
         if picked:
             draw.rectangle((x0 + 3, y - 12, x1 - 3, y + 12), fill=HIGHLIGHT)
         ink = CARD_INK if up else MUTED
-        draw_text(
-            image,
-            (x0 + 8, y),
-            _(SYMBOL_NAMES[symbol]),
-            size=18,
-            fill=ink,
-            anchor="lm",
-            outline=None,
-        )
+        name, move = _(SYMBOL_NAMES[symbol]), str(c.move(symbol))
+        # A long name ("Herradura") beside a two-digit move is drawn smaller, not over it.
+        room = x1 - x0 - 22 - text_width(move, 22, bold=True)
+        size = next((s for s in (18, 16) if text_width(name, s) <= room), 14)
+        draw_text(image, (x0 + 8, y), name, size=size, fill=ink, anchor="lm", outline=None)
         draw_text(
             image,
             (x1 - 8, y),
-            str(c.move(symbol)),
+            move,
             size=22,
             bold=True,
             fill=ink,
