@@ -99,7 +99,7 @@ def _walk(command: Any) -> Iterator[Message]:
             yield from _walk(sub)
         return
     for parameter in command.parameters:
-        yield parameter.name, COMMAND_NAME
+        yield parameter.display_name, COMMAND_NAME  # as Discord shows it (`@rename`d or not)
         yield parameter.description, None
         for choice in parameter.choices:
             yield choice.name, None

@@ -1,9 +1,12 @@
 """Slash commands in the member's language: discord.py asks this translator for every
 name, description and choice of the command tree, once per Discord locale, when it builds
-the payload it syncs (so the synced hash in `command_sync` covers the translations too)."""
+the payload it syncs (so the synced hash in `command_sync` covers the translations too).
+A translation Discord would refuse (a name against its rules, a description too long) is
+left out, so Discord shows the English there instead of refusing every command."""
 
 from __future__ import annotations
 
+import logging
 import re
 
 import discord
@@ -13,6 +16,10 @@ from bot.i18n import COMMAND_NAME, SOURCE, current, language_of, translations
 
 # What Discord accepts as a command, option or group name in any language.
 NAME = re.compile(r"^[-_\w]{1,32}$")
+# The most characters Discord accepts in a description or a choice's name: one longer
+# translation would make it refuse the whole sync.
+TEXT_LIMIT = 100
+log = logging.getLogger(__name__)
 _NAMES = (
     app_commands.TranslationContextLocation.command_name,
     app_commands.TranslationContextLocation.group_name,
@@ -36,7 +43,17 @@ class CatalogTranslator(app_commands.Translator):
         if context.location in _NAMES:
             return _localized_name(language, english)
         text = catalog.gettext(english)
-        return text if text != english else None
+        if text == english:
+            return None
+        if not fits(text):
+            log.warning("%s translation too long for Discord, English shown: %r", language, text)
+            return None
+        return text
+
+
+def fits(text: str) -> bool:
+    """Whether Discord accepts `text` as a description or a choice's name."""
+    return 0 < len(text) <= TEXT_LIMIT
 
 
 def _localized_name(language: str, english: str) -> str | None:

@@ -80,6 +80,12 @@ def number(n: int) -> str:
     return format_decimal(n, locale=babel_locale())
 
 
+def decimal(value: float, pattern: str = "0.##") -> str:
+    """A number with a fraction as the current language writes it (CLDR `pattern`):
+    "4.5", Spanish "4,5"."""
+    return format_decimal(value, format=pattern, locale=babel_locale())
+
+
 def rating(points: int) -> str:
     """A rating as shown, negatives with a true minus sign like the changes: "−41"."""
     return f"−{number(-points)}" if points < 0 else number(points)

@@ -8,6 +8,7 @@ from discord.ext import commands
 
 from bot import __version__
 from bot.client import Interaction, ParlourBot
+from bot.command_sync import mention
 from bot.command_translator import spoken_command
 from bot.i18n import N_, _, language_name, languages
 from bot.replies import Reply
@@ -75,7 +76,8 @@ class General(commands.Cog):
     async def help(self, interaction: Interaction) -> None:
         """How to use Parlour."""
         games = "\n".join(
-            f"• **{p.title}**: `{command_of(p.game)} new` · `{command_of(p.game)} rules`"
+            f"• **{p.title}**: {mention(command_of(p.game) + ' new')}"
+            f" · {mention(command_of(p.game) + ' rules')}"
             for p in self.bot.presenters
         )
         privacy = _(PRIVACY_HELP).format(

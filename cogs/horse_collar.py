@@ -17,14 +17,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import Interaction, ParlourBot
-from bot.i18n import N_, NP_, _
+from bot.i18n import N_, NP_, _, ngettext
 from bot.presenter import ButtonLook, Picture, Presenter
-from bot.wording import agree, count, listing, mention
+from bot.wording import agree, count, decimal, listing, mention
 from cogs.options import house_rules, new_command, rules_text, send_rules
-from images.horse_collar import render_png
+from images.horse_collar import render_png, weight_name
 from images.horse_collar_replay import render_replay
 from rules.core import Action, Event, Outcome, PlayerId
-from rules.horse_collar.actions import Verb, parse_angle, parse_line_up
+from rules.horse_collar.actions import Verb, lined_up_weight, parse_angle, parse_line_up
 from rules.horse_collar.geometry import MIL_PER_INCH, Zone, zone_of, zone_value
 from rules.horse_collar.options import OPTIONS
 from rules.horse_collar.shots import LANE_BY_NAME, TARGET_BY_NAME
@@ -44,7 +44,6 @@ from rules.horse_collar.state import (
     Weight,
     WeightShot,
     colour_of,
-    weight_label,
 )
 
 GAME = "horse_collar"
@@ -104,7 +103,7 @@ def side_name(side: int) -> str:
 def _side_with_players(
     side: int, players: Sequence[PlayerId], names: Mapping[PlayerId, str]
 ) -> str:
-    who = " & ".join(names.get(p, _("Someone")) for p in players)
+    who = listing([names.get(p, _("Someone")) for p in players])
     return f"**{side_name(side)}** ({who})"
 
 
@@ -112,7 +111,7 @@ def lane_label(lane: str) -> str:
     """A release setting: a lane's label, or lining up with a weight ("in line with R2")."""
     if lane in LANE_BY_NAME:
         return _(LANE_BY_NAME[lane].label)
-    return _("In line with {weight}").format(weight=lane.upper())
+    return _("In line with {weight}").format(weight=weight_name(lined_up_weight(lane)))
 
 
 def angle_label(angle: int) -> str:
@@ -120,7 +119,7 @@ def angle_label(angle: int) -> str:
     if angle == 0:
         return _("Straight")
     line = _("{degrees}° right") if angle > 0 else _("{degrees}° left")
-    return line.format(degrees=f"{abs(angle) / 100:g}")
+    return line.format(degrees=decimal(abs(angle) / 100))
 
 
 def aim_text(aim: Aim) -> str:
@@ -136,7 +135,7 @@ def distance(d: int) -> str:
     """A weight centre's distance from the target end, the way a player reads it."""
     inches = d / MIL_PER_INCH
     if inches < 24:
-        return _("{inches} in from the end").format(inches=f"{inches:.1f}")
+        return _("{inches} in from the end").format(inches=decimal(inches, "0.0"))
     feet, rest = divmod(round(inches), 12)
     return _("{feet} ft {inches} in from the end").format(feet=feet, inches=rest)
 
@@ -163,17 +162,17 @@ def _shot_line(shot: WeightShot, names: Mapping[PlayerId, str]) -> str:
         )
     who = names.get(shot.player, _("Someone"))
     line = _("**{player}** shot {weight} ({aim}): {stopped}").format(
-        player=who, weight=weight_label(shot.index), aim=aim_text(shot.aim), stopped=stopped
+        player=who, weight=weight_name(shot.index), aim=aim_text(shot.aim), stopped=stopped
     )
     moved = [p.index for p in shot.paths if p.index != shot.index]
     knocked = [
-        f"{weight_label(i)} ({_(ZONE_WORDS[rest[i][1]])})" for i in moved if i not in shot.fell
+        f"{weight_name(i)} ({_(ZONE_WORDS[rest[i][1]])})" for i in moved if i not in shot.fell
     ]
-    fell = [weight_label(i) for i in moved if i in shot.fell]
+    fell = [weight_name(i) for i in moved if i in shot.fell]
     if knocked:
         line += _("; knocked on {weights}").format(weights=", ".join(knocked))
     if fell:
-        line += _("; knocked {weights} into the alley").format(weights=_(" and ").join(fell))
+        line += _("; knocked {weights} into the alley").format(weights=listing(fell))
     return line + "."
 
 
@@ -239,7 +238,7 @@ class HorseCollarPresenter(Presenter):
             side=side_name(state.side),
             hammer=hammer,
             player=mention(state.shooter, names),
-            weight=weight_label(state.shot),
+            weight=weight_name(state.shot),
             shot=state.shot + 1,
             shots=WEIGHTS_PER_TURN,
         )
@@ -281,7 +280,7 @@ class HorseCollarPresenter(Presenter):
                 where = _("{distance}, worth {value}").format(
                     distance=distance(w.d), value=self._value(state, w)
                 )
-            lines.append(f"{weight_label(w.index)}: {where}")
+            lines.append(f"{weight_name(w.index)}: {where}")
         return lines
 
     @staticmethod
@@ -303,8 +302,12 @@ class HorseCollarPresenter(Presenter):
                     lines.append(_turn_line(e, names))
                 case HickeyPaid(players=players, amount=amount, jar=jar):
                     each = amount // len(players)
-                    who = " & ".join(names.get(p, _("Someone")) for p in players)
-                    line = _("🫙 Hickey: {players} put {each} each in the jar (jar {jar}).")
+                    who = listing([names.get(p, _("Someone")) for p in players])
+                    line = ngettext(
+                        "🫙 Hickey: {players} puts {each} in the jar (jar {jar}).",
+                        "🫙 Hickey: {players} put {each} each in the jar (jar {jar}).",
+                        len(players),
+                    )
                     lines.append(line.format(players=who, each=each, jar=jar))
                 case TargetReached(side=side, total=total, target=target):
                     rest = "" if game_won else _(" The frame is still finished.")
@@ -374,7 +377,7 @@ class HorseCollarPresenter(Presenter):
         )
         current = aim.lane == action.arg and aim.angle == 0
         return ButtonLook(
-            _("In line with {weight}").format(weight=weight_label(weight.index)),
+            _("In line with {weight}").format(weight=weight_name(weight.index)),
             emoji=WEIGHT_EMOJI[colour_of(weight.index)],
             menu=_(RELEASE_MENU),
             description=f"{_(CURRENT)} · {where}" if current else where,
@@ -387,8 +390,7 @@ class HorseCollarPresenter(Presenter):
         self, state: HorseCollarState, outcome: Outcome, names: Mapping[PlayerId, str]
     ) -> str:
         def side(s: int) -> str:
-            who = " & ".join(mention(p, names) for p in state.sides[s])
-            return f"{side_name(s)} ({who})"
+            return f"{side_name(s)} ({listing([mention(p, names) for p in state.sides[s]])})"
 
         winners = listing([side(s) for s in state.winners])
         line = agree(

@@ -297,7 +297,13 @@ class WinnersCirclePresenter(Presenter):
             match e:
                 case RacePrepared(race=r, set_aside=aside):
                     cards = count(aside, "card", "cards")
-                    extra = _(" ({cards} set aside and shuffled back)") if aside else ""
+                    # One English for both, but the words agree with the count elsewhere.
+                    extra = ngettext(
+                        " ({cards} set aside and shuffled back)",
+                        " ({cards} set aside and shuffled back)",
+                        aside,
+                    )
+                    extra = extra if aside else ""
                     line = _(
                         "🏇 **Race {race} of {races}**: the horses are at the gates{extra}; "
                         "their cards are under the track."

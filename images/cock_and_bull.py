@@ -378,7 +378,7 @@ def _roll_outcome(dice: tuple[Face, Face]) -> str:
     kind = roll_kind(dice)
     if kind is RollKind.PAIR:
         return _(PAIR_WORDS[dice[0]])
-    return "Cock & Bull" if kind is RollKind.COCK_AND_BULL else _("turn lost")
+    return pgettext("roll", "Cock & Bull") if kind is RollKind.COCK_AND_BULL else _("turn lost")
 
 
 def _acting(state: CockAndBullState) -> set[int]:

@@ -44,7 +44,7 @@ from images.common import (
     to_png,
 )
 from images.layer_cache import static_layer
-from images.words import N_, _, language, ngettext
+from images.words import N_, _, language, listing, ngettext
 from rules.core import PlayerId, setup_rng
 from rules.hold_your_horses import ENGINE
 from rules.hold_your_horses.state import (
@@ -480,9 +480,9 @@ def _draw_strip(
             line = _("+{won} · total {total}").format(won=race.payouts[seat], total=scores[seat])
         else:
             lit = seat == state.roller
-            line = _("{tokens} tokens · won {won}").format(
-                tokens=state.tokens[seat], won=scores[seat]
-            )
+            tokens = state.tokens[seat]
+            line = ngettext("{tokens} token · won {won}", "{tokens} tokens · won {won}", tokens)
+            line = line.format(tokens=tokens, won=scores[seat])
         if lit:
             draw.rounded_rectangle((x0, y0, x1, y1), radius=10, outline=HIGHLIGHT, width=3)
         mid = (x0 + x1) / 2
@@ -574,7 +574,7 @@ def _draw_grid_title(
         if len(winners) == 1:
             runs = named_runs(_("{player} wins!"), {"player": winners[0]})
         else:
-            runs = named_runs(_("{players} share the win!"), {"players": " & ".join(winners)})
+            runs = named_runs(_("{players} share the win!"), {"players": listing(winners)})
         draw_runs(image, (WIDTH / 2, GRID_TITLE_Y), runs, size=28, bold=True)
         subtitle = ngettext(
             "Final scoring grid · {races} race · best total {best}",

@@ -35,13 +35,15 @@ from images.common import (
     to_png,
 )
 from images.layer_cache import static_layer
-from images.words import _, language
+from images.words import NP_, _, decimal, language, listing, pgettext
 from rules.core import PlayerId, setup_rng
 from rules.horse_collar import ENGINE
+from rules.horse_collar.actions import lined_up_weight
 from rules.horse_collar.geometry import DEUCE_LINE, MIL_PER_INCH, TREY_LINE, Table, Zone
 from rules.horse_collar.scoring import score_turn, zones
 from rules.horse_collar.shots import LANE_BY_NAME, TARGET_BY_NAME
 from rules.horse_collar.state import (
+    WEIGHTS_PER_COLOUR,
     Aim,
     Colour,
     HorseCollarState,
@@ -50,10 +52,20 @@ from rules.horse_collar.state import (
     VoidReason,
     Weight,
     colour_of,
-    weight_label,
 )
 
 SIZE = (1000, 640)
+
+# A weight's name in chat and in the picture: its colour's initial, in the language spoken
+# (Spanish blue is "azul": A1-A4), and its number.
+WEIGHT_NAMES = {Colour.RED: NP_("weight", "R{number}"), Colour.BLUE: NP_("weight", "B{number}")}
+
+
+def weight_name(index: int) -> str:
+    """Weight `index` as players read it: "R1" to "R4", "B1" to "B4"."""
+    name = pgettext("weight", WEIGHT_NAMES[colour_of(index)])
+    return name.format(number=index % WEIGHTS_PER_COLOUR + 1)
+
 
 # --- layout -------------------------------------------------------------------------------
 
@@ -290,7 +302,7 @@ def draw_weights(image: Image.Image, rules: Rules, weights: Sequence[Weight]) ->
             image, weight_sprite(colour_of(w.index), STRIP_RADIUS, ""), strip_xy(table, w.d, w.y)
         )
         if in_zoom(w.d):
-            sprite = weight_sprite(colour_of(w.index), ZOOM_RADIUS, weight_label(w.index))
+            sprite = weight_sprite(colour_of(w.index), ZOOM_RADIUS, weight_name(w.index))
             paste_centred(image, sprite, zoom_xy(w.d, w.y))
 
 
@@ -335,7 +347,7 @@ def _draw_header(
 ) -> None:
     rules = state.rules
     if state.over:
-        winners = " & ".join(side_name(state, s, names) for s in state.winners)
+        winners = listing([side_name(state, s, names) for s in state.winners])
         text = fit_text(_("{winners} won").format(winners=winners), 24, 700, bold=True)
         draw_text(image, (20, 24), text, size=24, bold=True, fill=HIGHLIGHT, anchor="lm")
     else:
@@ -345,7 +357,7 @@ def _draw_header(
             image,
             (20 + min(430, text_width(shooter, 24, bold=True) + 12), 24),
             _("to shoot {weight} ({shot} of 8)").format(
-                weight=weight_label(state.shot), shot=state.shot + 1
+                weight=weight_name(state.shot), shot=state.shot + 1
             ),
             size=22,
             anchor="lm",
@@ -406,9 +418,9 @@ def aim_lines(aim: Aim) -> tuple[str, str, str]:
     lane = (
         _(LANE_BY_NAME[aim.lane].label)
         if aim.lane in LANE_BY_NAME
-        else _("at {weight}").format(weight=aim.lane.upper())
+        else _("at {weight}").format(weight=weight_name(lined_up_weight(aim.lane)))
     )
-    angle = _("angle {degrees}°").format(degrees=f"{aim.angle / 100:+g}")
+    angle = _("angle {degrees}°").format(degrees=decimal(aim.angle / 100, "+0.##;-0.##"))
     return lane, angle, _(TARGET_BY_NAME[aim.target].label)
 
 
@@ -439,8 +451,8 @@ def _draw_footer(
     else:
         text = _("A cleared board")
     draw_text(image, (20, FOOTER_Y), text, size=24, bold=True, anchor="lm")
-    fallen = [weight_label(w.index) for w in shown if w.fallen]
-    far = [weight_label(w.index) for w in shown if not w.fallen and not in_zoom(w.d)]
+    fallen = [weight_name(w.index) for w in shown if w.fallen]
+    far = [weight_name(w.index) for w in shown if not w.fallen and not in_zoom(w.d)]
     notes = []
     if far:
         notes.append(_("up the table: {weights}").format(weights=" ".join(far)))

@@ -22,6 +22,7 @@ from images.horse_collar import (
     in_zoom,
     strip_xy,
     table_layer,
+    weight_name,
     weight_sprite,
     zoom_xy,
 )
@@ -34,7 +35,6 @@ from rules.horse_collar.state import (
     WeightPath,
     WeightShot,
     colour_of,
-    weight_label,
 )
 
 CROP = (0, 36, SIZE[0], 600)  # the strip and the enlarged end, without the score panel
@@ -101,7 +101,7 @@ def _draw_moving(image: Image.Image, table: Table, path: WeightPath, k: int, fal
             return  # in the alley
         d, y = path.points[path.fell_at]
     colour = colour_of(path.index)
-    label = weight_label(path.index) if scale == 1 else ""
+    label = weight_name(path.index) if scale == 1 else ""
     strip = weight_sprite(colour, _scaled(STRIP_RADIUS, scale), "")
     _paste(image, strip, strip_xy(table, d, y))
     if in_zoom(d):
@@ -119,7 +119,7 @@ def _caption(image: Image.Image, shot: WeightShot) -> None:
     draw_text(
         image,
         (x, y),
-        _("{weight} shot").format(weight=weight_label(shot.index)),
+        _("{weight} shot").format(weight=weight_name(shot.index)),
         size=26,
         bold=True,
         anchor="lm",
@@ -133,7 +133,7 @@ def _palette(base: Image.Image, shot: WeightShot) -> Image.Image:
     """One palette for every frame: the background and the moving weights' sprites."""
     sample = base.copy()
     for n, path in enumerate(shot.paths):
-        sprite = weight_sprite(colour_of(path.index), ZOOM_RADIUS, weight_label(path.index))
+        sprite = weight_sprite(colour_of(path.index), ZOOM_RADIUS, weight_name(path.index))
         sample.paste(sprite, (10 + n * 50, 10), sprite)
     return sample.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 

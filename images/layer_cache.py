@@ -3,9 +3,10 @@
 `@static_layer` replaces `@functools.cache` on a function that draws a static layer (a
 board's art, the Risk map's overlay): its result is kept in memory as before and, once a
 directory is set with `use_directory`, pickled on disk under a key made of the function's
-name, its arguments and a hash of the source of `images/` and `rules/` (anything that could
-change the drawing). A new process then loads the layer in milliseconds instead of drawing it for
-up to a second; a change of the code makes a new key, so a stale layer is never used.
+name, its arguments and a hash of the source of `images/` and `rules/` and of the catalogs
+(anything that could change the drawing). A new process then loads the layer in milliseconds
+instead of drawing it for up to a second; a change of the code makes a new key, so a stale
+layer is never used.
 """
 
 from __future__ import annotations
@@ -39,12 +40,17 @@ def use_directory(path: str | Path | None) -> None:
 
 @functools.cache
 def code_version() -> str:
-    """A hash of every source file a layer may depend on."""
+    """A hash of every source file a layer may depend on: the code, and the catalogs of the
+    words it draws (a reworded label must not come back from an older layer)."""
     digest = hashlib.sha256()
-    for package in ("images", "rules"):
-        for source in sorted((_ROOT / package).rglob("*.py")):
-            digest.update(str(source.relative_to(_ROOT)).encode())
-            digest.update(source.read_bytes())
+    sources = [
+        *sorted((_ROOT / "images").rglob("*.py")),
+        *sorted((_ROOT / "rules").rglob("*.py")),
+        *sorted((_ROOT / "bot" / "locale").glob("*.po")),
+    ]
+    for source in sources:
+        digest.update(str(source.relative_to(_ROOT)).encode())
+        digest.update(source.read_bytes())
     return digest.hexdigest()[:16]
 
 

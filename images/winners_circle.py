@@ -43,7 +43,7 @@ from images.common import (
     to_png,
 )
 from images.layer_cache import static_layer
-from images.words import N_, NP_, _, language, ngettext, pgettext
+from images.words import N_, NP_, _, language, listing, ngettext, pgettext
 from rules.core import PlayerId, setup_rng
 from rules.winners_circle import ENGINE
 from rules.winners_circle.cards import HORSES, Symbol, card
@@ -345,7 +345,8 @@ def _chip(seat: int, label: str) -> Image.Image:
 
 
 @functools.cache
-def _pace_chip(side: int) -> Image.Image:
+def _pace_chip(side: int, spoken: str) -> Image.Image:
+    """The pace chip, its letter in the `spoken` language (part of the cache's key)."""
 
     def paint(layer: Image.Image, k: int) -> None:
         draw = ImageDraw.Draw(layer)
@@ -357,7 +358,8 @@ def _pace_chip(side: int) -> Image.Image:
         )
 
     chip = smooth((side, side), paint)
-    draw_text(chip, (side / 2, side / 2), "P", size=18, bold=True, fill=OUTLINE, outline=None)
+    letter = pgettext("pace chip", "P")  # the initial of "Pace"
+    draw_text(chip, (side / 2, side / 2), letter, size=18, bold=True, fill=OUTLINE, outline=None)
     return chip
 
 
@@ -397,7 +399,7 @@ def _prompt(state: WinnersCircleState, shown: tuple[str, ...]) -> list[tuple[str
         return named_runs(line, name, race=state.race, next=state.race + 1)
     richest = max(state.money)
     winners = [shown[s] for s, m in enumerate(state.money) if m == richest]
-    who = fit_text(" & ".join(winners), 26, 480, bold=True)
+    who = fit_text(listing(winners), 26, 480, bold=True)
     won = ngettext("{players} wins with {money}!", "{players} win with {money}!", len(winners))
     return named_runs(won, {"players": who}, money=richest)
 
@@ -414,7 +416,7 @@ def render(state: WinnersCircleState, names: Mapping[PlayerId, str]) -> Image.Im
     _draw_infield(image, state, shown)
     _draw_horses(image, state)  # over the infield's words: a crowded space stacks into it
     if not state.pace:
-        paste_centred(image, _pace_chip(34), PACE_CHIP_AT)
+        paste_centred(image, _pace_chip(34, language()), PACE_CHIP_AT)
     for horse in HORSES:
         _draw_card(image, state, horse)
         _draw_bets(image, state, horse, shown)
@@ -536,19 +538,15 @@ def _draw_card(image: Image.Image, state: WinnersCircleState, horse: int) -> Non
         if picked:
             draw.rectangle((x0 + 3, y - 12, x1 - 3, y + 12), fill=HIGHLIGHT)
         ink = CARD_INK if up else MUTED
-        draw_text(
-            image,
-            (x0 + 8, y),
-            _(SYMBOL_NAMES[symbol]),
-            size=18,
-            fill=ink,
-            anchor="lm",
-            outline=None,
-        )
+        name, move = _(SYMBOL_NAMES[symbol]), str(c.move(symbol))
+        # A long name ("Herradura") beside a two-digit move is drawn smaller, not over it.
+        room = x1 - x0 - 22 - text_width(move, 22, bold=True)
+        size = next((s for s in (18, 16) if text_width(name, s) <= room), 14)
+        draw_text(image, (x0 + 8, y), name, size=size, fill=ink, anchor="lm", outline=None)
         draw_text(
             image,
             (x1 - 8, y),
-            str(c.move(symbol)),
+            move,
             size=22,
             bold=True,
             fill=ink,
@@ -568,7 +566,7 @@ def _draw_bets(
         paste_centred(image, _chip(seat, _chip_label(state, bet)), (x, y))
         draw_text(image, (x + 20, y), fit_text(shown[seat], 18, 88), size=18, anchor="lm")
     if state.pace == horse:
-        paste_centred(image, _pace_chip(26), column_pace_chip(horse))
+        paste_centred(image, _pace_chip(26, language()), column_pace_chip(horse))
 
 
 # --- the payout summary -------------------------------------------------------------------

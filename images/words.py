@@ -12,8 +12,11 @@ as an argument.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+
+from babel.lists import format_list
+from babel.numbers import format_decimal
 
 SOURCE = "en"
 
@@ -56,6 +59,22 @@ def ngettext(one: str, other: str, n: int) -> str:
 
 def pgettext(context: str, message: str) -> str:
     return _installed.pgettext(context, message)
+
+
+def _locale() -> str:
+    """Babel's locale for the language drawn (British English: no serial comma)."""
+    spoken = language()
+    return "en_GB" if spoken == SOURCE else spoken
+
+
+def decimal(value: float, pattern: str = "0.##") -> str:
+    """A number as the language drawn writes it (CLDR `pattern`): Spanish "1,5"."""
+    return format_decimal(value, format=pattern, locale=_locale())
+
+
+def listing(items: Sequence[str]) -> str:
+    """Items as the language drawn lists them: "Ana and Leo", Spanish "Ana y Leo"."""
+    return format_list(list(items), locale=_locale()) if items else ""
 
 
 def N_(message: str) -> str:

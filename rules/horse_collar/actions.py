@@ -44,7 +44,12 @@ def line_up_action(index: int) -> Action:
 
 def parse_line_up(action: Action) -> int:
     """The weight a `line_up` action lines up with (`r1` is weight 0, `b4` weight 7)."""
-    colour, number = action.arg[0], int(action.arg[1:])
+    return lined_up_weight(action.arg)
+
+
+def lined_up_weight(lane: str) -> int:
+    """The weight a lane that is not a `shots.LANES` name lines up with (`r1`: weight 0)."""
+    colour, number = lane[0], int(lane[1:])
     return (0 if colour == "r" else WEIGHTS_PER_COLOUR) + number - 1
 
 

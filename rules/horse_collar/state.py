@@ -45,7 +45,8 @@ def colour_of(index: int) -> Colour:
 
 
 def weight_label(index: int) -> str:
-    """`R1`..`R4`, `B1`..`B4`: how chat and the picture name a weight."""
+    """`R1`..`R4`, `B1`..`B4`: a weight's code in actions (`r1`); chat and the picture name
+    it in the language spoken (`images.horse_collar.weight_name`)."""
     return f"{colour_of(index).value[0].upper()}{index % WEIGHTS_PER_COLOUR + 1}"
 
 

@@ -1,5 +1,6 @@
 """The catalogs: complete, placeholders intact, loaded from a clean clone; the synced slash
-commands carry Spanish names Discord accepts; the language follows the Discord locale."""
+commands carry Spanish names, descriptions and choices Discord accepts; the language follows
+the Discord locale; no Spanish plural agrees with a bare number."""
 
 from __future__ import annotations
 
@@ -11,8 +12,16 @@ import pytest
 from babel.messages.pofile import read_po
 
 from bot.catalog import code_messages, command_messages, option_messages, source_catalog
-from bot.command_translator import NAME, CatalogTranslator
-from bot.i18n import CATALOGS, COMMAND_NAME, _, language_of, languages, speaking
+from bot.command_translator import NAME, TEXT_LIMIT, CatalogTranslator, fits
+from bot.i18n import (
+    CATALOGS,
+    COMMAND_NAME,
+    _,
+    language_of,
+    languages,
+    speaking,
+    translations,
+)
 from bot.wording import count, listing, winners_phrase
 
 CATALOG_LANGUAGES = [language for language in languages() if language != "en"]
@@ -114,3 +123,81 @@ async def test_command_names_in_spanish_are_names_discord_accepts() -> None:
     assert (
         await translator.translate(discord.app_commands.locale_str("new"), english, context) is None
     )
+
+
+# Fields that hold a bare number somewhere ("{left} left"), and Spanish words that agree
+# with a plural subject: a third-person plural verb ("quedan", "han unido", "entraron") or
+# a participle ("apartadas"). One beside a bare number reads wrong on 1 ("le quedan 1"): a
+# count is a plural message (`ngettext`), or the sentence is built so it needs none.
+NUMBER_FIELDS = {
+    "armies", "cards", "carried", "count", "each", "joined", "left", "n", "needed", "paid",
+    "played", "points", "pot", "tokens", "total", "unpaid", "votes", "won",
+}  # fmt: skip
+_PLURAL_VERB = r"\w+(?:an|en|aron|ieron|ían)|han|son|van|dan"
+_PARTICIPLE = r"\w+(?:ados|adas|idos|idas)"
+_NOT_AGREEING = {"también", "orden", "origen", "bien", "quien", "partidas"}  # nouns, adverbs
+
+
+def plural_with_a_bare_number(text: str) -> list[str]:
+    """The places where a Spanish plural word agrees with a number field of `text`."""
+    found = []
+    for field in _fields(text) & NUMBER_FIELDS:
+        before = rf"\b({_PLURAL_VERB})\s+(?:\w+(?:ado|ido)\s+)?\{{{field}\}}"
+        after = rf"\{{{field}\}}\s+(?:más\s+)?({_PLURAL_VERB}|{_PARTICIPLE})\b"
+        for pattern in (before, after):
+            found += [m[0] for m in re.finditer(pattern, text) if m[1] not in _NOT_AGREEING]
+    return found
+
+
+def test_the_bare_number_check_finds_plural_words_that_fail_on_1() -> None:
+    assert plural_with_a_bare_number("a {territory} le quedan {armies}") == ["quedan {armies}"]
+    assert plural_with_a_bare_number("(se han unido {joined})") == ["han unido {joined}"]
+    assert plural_with_a_bare_number("{armies} más entraron en {territory}") == [
+        "{armies} más entraron"
+    ]
+    assert plural_with_a_bare_number(" ({cards} apartadas)") == ["{cards} apartadas"]
+    assert plural_with_a_bare_number("{territory} se queda con {armies}") == []
+    assert plural_with_a_bare_number("{players} comparten la victoria") == []  # not a number
+
+
+def test_no_spanish_plural_agrees_with_a_bare_number() -> None:
+    with (CATALOGS / "es.po").open("rb") as po:
+        catalog = read_po(po, locale="es")
+    wrong = {
+        message.id: found
+        for message in catalog
+        if message.id and isinstance(message.string, str)  # plural messages agree already
+        if (found := plural_with_a_bare_number(message.string))
+    }
+    assert wrong == {}
+
+
+def _command_texts() -> list[str]:
+    """Every description and choice of the slash commands (names have rules of their own)."""
+    return [m for m, context in command_messages() if context is None and isinstance(m, str)]
+
+
+@pytest.mark.parametrize("language", CATALOG_LANGUAGES)
+def test_every_command_description_and_choice_fits_discords_limits(language: str) -> None:
+    """One description or choice over Discord's limit would make it refuse the whole sync."""
+    texts = _command_texts()
+    assert texts and all(fits(text) for text in texts)  # the English
+    with speaking(language):
+        too_long = [(text, _(text)) for text in texts if not fits(_(text))]
+    assert too_long == []
+
+
+async def test_the_translator_leaves_out_a_description_discord_would_refuse(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The English is shown where a translation is too long: the sync still goes through."""
+    catalog = translations("es")
+    long = "x" * (TEXT_LIMIT + 1)
+    monkeypatch.setattr(catalog, "gettext", lambda message: long if message == "A" else "B")
+    translator = CatalogTranslator()
+    where = discord.app_commands.TranslationContext(
+        discord.app_commands.TranslationContextLocation.command_description, None
+    )
+    spanish = discord.Locale.spain_spanish
+    assert await translator.translate(discord.app_commands.locale_str("A"), spanish, where) is None
+    assert await translator.translate(discord.app_commands.locale_str("C"), spanish, where) == "B"

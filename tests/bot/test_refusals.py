@@ -53,4 +53,5 @@ def test_a_table_that_does_not_fit_the_options_is_refused_in_spanish() -> None:
         engine.validate_options({"missions": 12}, players=2)
     assert str(wrong.value) == "Secret Mission Risk is for 3 to 6 players."
     with speaking("es"):
-        assert str(refused(wrong.value)) == "El Risk de misiones secretas es para 3 a 6 jugadores."
+        spanish = "El Risk de misiones secretas se juega de 3 a 6 jugadores."
+        assert str(refused(wrong.value)) == spanish

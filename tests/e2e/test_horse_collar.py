@@ -387,6 +387,7 @@ def test_turns_hickey_target_and_tie_frames_are_worded() -> None:
             void,
             short,
             HickeyPaid((2, 3), 10, 10),
+            HickeyPaid((2,), 5, 15),
             TargetReached(0, 53, 51),
             TieFrame((0, 1), 4, 55),
         ],
@@ -394,9 +395,10 @@ def test_turns_hickey_target_and_tie_frames_are_worded() -> None:
     )
     assert lines == [
         "**Red** (Ana) scored **10** (3 + 2 + 2 + 1 + 1 + 1). Total **10**.",
-        "**Blue** (Leo & Mia): no 3 or better, nothing counts. Total 4.",
+        "**Blue** (Leo and Mia): no 3 or better, nothing counts. Total 4.",
         "**Blue** (Leo): a short weight is left on the board, the turn is void. Total 4.",
-        "🫙 Hickey: Leo & Mia put 5 each in the jar (jar 10).",
+        "🫙 Hickey: Leo and Mia put 5 each in the jar (jar 10).",
+        "🫙 Hickey: Leo puts 5 in the jar (jar 15).",
         "🎯 **Red** reached the target of 51 with 53! The frame is still finished.",
         "⚖️ **Red** and **Blue** are tied at 55: tie frame 4, among them.",
     ]

@@ -8,7 +8,6 @@ from typing import Any
 
 from bot.command_translator import NAME
 from bot.i18n import translations
-from rules.horse_collar.state import weight_label
 from rules.risk.map import TERRITORIES
 from tests.e2e.conftest import ParlourFactory
 from tests.e2e.driver import (
@@ -194,7 +193,7 @@ async def test_horse_collar_in_spanish(fake: FakeDiscord, start_parlour: Parlour
             side=es(side),
             hammer=hammer,
             player=f"<@{user['id']}>",
-            weight=weight_label(0),
+            weight=translations("es").pgettext("weight", "R{number}").format(number=1),
             shot=1,
             shots=8,
         )

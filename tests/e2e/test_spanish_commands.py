@@ -159,7 +159,8 @@ async def test_a_finished_games_standings_history_and_replay_in_each_language(
     assert spanish.ephemeral and spanish.embeds[0]["title"] == es("Finished games")
     assert spanish.embeds[0]["footer"]["text"] == es("Page {page}", page=1)
     assert labels(spanish) == [es("Newer"), es("Older")]
-    assert f"`/repeticion id:{done.id}`" in spanish.embeds[0]["description"]
+    # The option is `id` to Discord and "partida" to a Spanish member.
+    assert f"`/repeticion partida:{done.id}`" in spanish.embeds[0]["description"]
     assert english.embeds[0]["title"] == "Finished games" and labels(english) == ["Newer", "Older"]
     assert f"`/replay id:{done.id}`" in english.embeds[0]["description"]
 

@@ -54,7 +54,8 @@ def specs() -> list[Spec]:
 @dataclass(frozen=True)
 class Catalog:
     """What the Spanish catalog says: every word of its translations, and the English
-    phrases (two words or more) that it translates differently."""
+    phrases (two words or more) that it translates differently (and keeps nowhere: "Cock &
+    Bull" the roll is "Gallo y Toro", the game's title stays)."""
 
     words: frozenset[str]
     english: tuple[str, ...]
@@ -66,6 +67,7 @@ def catalog() -> Catalog:
         messages = [m for m in read_po(po, locale="es") if m.id]
     words: set[str] = set()
     english: set[str] = set()
+    kept = {m.id for m in messages if isinstance(m.id, str) and m.id == m.string}
     for m in messages:
         ids = [m.id] if isinstance(m.id, str) else list(m.id)
         strings = [m.string] if isinstance(m.string, str) else list(m.string)
@@ -78,7 +80,7 @@ def catalog() -> Catalog:
                 phrase = literal.strip(" .,:;!?()—·*")
                 if len(TOKEN.findall(phrase)) > 1:
                     english.add(phrase)
-    return Catalog(frozenset(words), tuple(sorted(english)))
+    return Catalog(frozenset(words), tuple(sorted(english - kept)))
 
 
 def texts_of(payload: JSON) -> Iterator[str]:

@@ -1,21 +1,31 @@
 """The words drawn in pictures: in the language spoken, in a font that has its letters, and
-cached per language; the Spanish Risk map's names fit where the English ones do."""
+cached per language; the Spanish Risk map's names fit where the English ones do; a Spanish
+board of every game draws no English."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import itertools
+import re
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import pytest
+from babel.messages.pofile import read_po
 from PIL import Image, ImageChops
 
-from bot.i18n import speaking
+from bench.common import playout, presenter_for, seats, table_sizes
+from bot.i18n import CATALOGS, speaking
 from cogs.pictures import TRANSLATIONS
+from images import cock_and_bull, common, hold_your_horses, horse_collar, risk, winners_circle
 from images.common import _text_masks, draw_text, drawable, fallback_font, font, text_width
 from images.risk import TOP, name_point, render, territory_name
 from images.risk_layout import CONTINENT_LABELS, NAME_SIZE
 from images.risk_regions import ORDER
 from images.words import _, language, use_translations
+from rules.core import Event
+from rules.registry import ENGINES
 from rules.risk.map import CONTINENTS
+from tests.images.test_palettes import PICTURES
 from tests.images.test_risk import badge_box, early_view, overlap
 
 Box = tuple[float, float, float, float]
@@ -95,3 +105,78 @@ def test_the_spanish_names_fit_where_the_english_ones_do(spanish: None) -> None:
             assert not overlap(box, badge_box(other)), (slug, other)
         for continent in CONTINENTS:
             assert not overlap(box, _continent_box(continent)), (slug, continent)
+
+
+# Terms kept in English on purpose in every language (see bot/locale/GLOSSARY.es.md).
+NAMED_TERMS = ("Chip-In", "Peg-Out", "Flying Monkey", "Le Pew", "Hickey", "Royal Turf")
+_WORD = re.compile(r"[^\W\d_]+")  # letters only: "B" of "B1", "Bull" of "Cock & Bull"
+
+
+def _words(text: str) -> set[str]:
+    """The words of `text`, named terms and placeholders aside."""
+    for term in NAMED_TERMS:
+        text = text.replace(term, "")
+    return set(_WORD.findall(re.sub(r"\{\w*\}", "", text)))
+
+
+def english_words(language: str) -> set[str]:
+    """The words of the English messages that no translation into `language` uses (named
+    terms aside): a picture drawing one of them shows English."""
+    with (CATALOGS / f"{language}.po").open("rb") as po:
+        catalog = read_po(po, locale=language)
+    english: set[str] = set()
+    translated: set[str] = set()
+    for message in catalog:
+        if not message.id:
+            continue
+        for text in message.id if isinstance(message.id, tuple) else (message.id,):
+            english |= _words(text)
+        for text in message.string if isinstance(message.string, tuple) else (message.string,):
+            translated |= _words(text)
+    return english - translated
+
+
+def _clear_picture_caches() -> None:
+    """Forget every drawn layer and sprite, so that each word is drawn again here."""
+    for module in (common, cock_and_bull, hold_your_horses, horse_collar, risk, winners_circle):
+        for value in vars(module).values():
+            if callable(getattr(value, "cache_clear", None)):
+                value.cache_clear()
+
+
+def _sample_states(game: str) -> Iterator[tuple[Any, Sequence[Event]]]:
+    """A few states of a seeded AI game at each table size, the last one included."""
+    engine = ENGINES[game]
+    options = {"turn_limit": 2} if game == "risk" else {}  # a Risk game that ends soon
+    for size in table_sizes(engine):
+        plies = list(playout(engine, f"words-{game}-{size}", size, options))
+        for ply in plies[:: max(1, len(plies) // 6)] + plies[-1:]:
+            yield ply.state, ply.events
+
+
+@pytest.mark.parametrize("game", list(PICTURES))
+def test_a_spanish_picture_draws_no_english(
+    game: str, spanish: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every word a Spanish board draws went through the catalog: none is an English word
+    of the messages (named terms aside), and a side's players are listed, not joined by
+    " & "."""
+    drawn: list[str] = []
+    masks = common._text_masks
+
+    def recorded(text: str, *args: Any) -> Any:
+        drawn.append(text)
+        return masks(text, *args)
+
+    monkeypatch.setattr(common, "_text_masks", recorded)
+    _clear_picture_caches()
+    who = dict(zip(seats(16), itertools.cycle(("Ana", "Leo", "Mia", "Eva")), strict=False))
+    presenter = presenter_for(game)
+    assert presenter is not None
+    for state, events in _sample_states(game):
+        for _drawn, _png in PICTURES[game](state, who):
+            pass
+        presenter.picture(state, who, events)  # Horse Collar: the shot's replay too
+    english = english_words("es")
+    shown = [text for text in set(drawn) if _words(text) & english or " & " in text]
+    assert drawn and shown == []
