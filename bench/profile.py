@@ -60,6 +60,8 @@ WAITING = re.compile(
 
 def stage_of(frames: list[str]) -> str | None:
     """The stage of a sample (frames root first), None for a waiting thread."""
+    if not frames:
+        return None  # a process's line with no Python frame
     leaf = frames[-1].strip()
     if WAITING.match(leaf) or leaf.startswith(("_connection_worker_thread", "select ")):
         return None
@@ -126,14 +128,14 @@ def main() -> None:
     args = parser.parse_args()
     print_load("before")
     run = Run("profile", HOT_PATHS, sys.argv[1:])
-    columns, rows = [], {name: [name] for name, _ in (*STAGES, ("other", ""))}
+    columns: list[str] = []
+    rows = {name: [name] for name, _ in (*STAGES, ("other", ""), ("all", ""))}
     for code in (args.baseline, None) if args.baseline is not None else (None,):
         counts, cpu_ms, answered = asyncio.run(profile(args.games, args.rate, args.seconds, code))
         total = sum(counts.values()) or 1
         columns.append(f"{commit_of(code) if code else commit_of()} ms/int")
         for name, cells in rows.items():
-            cells.append(f"{cpu_ms * counts[name] / total:.2f}")
-        rows.setdefault("all", ["all"]).append(f"{cpu_ms:.2f}")
+            cells.append(f"{cpu_ms * (counts[name] / total if name != 'all' else 1):.2f}")
         run.note(f"{columns[-1][:-7]}: {answered} interactions, {total} samples")
     run.table(
         f"CPU per interaction by stage, Cock & Bull, {args.games} games at {args.rate:g}/s, "
