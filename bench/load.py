@@ -29,7 +29,6 @@ import argparse
 import asyncio
 import gc
 import itertools
-import sys
 import tempfile
 import time
 from collections import Counter, deque
@@ -40,7 +39,7 @@ from pathlib import Path
 
 from bench.bot_process import Usage, launch, usage
 from bench.common import percentile, print_load, print_table, spread
-from bench.results import Run, commit_of
+from bench.results import Run, argv_of, commit_of
 from tests.databases import fresh_schema
 from tests.e2e.driver import human_turn, play_one_move, start_game
 from tests.e2e.fake_discord import JSON, FakeDiscord, FakeMessage
@@ -491,7 +490,7 @@ def main() -> None:
             if args.games is None and args.rate is None
             else [(args.games or 200, rate) for rate in args.rate or (100,)]
         )
-        run = Run("load", HOT_PATHS, sys.argv[1:])
+        run = Run("load", HOT_PATHS, argv_of(args.baseline))
         asyncio.run(
             table(pairs, args.seconds, args.postgres, args.picture_workers, run, args.baseline)
         )

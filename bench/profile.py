@@ -26,7 +26,7 @@ from pathlib import Path
 from bench.bot_process import usage
 from bench.common import print_load
 from bench.load import HOT_PATHS, Tally, collector_held, playing, running, used
-from bench.results import Run, commit_of
+from bench.results import Run, argv_of, commit_of
 
 # (stage, pattern of a frame "function (file:line)"), the first that a frame matches.
 STAGES = (
@@ -127,7 +127,7 @@ def main() -> None:
     parser.add_argument("--baseline", type=Path, help="a checkout of an older version")
     args = parser.parse_args()
     print_load("before")
-    run = Run("profile", HOT_PATHS, sys.argv[1:])
+    run = Run("profile", HOT_PATHS, argv_of(args.baseline))
     columns: list[str] = []
     rows = {name: [name] for name, _ in (*STAGES, ("other", ""), ("all", ""))}
     for code in (args.baseline, None) if args.baseline is not None else (None,):

@@ -30,8 +30,16 @@ ABOUT = {
         "together (the event loop's process and its picture workers), per interaction; "
         "`bot-token req/move` counts the requests made with the bot's token, which Discord "
         "limits to 50 a second for the whole bot (interaction answers and their follow-ups "
-        "are not). With `--baseline`, the same rows against an older checkout's bot, "
-        "alternating, in the same run.",
+        "are not); the fake Discord holds that token to the same limit, and a bot over it "
+        "waits out global 429s (the older bot's seconds-long p99). With `--baseline`, the "
+        "same rows against an older version's bot, alternating, in the same run.",
+    ),
+    "profile": (
+        "Where a move's CPU goes",
+        "`python -m bench.profile`: the load above at a steady rate while py-spy samples the "
+        "bot's processes; each sample goes to the stage of the innermost frame a stage "
+        "claims (`bench/profile.py`, `STAGES`), samples of waiting threads are left out, and "
+        "the CPU per interaction measured from /proc is shared out by the stages' samples.",
     ),
     "engine": (
         "Rules engines",

@@ -14,6 +14,7 @@ import json
 import os
 import platform
 import subprocess
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +34,15 @@ def commit_of(folder: Path = ROOT) -> str:
         text=True,
         check=True,
     ).stdout.strip()
+
+
+def argv_of(baseline: Path | None) -> list[str]:
+    """This run's arguments as the output file keeps them: a baseline checkout named by its
+    commit, not by where it lies on this machine."""
+    argv = sys.argv[1:]
+    if baseline is not None:
+        argv = [commit_of(baseline) if arg == str(baseline) else arg for arg in argv]
+    return argv
 
 
 def machine() -> str:
