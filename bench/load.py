@@ -39,7 +39,7 @@ from pathlib import Path
 
 from bench.bot_process import Usage, launch, usage
 from bench.common import percentile, print_load, print_table, spread
-from bench.results import Run, argv_of, commit_of
+from bench.results import ROOT, Run, argv_of, commit_of
 from tests.databases import fresh_schema
 from tests.e2e.driver import human_turn, play_one_move, start_game
 from tests.e2e.fake_discord import JSON, FakeDiscord, FakeMessage
@@ -302,7 +302,7 @@ async def row(
     cpu_ms = 1000 * measured.cpu_s / max(done, 1)
     main_ms = 1000 * measured.main_cpu_s / max(done, 1)
     cells = (
-        commit_of(code) if code is not None else commit_of(),
+        commit_of(code or ROOT, HOT_PATHS),
         games,
         f"{rate:g}",
         f"{done / measured.seconds:.1f}",

@@ -26,7 +26,7 @@ from pathlib import Path
 from bench.bot_process import usage
 from bench.common import print_load
 from bench.load import HOT_PATHS, Tally, collector_held, playing, running, used
-from bench.results import Run, argv_of, commit_of
+from bench.results import ROOT, Run, argv_of, commit_of
 
 # (stage, pattern of a frame "function (file:line)"), the first that a frame matches.
 STAGES = (
@@ -133,7 +133,7 @@ def main() -> None:
     for code in (args.baseline, None) if args.baseline is not None else (None,):
         counts, cpu_ms, answered = asyncio.run(profile(args.games, args.rate, args.seconds, code))
         total = sum(counts.values()) or 1
-        columns.append(f"{commit_of(code) if code else commit_of()} ms/int")
+        columns.append(f"{commit_of(code or ROOT, HOT_PATHS)} ms/int")
         for name, cells in rows.items():
             cells.append(f"{cpu_ms * (counts[name] / total if name != 'all' else 1):.2f}")
         run.note(f"{columns[-1][:-7]}: {answered} interactions, {total} samples")

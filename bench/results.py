@@ -26,14 +26,18 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
 
 
-def commit_of(folder: Path = ROOT) -> str:
-    """The commit checked out in `folder`, marked `-dirty` when it has changes."""
-    return subprocess.run(
-        ["git", "-C", str(folder), "describe", "--always", "--dirty", "--abbrev=7"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
+def commit_of(folder: Path = ROOT, paths: Sequence[str] = ()) -> str:
+    """The commit checked out in `folder`, marked `-dirty` when `paths` (or, without them,
+    any tracked file) have uncommitted changes."""
+
+    def git(*args: str) -> str:
+        return subprocess.run(
+            ["git", "-C", str(folder), *args], capture_output=True, text=True, check=True
+        ).stdout.strip()
+
+    commit = git("rev-parse", "--short=7", "HEAD")
+    changed = git("status", "--porcelain", "--untracked-files=no", "--", *paths)
+    return f"{commit}-dirty" if changed else commit
 
 
 def argv_of(baseline: Path | None) -> list[str]:
@@ -72,7 +76,7 @@ class Run:
     notes: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.commit = commit_of()
+        self.commit = commit_of(ROOT, self.hot_paths)
         self.started = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
         self.load_before = load_average()
 
