@@ -3,6 +3,7 @@ process is killed (SIGKILL, no shutdown code) every 40 clicks and started again.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from bot.service import GameService
@@ -11,36 +12,64 @@ from rules.registry import ENGINES
 from tests.e2e.conftest import Launcher
 from tests.e2e.driver import move_number
 from tests.e2e.fake_discord import FakeDiscord
-from tests.e2e.process import connected, process_env
+from tests.e2e.process import BotProcess, connected, process_env
 from tests.e2e.storm import SPECS, Storm
 
 KILL_EVERY = 40
 MAX_CLICKS = 3000
 
 
+@dataclass
+class Killed:
+    """`python -m bot` on a SQLite file in `folder`, killed (SIGKILL: no shutdown code runs)
+    and started again every `every` clicks."""
+
+    every: int
+    fake: FakeDiscord
+    launch: Launcher
+    folder: Path
+    bot: BotProcess
+    restarts: int = 0
+
+    @classmethod
+    async def every_clicks(
+        cls, every: int, fake: FakeDiscord, launch: Launcher, folder: Path
+    ) -> Killed:
+        bot = await launch(folder, cls._env(fake, folder))
+        await connected(fake, bot, 1)
+        return cls(every, fake, launch, folder, bot)
+
+    @staticmethod
+    def _env(fake: FakeDiscord, folder: Path) -> dict[str, str]:
+        return process_env(fake, folder / "parlour.sqlite3", AUTOPLAY_PACE="0")
+
+    async def after(self, clicks: int) -> None:
+        """Kill and start the bot again if `clicks` reached the next multiple of `every`."""
+        if clicks >= self.every * (self.restarts + 1):
+            await self.stop()
+            self.restarts += 1
+            self.bot = await self.launch(self.folder, self._env(self.fake, self.folder))
+            await connected(self.fake, self.bot, self.restarts + 1)
+
+    async def stop(self) -> None:
+        await self.bot.kill()
+        self.bot.assert_clean()
+
+
 async def test_a_restart_storm_loses_nothing_and_every_game_ends(
     fake: FakeDiscord, launch: Launcher, tmp_path: Path
 ) -> None:
     database = tmp_path / "parlour.sqlite3"
-    env = process_env(fake, database, AUTOPLAY_PACE="0")
-    bot = await launch(tmp_path, env)
-    await connected(fake, bot, 1)
+    process = await Killed.every_clicks(KILL_EVERY, fake, launch, tmp_path)
     storm = Storm(fake, seed=10)
     tables = [await storm.open(spec, ("Ana", "Leo")) for spec in SPECS]
-    restarts = 0
     while not all(storm.finished(t) for t in tables):
         assert storm.tally.clicks < MAX_CLICKS, storm.report(tables)
         await storm.click(storm.rng.choice([t for t in tables if not storm.finished(t)]))
-        if storm.tally.clicks >= KILL_EVERY * (restarts + 1):
-            await bot.kill()
-            bot.assert_clean()
-            restarts += 1
-            bot = await launch(tmp_path, env)
-            await connected(fake, bot, restarts + 1)
-    await bot.kill()
-    bot.assert_clean()
+        await process.after(storm.tally.clicks)
+    await process.stop()
 
-    assert restarts >= 5, storm.tally
+    assert process.restarts >= 5, storm.tally
     assert storm.tally.unanswered == [] and fake.late_answers == [] and fake.unanswered() == []
     # Nothing lost: each game finished, its last board shows every logged move, and the log
     # replays to the saved state.
@@ -69,12 +98,10 @@ async def test_a_chain_of_rematches_through_restarts_leaves_no_click_unanswered(
     """Two members play Cock & Bull, click Rematch after every game and play on, clicking
     what they see — boards their screens still show as they were before the last click
     among it — while the bot process is killed every 60 clicks."""
-    env = process_env(fake, tmp_path / "parlour.sqlite3", AUTOPLAY_PACE="0")
-    bot = await launch(tmp_path, env)
-    await connected(fake, bot, 1)
+    process = await Killed.every_clicks(REMATCH_KILL_EVERY, fake, launch, tmp_path)
     storm = Storm(fake, seed=12)
     table = await storm.open(SPECS[0], ("Ana", "Leo"))
-    games, restarts = 1, 0
+    games = 1
     while games < REMATCHES or not storm.finished(table):
         assert storm.tally.clicks < MAX_CLICKS * 2, storm.report([table])
         if storm.finished(table):
@@ -82,13 +109,7 @@ async def test_a_chain_of_rematches_through_restarts_leaves_no_click_unanswered(
             games += 1
         else:
             await storm.click(table)
-        if storm.tally.clicks >= REMATCH_KILL_EVERY * (restarts + 1):
-            await bot.kill()
-            bot.assert_clean()
-            restarts += 1
-            bot = await launch(tmp_path, env)
-            await connected(fake, bot, restarts + 1)
-    await bot.kill()
-    bot.assert_clean()
-    assert games == REMATCHES and restarts >= 5, (games, restarts, storm.tally)
+        await process.after(storm.tally.clicks)
+    await process.stop()
+    assert games == REMATCHES and process.restarts >= 5, (games, process.restarts, storm.tally)
     assert storm.tally.unanswered == [] and fake.late_answers == [] and fake.unanswered() == []
