@@ -545,7 +545,8 @@ def _draw_dice(image: Image.Image, state: CockAndBullState, shown: tuple[str, st
     else:
         winner = fit_text(shown[state.current], 20, 200)
         caption = _("{player} won the first turn").format(player=winner)
-    draw_text(image, (CENTRE_X, CAPTION_Y), caption, size=20)
+    room = PANELS[1][0] - PANELS[0][2] - 16  # between the side panels, a margin each side
+    draw_text(image, (CENTRE_X, CAPTION_Y), fit_text(caption, 20, room), size=20)
     paste_centred(image, die(state.start_rolls[0]), left)
     paste_centred(image, die(state.start_rolls[1]), right)
     gap = DICE_GAP + DIE_SIZE / 2 + 10

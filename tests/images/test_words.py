@@ -180,3 +180,11 @@ def test_a_spanish_picture_draws_no_english(
     english = english_words("es")
     shown = [text for text in set(drawn) if _words(text) & english or " & " in text]
     assert drawn and shown == []
+
+
+def test_the_spanish_first_turn_caption_fits_between_the_side_panels(spanish: None) -> None:
+    """Cock & Bull's caption is shortened to fit if it must; the Spanish needs no cut."""
+    gap = cock_and_bull.PANELS[1][0] - cock_and_bull.PANELS[0][2] - 16
+    caption = _("First turn: Monkey beats Bull beats Cock")
+    assert caption != "First turn: Monkey beats Bull beats Cock"
+    assert text_width(caption, 20) <= gap
