@@ -12,7 +12,7 @@ import pytest
 
 from bot import publisher
 from bot.client import ParlourBot
-from bot.router import MOVED_ON, OLD_BOX, OLD_BUTTON
+from bot.router import MOVED_ON, OLD_BUTTON
 from tests.e2e.conftest import Launcher, ParlourFactory
 from tests.e2e.driver import (
     board_message,
@@ -113,22 +113,6 @@ async def test_a_click_on_a_button_just_edited_off_its_board_gets_a_private_answ
     reply = (await rec.response()).message
     assert reply is not None and reply.ephemeral
     assert reply.content == MOVED_ON
-    assert fake.unanswered() == [] and fake.late_answers == []
-
-
-async def test_a_box_of_no_current_kind_gets_a_private_answer(
-    fake: FakeDiscord, start_parlour: ParlourFactory
-) -> None:
-    """A number box is the only box Parlour opens; any other submitted (an older version's,
-    or a broken client's) is answered, never left to fail."""
-    await start_parlour()
-    ana = fake.make_user("Ana")
-    old = await fake.post_as_bot(fake.channel_id, content="An old lobby")
-    for custom_id in ("v1:cock_and_bull:5:-:join", "poker:box", "v1:cock_and_bull:5:3:" + "a" * 90):
-        rec = await fake.submit_raw_modal(ana, old, custom_id)
-        reply = (await rec.response()).message
-        assert reply is not None and reply.ephemeral, custom_id
-        assert reply.content == OLD_BOX
     assert fake.unanswered() == [] and fake.late_answers == []
 
 
