@@ -233,8 +233,9 @@ class Storm:
 
     def may_click(self, user: JSON, label: str) -> bool:
         """Whether `user` may click a button labelled so (a storm of a test may rule some
-        out): the moves it picks and the stale views it clicks go through here."""
-        return True
+        out): the moves it picks and the stale views it clicks go through here. Rematch is
+        `rematch`'s alone: a random one (by an outsider, say) would host the next game."""
+        return label != "Rematch"
 
     async def _pick(self, user: JSON, message: FakeMessage, label: str) -> None:
         if not self.may_click(user, label):
