@@ -164,6 +164,7 @@ class Storm:
         if board is None or not board.components:
             await asyncio.sleep(0.05)  # nothing to click yet: the bot is at work
             return
+        clicks = self.tally.clicks
         actor = player_to_act(board, table.players)
         roll = self.rng.random()
         if actor is not None and roll < 0.8:
@@ -182,6 +183,10 @@ class Storm:
                 rec = await self.fake.click(user, seen.id, custom_id=button["custom_id"], seen=seen)
                 await self._answered(rec)
         self._seen[table.thread_id] = board.seen()
+        if self.tally.clicks == clicks:
+            # Nothing this roll may click (only Rematch, say, while the result is being
+            # posted): give the bot the loop, or a caller's loop of clicks never ends.
+            await asyncio.sleep(0.01)
 
     def _stale_view(self, table: Table) -> FakeMessage | None:
         """The game's board as it was at the last click, while that message still exists."""
