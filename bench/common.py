@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any
 
-from bot.presenter import Presenter
+from bot.table.presenter import Presenter
 from rules.core import (
     Action,
     Engine,

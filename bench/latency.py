@@ -28,11 +28,11 @@ from random import Random
 from typing import Any
 
 from bench.common import add_game_option, print_load, print_table, selected_games, spread
-from bot.board import PEEK
 from bot.client import ParlourBot
-from bot.custom_ids import ButtonId, parse, parse_choice
 from bot.settings import Settings
 from bot.storage import ACTIVE
+from bot.table.board import PEEK
+from bot.ui.custom_ids import ButtonId, parse, parse_choice
 from rules.cock_and_bull import actions as cock_and_bull
 from rules.core import Action
 from rules.hold_your_horses import actions as hold_your_horses

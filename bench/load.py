@@ -446,7 +446,7 @@ async def soak(
 
 def stalls(bot: BotProcess) -> list[str]:
     """What the bot logged about holding its event loop: long garbage collections
-    (`bot.gc_watch`) and blocked beats (`bot.looplag`)."""
+    (`bot.ops.gc_watch`) and blocked beats (`bot.ops.looplag`)."""
     return [line for line in bot.stderr if "paused the bot" in line or "loop blocked" in line]
 
 

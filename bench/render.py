@@ -32,13 +32,13 @@ from bench.common import (
     table_sizes,
 )
 from bench.results import Run
-from bot.presenter import Presenter
+from bot.table.presenter import Presenter
 from rules.registry import ENGINES
 
 BUDGET_MS = 60.0  # DESIGN.md, "Performance budget": render + encode of the largest board
 BUDGET_KB = 300.0
 POOL = 5  # states played per state sampled
-HOT_PATHS = ("images", "cogs", "bot/presenter.py", "rules", "pyproject.toml")
+HOT_PATHS = ("images", "cogs", "bot/table/presenter.py", "rules", "pyproject.toml")
 
 
 @dataclass(frozen=True)

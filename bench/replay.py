@@ -2,7 +2,7 @@
 summary.
 
 A seeded AI game is played through the engine and turned into the viewer's `Replay` (as
-`bot.replay.Replays` builds it from the log). A viewer step is what a click on ⏮ ◀ ▶ ⏭ or a
+`bot.table.replay.Replays` builds it from the log). A viewer step is what a click on ⏮ ◀ ▶ ⏭ or a
 chapter jump costs the bot before Discord: the picture at that step drawn and encoded, the
 move list narrated, the embed and buttons built (`cogs.replay_viewer`). The summary is one
 frame per chapter, written as GIF and as lossless WebP; the smaller is sent.
@@ -28,10 +28,10 @@ from bench.common import (
     selected_games,
     spread,
 )
-from bot.presenter import Presenter
-from bot.replay import Replay, assemble
 from bot.service import Table
 from bot.storage import FINISHED, GameRow, LoggedAction, SeatRow
+from bot.table.presenter import Presenter
+from bot.table.replay import Replay, assemble
 from cogs.replay_viewer import picture_at, summary, viewer_message
 from rules.core import Step
 from rules.registry import ENGINES

@@ -23,11 +23,11 @@ import discord
 from dotenv import load_dotenv
 
 from bot import __version__
-from bot.admin import BackupRefused, backup, check, forget_server, forget_user
 from bot.client import make_bot
-from bot.copy_db import CopyRefused, copy_db
 from bot.instance_lock import DatabaseInUse, InstanceLock
 from bot.log_format import setup_logging
+from bot.ops.admin import BackupRefused, backup, check, forget_server, forget_user
+from bot.ops.copy_db import CopyRefused, copy_db
 from bot.settings import Settings, SettingsError
 from bot.storage import DatabaseUnavailable
 from bot.storage.url import ALLOWED, sqlite_path

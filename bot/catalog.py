@@ -1,9 +1,9 @@
 """The message catalog's source: `python -m bot.catalog` extracts every English string a
-player may read into `bot/locale/messages.pot` and merges it into each language's `.po`
+player may read into `bot/language/locale/messages.pot` and merges it into each language's `.po`
 (new messages untranslated, vanished ones marked obsolete), for a translator to fill in.
 
 Four places hold those strings: the code, marked for Babel's Python extractor (`_`, `N_`,
-`ngettext`, `pgettext` and the counting helpers `count`/`agree` of `bot/wording.py`; the
+`ngettext`, `pgettext` and the counting helpers `count`/`agree` of `bot/language/wording.py`; the
 pictures' own `images/words.py` has the same names); the house-rule declarations
 (`rules/<game>/options.py`, which may not import the bot); Risk's map (territory and
 continent names, `rules/risk/map.py`); and the
@@ -26,7 +26,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import COGS
-from bot.i18n import CATALOGS, COMMAND_NAME
+from bot.language.i18n import CATALOGS, COMMAND_NAME
 from rules.registry import HOUSE_RULES
 from rules.risk.map import CONTINENTS, TERRITORIES
 

@@ -14,36 +14,36 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot import pictures
-from bot.autopilot import Autopilot
-from bot.clicks import Clicks
-from bot.command_sync import sync_if_changed
-from bot.command_translator import CatalogTranslator
-from bot.command_values import refusal
-from bot.components import GameButton, GameSelect, shows
-from bot.custom_ids import is_box_id, is_parlour_id, parse, typed_value
 from bot.errors import UserError
-from bot.forget import purge_departed, purge_forever
-from bot.gc_watch import GcWatch
-from bot.i18n import N_, _
 from bot.instance_lock import InstanceLock
-from bot.invite import invite_url
-from bot.lobby import Lobby
-from bot.looplag import LoopWatch
+from bot.language.command_translator import CatalogTranslator
+from bot.language.i18n import N_, _
 from bot.metrics import Metrics, MetricsServer, finite_or_nan
-from bot.play import Play
-from bot.presenters import Presenters
-from bot.publisher import BoardPublisher
-from bot.recovery import Recovery
-from bot.replay import Replays
-from bot.replies import Reply
-from bot.router import GENERIC_ERROR, MOVED_ON, OLD_BOX, OLD_BUTTON, Router
+from bot.ops.forget import purge_departed, purge_forever
+from bot.ops.gc_watch import GcWatch
+from bot.ops.invite import invite_url
+from bot.ops.looplag import LoopWatch
+from bot.ops.warm_up import settle_memory, warm_up
 from bot.scheduler import Scheduler
 from bot.service import GameService
 from bot.settings import Settings
 from bot.storage import Storage, open_storage
-from bot.table_menu import TableMenu
-from bot.warm_up import settle_memory, warm_up
+from bot.table import pictures
+from bot.table.autopilot import Autopilot
+from bot.table.clicks import Clicks
+from bot.table.lobby import Lobby
+from bot.table.play import Play
+from bot.table.presenters import Presenters
+from bot.table.publisher import BoardPublisher
+from bot.table.recovery import Recovery
+from bot.table.replay import Replays
+from bot.table.table_menu import TableMenu
+from bot.ui.command_sync import sync_if_changed
+from bot.ui.command_values import refusal
+from bot.ui.components import GameButton, GameSelect, shows
+from bot.ui.custom_ids import is_box_id, is_parlour_id, parse, typed_value
+from bot.ui.replies import Reply
+from bot.ui.router import GENERIC_ERROR, MOVED_ON, OLD_BOX, OLD_BUTTON, Router
 from rules.registry import ENGINES
 
 log = logging.getLogger(__name__)
@@ -319,7 +319,7 @@ class ParlourBot(commands.Bot):
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         """Removed from a server (kicked, banned, the server deleted; an outage is
-        `on_guild_unavailable` instead): its data is deleted 30 days on (`bot.forget`)."""
+        `on_guild_unavailable` instead): its data is deleted 30 days on (`bot.ops.forget`)."""
         if not self.router.closing:
             await self.storage.guild_left(guild.id, time.time())
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.i18n import _, ngettext
-from bot.wording import listing
+from bot.language.i18n import _, ngettext
+from bot.language.wording import listing
 from rules.core import IllegalAction, Term
 
 

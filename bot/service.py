@@ -19,7 +19,8 @@ from dataclasses import dataclass, replace
 from typing import Any, cast
 
 from bot.errors import GameUnreadable, UserError, refused
-from bot.i18n import GAME_LANGUAGE, N_, _, current
+from bot.language.i18n import GAME_LANGUAGE, N_, _, current
+from bot.language.wording import count
 from bot.log_format import about_game
 from bot.storage import (
     ABANDONED,
@@ -34,7 +35,6 @@ from bot.storage import (
     StaleStep,
     Storage,
 )
-from bot.wording import count
 from rules.core import (
     Action,
     Engine,

@@ -10,9 +10,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import Interaction, ParlourBot
-from bot.i18n import N_, _
-from bot.presenter import ButtonLook, Presenter
-from bot.wording import agree, count, listing, mention
+from bot.language.i18n import N_, _
+from bot.language.wording import agree, count, listing, mention
+from bot.table.presenter import ButtonLook, Presenter
 from cogs.options import house_rules, new_command, rules_text, send_rules
 from images.cock_and_bull import render_png
 from rules.cock_and_bull.actions import (

@@ -17,15 +17,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import Interaction, ParlourBot
-from bot.command_translator import spoken_command
-from bot.components import plain_button
-from bot.custom_ids import PAGE_TEMPLATE, PageId, ViewerId
 from bot.errors import UserError
-from bot.history import Page, history_page
-from bot.i18n import _, ngettext
-from bot.replay import Replay
-from bot.replies import Reply
-from bot.wording import number
+from bot.language.command_translator import spoken_command
+from bot.language.i18n import _, ngettext
+from bot.language.wording import number
+from bot.table.history import Page, history_page
+from bot.table.replay import Replay
+from bot.ui.components import plain_button
+from bot.ui.custom_ids import PAGE_TEMPLATE, PageId, ViewerId
+from bot.ui.replies import Reply
 from cogs.options import guild_id
 from cogs.replay_viewer import (
     SUMMARY,

@@ -8,12 +8,12 @@ from discord.ext import commands
 
 from bot import __version__
 from bot.client import Interaction, ParlourBot
-from bot.command_sync import mention
-from bot.command_translator import spoken_command
-from bot.i18n import N_, _, language_name, languages
-from bot.replies import Reply
+from bot.language.command_translator import spoken_command
+from bot.language.i18n import N_, _, language_name, languages
+from bot.language.wording import format_duration
 from bot.storage import ACTIVE, LOBBY
-from bot.wording import format_duration
+from bot.ui.command_sync import mention
+from bot.ui.replies import Reply
 from cogs.options import TURN_TIMER_CHOICES, guild_id
 
 HELP = N_("""\

@@ -14,9 +14,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import Interaction, ParlourBot
-from bot.i18n import N_, NP_, _
-from bot.presenter import ButtonLook, Picture, Presenter
-from bot.wording import count, mention, winners_phrase
+from bot.language.i18n import N_, NP_, _
+from bot.language.wording import count, mention, winners_phrase
+from bot.table.presenter import ButtonLook, Picture, Presenter
 from cogs.options import house_rules, new_command, rules_text, send_rules
 from images.hold_your_horses import render_finished_png, render_png
 from rules.core import Action, Event, Outcome, PlayerId

@@ -17,9 +17,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import Interaction, ParlourBot
-from bot.i18n import N_, NP_, _, ngettext
-from bot.presenter import ButtonLook, Picture, Presenter
-from bot.wording import agree, count, decimal, listing, mention
+from bot.language.i18n import N_, NP_, _, ngettext
+from bot.language.wording import agree, count, decimal, listing, mention
+from bot.table.presenter import ButtonLook, Picture, Presenter
 from cogs.options import house_rules, new_command, rules_text, send_rules
 from images.horse_collar import render_png, weight_name
 from images.horse_collar_replay import render_replay

@@ -9,12 +9,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import Interaction, ParlourBot
-from bot.command_translator import spoken_command
-from bot.i18n import N_, _, ngettext
+from bot.language.command_translator import spoken_command
+from bot.language.i18n import N_, _, ngettext
+from bot.language.wording import number, rating
 from bot.ratings import AI_PLAYER, MIN_GAMES, SCALE
-from bot.replies import Reply
 from bot.storage import RatingRow
-from bot.wording import number, rating
+from bot.ui.replies import Reply
 from cogs.options import guild_id
 from cogs.scoreboard import GAME_CHOICES, TOP
 

@@ -16,11 +16,11 @@ import discord
 from discord import app_commands
 
 from bot.client import Interaction
-from bot.command_translator import spoken_command, spoken_name
 from bot.errors import UserError
-from bot.i18n import _
-from bot.replies import Reply
-from bot.wording import listing
+from bot.language.command_translator import spoken_command, spoken_name
+from bot.language.i18n import _
+from bot.language.wording import listing
+from bot.ui.replies import Reply
 from rules.options import Kind, Option, OptionSet, OptionValue
 
 TURN_TIMER = "turn_timer"

@@ -2,15 +2,16 @@
 process loads them instead of drawing them again: see `images.layer_cache`), how they get
 their words (the bot's catalogs, in the language being spoken: see `images.words`), and
 where they are drawn: `PICTURE_WORKERS` processes, each prepared the same way, or a thread
-(see `bot.pictures`)."""
+(see `bot.table.pictures`)."""
 
 from __future__ import annotations
 
 import functools
 import logging
 
-from bot import i18n, pictures
 from bot.client import ParlourBot
+from bot.language import i18n
+from bot.table import pictures
 from images.layer_cache import prune, use_directory
 from images.words import Translations, use_translations
 

@@ -16,15 +16,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import Interaction, ParlourBot
-from bot.command_translator import spoken_command
-from bot.components import plain_button
-from bot.custom_ids import FORGET_TEMPLATE
 from bot.errors import UserError
-from bot.forget import forget_member
-from bot.i18n import N_, _, ngettext
-from bot.lobby_card import lobby_embed, lobby_view
-from bot.replies import Reply
+from bot.language.command_translator import spoken_command
+from bot.language.i18n import N_, _, ngettext
+from bot.ops.forget import forget_member
 from bot.storage import LOBBY
+from bot.table.lobby_card import lobby_embed, lobby_view
+from bot.ui.components import plain_button
+from bot.ui.custom_ids import FORGET_TEMPLATE
+from bot.ui.replies import Reply
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """The replay viewer: a finished game's board at any step, privately, with the moves around it.
 
-The message is rebuilt from the replay (see `bot.replay`) at each click: the picture at that
+The message is rebuilt from the replay (see `bot.table.replay`) at each click: the picture at that
 step, a few moves before and after it, and buttons whose custom ids carry the game and the
 step they lead to, so a viewer keeps working after a restart. The game is over, so what was
 hidden during play (hands, hidden bets, cards drawn) is narrated too.
@@ -16,15 +16,15 @@ from typing import Any, Protocol, runtime_checkable
 
 import discord
 
-from bot.alt_text import board_alt, joined, plain
-from bot.board import narration, prompt_here
-from bot.components import plain_button
-from bot.custom_ids import VIEWER_TEMPLATE, ViewerId
-from bot.i18n import _, pgettext
-from bot.presenter import Presenter
-from bot.replay import Replay
+from bot.language.i18n import _, pgettext
+from bot.language.wording import seat_move
 from bot.service import Table
-from bot.wording import seat_move
+from bot.table.alt_text import board_alt, joined, plain
+from bot.table.board import narration, prompt_here
+from bot.table.presenter import Presenter
+from bot.table.replay import Replay
+from bot.ui.components import plain_button
+from bot.ui.custom_ids import VIEWER_TEMPLATE, ViewerId
 from images.animation import Animation, animate
 from rules.core import Engine
 

@@ -19,14 +19,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.board import OPTIONS_PER_MENU
 from bot.client import Interaction, ParlourBot
 from bot.errors import UserError, refused
-from bot.i18n import N_, NP_, _, ngettext, pgettext
-from bot.presenter import ButtonLook, NumberBox, Presenter, Zoom
-from bot.replies import Reply
+from bot.language.i18n import N_, NP_, _, ngettext, pgettext
+from bot.language.wording import agree, count, listing, mention, who
 from bot.service import Table
-from bot.wording import agree, count, listing, mention, who
+from bot.table.board import OPTIONS_PER_MENU
+from bot.table.presenter import ButtonLook, NumberBox, Presenter, Zoom
+from bot.ui.replies import Reply
 from cogs.options import house_rules, new_command, rules_text, send_rules
 from images.risk import NEUTRAL as NEUTRAL_COLOUR
 from images.risk import LegendRow, MapView, render_png, render_zoom_png

@@ -10,12 +10,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import Interaction, ParlourBot
-from bot.i18n import _, ngettext
-from bot.presenter import Presenter
+from bot.language.i18n import _, ngettext
+from bot.language.wording import number, rating
 from bot.ratings import MIN_GAMES
-from bot.replies import Reply
 from bot.storage import RatingRow, StandingRow
-from bot.wording import number, rating
+from bot.table.presenter import Presenter
+from bot.ui.replies import Reply
 from cogs.options import guild_id
 from rules.registry import ENGINES
 

@@ -46,7 +46,7 @@ def code_version() -> str:
     sources = [
         *sorted((_ROOT / "images").rglob("*.py")),
         *sorted((_ROOT / "rules").rglob("*.py")),
-        *sorted((_ROOT / "bot" / "locale").glob("*.po")),
+        *sorted((_ROOT / "bot" / "language" / "locale").glob("*.po")),
     ]
     for source in sources:
         digest.update(str(source.relative_to(_ROOT)).encode())

@@ -98,3 +98,49 @@ def test_no_import_cycles_inside_bot() -> None:
     for module in edges:
         cycle = reaches(module, module, set())
         assert cycle is None, " -> ".join(cycle or [])
+
+
+# `bot/`'s floors, lowest first: a module may import its own floor and those below, never
+# one above. A wing is one floor; the top-level modules are placed by their job.
+BOT_FLOORS: list[set[str]] = [
+    {"bot.ratings", "bot.scheduler", "bot.metrics", "bot.shards", "bot.instance_lock"},
+    {"bot.log_format", "bot.language"},
+    {"bot.errors", "bot.storage", "bot.service", "bot.settings"},
+    {"bot.ui"},
+    {"bot.table"},
+    {"bot.ops"},
+    {"bot.client"},
+    {"bot.__main__", "bot.catalog"},
+]
+
+
+def _room(module: str) -> str:
+    """The wing (`bot.table`) or top-level module (`bot.service`) a dotted name belongs to."""
+    return ".".join(module.split(".")[:2])
+
+
+def _floor(module: str) -> int:
+    room = _room(module)
+    found = [n for n, rooms in enumerate(BOT_FLOORS) if room in rooms]
+    assert found, f"{room} is on no floor of BOT_FLOORS: give it one"
+    return found[0]
+
+
+def test_bot_wings_import_only_their_floor_and_below() -> None:
+    """ui ← table ← ops ← client: Discord plumbing never reaches into the table, the table
+    never into operations, and nothing below the client reaches up to it."""
+    for path in package_files("bot"):
+        module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        if module == "bot.__init__":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            targets: list[str] = []
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("bot"):
+                targets = [node.module] if node.module != "bot" else []
+                targets += [f"bot.{a.name}" for a in node.names if node.module == "bot"]
+            elif isinstance(node, ast.Import):
+                targets = [a.name for a in node.names if a.name.startswith("bot.")]
+            for target in targets:
+                if target in {"bot", "bot.__version__"}:
+                    continue
+                assert _floor(target) <= _floor(module), f"{module} imports {target}, above it"

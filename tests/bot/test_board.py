@@ -10,10 +10,10 @@ from typing import Any
 import discord
 import pytest
 
-from bot.board import components
-from bot.components import GameButton, GameSelect
-from bot.custom_ids import MENU_TEMPLATE, TEMPLATE, ButtonId, parse, parse_choice
-from bot.presenter import ButtonLook
+from bot.table.board import components
+from bot.table.presenter import ButtonLook
+from bot.ui.components import GameButton, GameSelect
+from bot.ui.custom_ids import MENU_TEMPLATE, TEMPLATE, ButtonId, parse, parse_choice
 from rules.core import Action
 
 
@@ -52,7 +52,7 @@ def test_menus_come_first_and_buttons_fill_the_rows_left() -> None:
 def test_too_many_components_are_cut_to_what_fits_and_logged(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    with caplog.at_level(logging.ERROR, logger="bot.board"):
+    with caplog.at_level(logging.ERROR, logger="bot.table.board"):
         items = components(table(), [*territory_offers(130), *button_offers(3)])
     assert len(items) == 5 and all(isinstance(i, GameSelect) for i in items)
     assert "too many components" in caplog.text

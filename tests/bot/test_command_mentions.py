@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from bot import command_sync
-from bot.command_sync import mention, sync_if_changed
-from bot.i18n import speaking
+from bot.language.i18n import speaking
 from bot.storage import Storage, open_storage
+from bot.ui import command_sync
+from bot.ui.command_sync import mention, sync_if_changed
 
 APP = 7
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.copy_db import CopyRefused, verify
+from bot.ops.copy_db import CopyRefused, verify
 from bot.service import GameService
 from bot.storage import TABLES, open_storage
 from rules.registry import ENGINES

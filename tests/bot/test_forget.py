@@ -9,11 +9,11 @@ from random import Random
 
 import pytest
 
-from bot.forget import RETENTION, forget_member, purge_departed
+from bot.language.wording import FORMER_PLAYER
+from bot.ops.forget import RETENTION, forget_member, purge_departed
 from bot.service import GameService
 from bot.shards import Shards
 from bot.storage import ACTIVE, CANCELLED, FINISHED, LOBBY, open_storage
-from bot.wording import FORMER_PLAYER
 from rules.registry import ENGINES
 from rules.seats import RESIGN
 from tests.bot.test_admin import play

@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from bot.gc_watch import GcWatch
+from bot.ops.gc_watch import GcWatch
 
 
 def collect_watched(
@@ -16,7 +16,7 @@ def collect_watched(
     """Run one collection of `generation` under a watch: the (generation, pause) it saw."""
     seen: list[tuple[int, float]] = []
     watch = GcWatch(lambda g, pause: seen.append((g, pause)), warn_after=warn_after)
-    with caplog.at_level(logging.WARNING, logger="bot.gc_watch"):
+    with caplog.at_level(logging.WARNING, logger="bot.ops.gc_watch"):
         watch.start()
         gc.collect(generation)
         watch.stop()

@@ -12,8 +12,8 @@ import pytest
 from babel.messages.pofile import read_po
 
 from bot.catalog import code_messages, command_messages, option_messages, source_catalog
-from bot.command_translator import NAME, TEXT_LIMIT, CatalogTranslator, fits
-from bot.i18n import (
+from bot.language.command_translator import NAME, TEXT_LIMIT, CatalogTranslator, fits
+from bot.language.i18n import (
     CATALOGS,
     COMMAND_NAME,
     _,
@@ -22,7 +22,7 @@ from bot.i18n import (
     speaking,
     translations,
 )
-from bot.wording import count, listing, winners_phrase
+from bot.language.wording import count, listing, winners_phrase
 
 CATALOG_LANGUAGES = [language for language in languages() if language != "en"]
 

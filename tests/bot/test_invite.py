@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import discord
 
-from bot.invite import INVITE_PERMISSIONS, invite_url
-from bot.lobby import REQUIRED_PERMISSIONS
+from bot.ops.invite import INVITE_PERMISSIONS, invite_url
+from bot.table.lobby import REQUIRED_PERMISSIONS
 from tests.e2e.process import REPO
 
 

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from bot.looplag import LoopWatch
+from bot.ops.looplag import LoopWatch
 
 
 def hold_the_loop_for(seconds: float) -> None:
@@ -20,7 +20,7 @@ async def test_a_stall_is_reported_with_the_stack_that_caused_it(
 ) -> None:
     seen: list[float] = []
     watch = LoopWatch(beat=0.02, warn_after=0.1, observe=seen.append)
-    with caplog.at_level(logging.WARNING, logger="bot.looplag"):
+    with caplog.at_level(logging.WARNING, logger="bot.ops.looplag"):
         watch.start()
         await asyncio.sleep(0.1)
         hold_the_loop_for(0.4)
@@ -37,7 +37,7 @@ async def test_a_stall_is_reported_with_the_stack_that_caused_it(
 
 async def test_a_free_loop_reports_nothing(caplog: pytest.LogCaptureFixture) -> None:
     watch = LoopWatch(beat=0.02, warn_after=0.1)
-    with caplog.at_level(logging.WARNING, logger="bot.looplag"):
+    with caplog.at_level(logging.WARNING, logger="bot.ops.looplag"):
         watch.start()
         await asyncio.sleep(0.2)
         await watch.stop()

@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from bot import pictures
-from bot.i18n import _, speaking
-from bot.presenter import Picture
+from bot.language.i18n import _, speaking
+from bot.table import pictures
+from bot.table.presenter import Picture
 from cogs.cock_and_bull import CockAndBullPresenter
 from cogs.pictures import prepare
 from images.words import use_translations
@@ -113,7 +113,7 @@ async def test_a_stuck_worker_is_replaced_and_the_board_drawn_again(
 
 A_BOT_WITH_A_WORKER = """
 import asyncio
-from bot import pictures
+from bot.table import pictures
 async def main():
     pictures.use_workers(1, [])
     await pictures.ready()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.play import typed_number
+from bot.table.play import typed_number
 
 
 @pytest.mark.parametrize(

@@ -15,14 +15,14 @@ from typing import Any
 import discord
 import pytest
 
-from bot.alt_text import ALT_MAX, board_alt, joined, plain
-from bot.board import board_buttons, components, prompt_here, public_offers
-from bot.components import GameButton, GameSelect
-from bot.custom_ids import parse_choice
-from bot.i18n import speaking
-from bot.presenter import Presenter
-from bot.text_board import TEXT_MAX, is_text_board, text_board
-from bot.wording import split_seat_events
+from bot.language.i18n import speaking
+from bot.language.wording import split_seat_events
+from bot.table.alt_text import ALT_MAX, board_alt, joined, plain
+from bot.table.board import board_buttons, components, prompt_here, public_offers
+from bot.table.presenter import Presenter
+from bot.table.text_board import TEXT_MAX, is_text_board, text_board
+from bot.ui.components import GameButton, GameSelect
+from bot.ui.custom_ids import parse_choice
 from cogs.cock_and_bull import CockAndBullPresenter
 from cogs.hold_your_horses import HoldYourHorsesPresenter
 from cogs.horse_collar import HorseCollarPresenter
@@ -78,7 +78,7 @@ def playout(game: Game, seed: str = "reading") -> Iterator[tuple[Any, Any, tuple
 
 
 def alt_of(game: Game, table: Any, events: tuple[Event, ...]) -> str:
-    """The alt text `bot.board.build_board` gives the picture after `events`."""
+    """The alt text `bot.table.board.build_board` gives the picture after `events`."""
     engine = ENGINES[game.presenter.game]
     public = [e for e in events if e.visible_to is None]
     said, game_events = split_seat_events(public, NAMES)
@@ -146,7 +146,7 @@ def test_the_text_board_offers_the_boards_moves_with_the_same_ids(
     for table, state, _events in playout(game):
         to_act = engine.to_act(state)
         offers, boxes = public_offers(engine, presenter, state, to_act - table.bots)
-        with caplog.at_level(logging.ERROR, logger="bot.board"):
+        with caplog.at_level(logging.ERROR, logger="bot.table.board"):
             board = moves_of(
                 components(table, offers, board_buttons(table, presenter, boxes, to_act))
             )

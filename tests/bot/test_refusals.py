@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.errors import refused
-from bot.i18n import speaking
+from bot.language.i18n import speaking
 from rules.core import IllegalAction, illegal_count
 from rules.registry import ENGINES, HOUSE_RULES
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.custom_ids import MAX_LENGTH, PageId, ViewerId, is_parlour_id
-from bot.replay import Replay
+from bot.table.replay import Replay
+from bot.ui.custom_ids import MAX_LENGTH, PageId, ViewerId, is_parlour_id
 
 BIG = 2**63 - 1  # the largest ids there are: a Discord snowflake, a game id
 

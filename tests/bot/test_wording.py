@@ -3,7 +3,7 @@ agree with their subjects, each player mentioned once."""
 
 from __future__ import annotations
 
-from bot.wording import (
+from bot.language.wording import (
     agree,
     count,
     format_duration,

@@ -12,9 +12,9 @@ from typing import Any
 import discord
 import pytest
 
-from bot.board import board_buttons, components, offers_for, public_offers
-from bot.components import GameButton, GameSelect
-from bot.custom_ids import parse_choice
+from bot.table.board import board_buttons, components, offers_for, public_offers
+from bot.ui.components import GameButton, GameSelect
+from bot.ui.custom_ids import parse_choice
 from cogs.risk import RiskPresenter
 from rules.core import Action
 from rules.risk import ENGINE
@@ -51,14 +51,14 @@ def laid_out(items: list[discord.ui.Item[Any]]) -> list[Action]:
 
 
 def board_and_panel(state: RiskState, caplog: pytest.LogCaptureFixture) -> tuple[list, list]:
-    """What the public board and Ana's private panel offer, as `bot.board` builds them; a
+    """What the public board and Ana's private panel offer, as `bot.table.board` builds them; a
     number box stands for every number of its range."""
     public, boxes = public_offers(ENGINE, PRESENTER, state, ENGINE.to_act(state))
     offers = offers_for(ENGINE, PRESENTER, state, ENGINE.to_act(state))
     private = [(a, look) for a, look in offers if PRESENTER.is_private(a, state)]
     # The largest board: "Take my seat back" too (the AI plays someone's turn).
     extra = board_buttons(TABLE, PRESENTER, boxes, ENGINE.to_act(state))
-    with caplog.at_level(logging.ERROR, logger="bot.board"):
+    with caplog.at_level(logging.ERROR, logger="bot.table.board"):
         board = laid_out(components(TABLE, public, extra))
         panel = laid_out(components(TABLE, private))
     assert "too many components" not in caplog.text

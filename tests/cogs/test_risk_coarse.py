@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from bot.errors import refused
-from bot.i18n import speaking
-from bot.replay import Replay
+from bot.language.i18n import speaking
+from bot.table.replay import Replay
 from cogs.replay_viewer import move_list
 from cogs.risk import RiskPresenter
 from rules.core import Action, Event, IllegalAction, PlayerId

@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from bot import pictures
 from bot.client import ParlourBot
+from bot.table import pictures
 from tests.e2e.conftest import ParlourFactory
 from tests.e2e.driver import eventually
 from tests.e2e.fake_discord import FakeDiscord, RestCall

@@ -9,7 +9,7 @@ import re
 import pytest
 from PIL import Image, ImageChops
 
-import bot.history
+import bot.table.history
 from bot.client import ParlourBot
 from bot.storage import GameRow
 from cogs.replay_viewer import MAX_FRAMES
@@ -137,7 +137,7 @@ async def test_every_title_is_listed_and_replays_to_its_final_board(
     assert same_pixels(image_of(viewer), picture(storm.board(tables[0])).convert("RGB"))
 
     # /history: newest first, a page at a time, filtered by game and by member.
-    monkeypatch.setattr(bot.history, "PAGE_SIZE", 2)
+    monkeypatch.setattr(bot.table.history, "PAGE_SIZE", 2)
     listing = await private_answer(fake, viewer_user, "history")
     listed: list[int] = []
     for page in range(3):

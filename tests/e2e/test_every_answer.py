@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 
-from bot.router import MOVED_ON, OLD_BOX
+from bot.ui.router import MOVED_ON, OLD_BOX
 from tests.e2e.conftest import Launcher
 from tests.e2e.driver import click_ok, move_number, start_game
 from tests.e2e.fake_discord import BUTTON, FakeDiscord, FakeMessage, Interaction

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 from bot.client import ParlourBot
-from bot.forget import RETENTION, purge_departed
+from bot.ops.forget import RETENTION, purge_departed
 from tests.databases import dump
 from tests.e2e.conftest import ParlourFactory
 from tests.e2e.driver import (

@@ -9,8 +9,8 @@ import re
 import discord
 from openskill.models import PlackettLuce
 
+from bot.language.wording import rating
 from bot.ratings import AI_PLAYER, MIN_GAMES, SCALE
-from bot.wording import rating
 from tests.e2e.conftest import ParlourFactory
 from tests.e2e.driver import is_result, play_to_the_end, start_game
 from tests.e2e.fake_discord import JSON, FakeDiscord, FakeMessage

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bot import publisher
 from bot.client import ParlourBot
-from bot.router import MOVED_ON, OLD_BUTTON
+from bot.table import publisher
+from bot.ui.router import MOVED_ON, OLD_BUTTON
 from tests.e2e.conftest import Launcher, ParlourFactory
 from tests.e2e.driver import (
     board_message,

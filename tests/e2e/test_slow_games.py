@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from bot import publisher
+from bot.table import publisher
 from tests.e2e.conftest import ParlourFactory
 from tests.e2e.driver import (
     board_message,

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.command_translator import NAME
-from bot.i18n import translations
+from bot.language.command_translator import NAME
+from bot.language.i18n import translations
 from rules.risk.map import TERRITORIES
 from tests.e2e.conftest import ParlourFactory
 from tests.e2e.driver import (

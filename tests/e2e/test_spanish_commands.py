@@ -17,7 +17,7 @@ import cogs.hold_your_horses
 import cogs.horse_collar
 import cogs.risk
 import cogs.winners_circle
-from bot.i18n import translations
+from bot.language.i18n import translations
 from tests.e2e.conftest import ParlourFactory
 from tests.e2e.driver import (
     JSON,

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from babel.messages.pofile import read_po
 
-from bot.i18n import CATALOGS, translations
+from bot.language.i18n import CATALOGS, translations
 from tests.e2e.conftest import ParlourFactory
 from tests.e2e.driver import is_board, offered, open_lobby
 from tests.e2e.fake_discord import FakeDiscord, FakeMessage

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.presenter import Presenter
+from bot.table.presenter import Presenter
 from cogs.cock_and_bull import CockAndBullPresenter
 from cogs.hold_your_horses import HoldYourHorsesPresenter
 from cogs.horse_collar import HorseCollarPresenter

@@ -14,7 +14,7 @@ from babel.messages.pofile import read_po
 from PIL import Image, ImageChops
 
 from bench.common import playout, presenter_for, seats, table_sizes
-from bot.i18n import CATALOGS, speaking
+from bot.language.i18n import CATALOGS, speaking
 from cogs.pictures import TRANSLATIONS
 from images import cock_and_bull, common, hold_your_horses, horse_collar, risk, winners_circle
 from images.common import _text_masks, draw_text, drawable, fallback_font, font, text_width
@@ -107,7 +107,7 @@ def test_the_spanish_names_fit_where_the_english_ones_do(spanish: None) -> None:
             assert not overlap(box, _continent_box(continent)), (slug, continent)
 
 
-# Terms kept in English on purpose in every language (see bot/locale/GLOSSARY.es.md).
+# Terms kept in English on purpose in every language (see bot/language/locale/GLOSSARY.es.md).
 NAMED_TERMS = ("Chip-In", "Peg-Out", "Flying Monkey", "Le Pew", "Hickey", "Royal Turf")
 _WORD = re.compile(r"[^\W\d_]+")  # letters only: "B" of "B1", "Bull" of "Cock & Bull"
 

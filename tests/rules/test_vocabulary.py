@@ -35,7 +35,7 @@ VOCABULARIES: dict[str, ModuleType] = {
     "winners_circle": winners_circle,
     "risk": risk,
 }
-# The grammar of bot/custom_ids.py: a verb, and an argument of these characters.
+# The grammar of bot/ui/custom_ids.py: a verb, and an argument of these characters.
 VERB = re.compile(r"[a-z_]+")
 ARG = re.compile(r"[A-Za-z0-9_.,-]*")
 

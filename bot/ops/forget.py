@@ -1,0 +1,123 @@
+"""Forgetting, for privacy: a member's personal data removed on request (`/forget-me`,
+`python -m bot forget-user`), and a server's data on request (`forget-server`) or 30 days
+after the bot was removed from it (`purge_departed`).
+
+A forgotten member's games in play are resigned first (their seat plays out as each game's
+rules say), their lobbies left or cancelled; then `Storage.forget_player` swaps their id
+for a stand-in everywhere, so finished games still replay and the others' results stand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from bot.errors import GameUnreadable, UserError
+from bot.language.wording import FORMER_PLAYER, STAND_INS
+from bot.service import GameService
+from bot.shards import Shards
+from bot.storage import ACTIVE, LOBBY
+from rules.seats import RESIGN
+
+log = logging.getLogger(__name__)
+
+RETENTION = 30 * 86400.0  # seconds a server's data is kept after the bot was removed
+PURGE_EVERY = 3600.0  # seconds between looks for servers whose time is up
+
+
+@dataclass
+class Forgotten:
+    """What forgetting a member did."""
+
+    games: int = 0  # games whose records now name a former player
+    resigned: list[int] = field(default_factory=list)  # games in play: their boards to show
+    lobbies: list[int] = field(default_factory=list)  # lobbies left (or, hosted, cancelled)
+
+
+async def forget_member(service: GameService, player_id: int) -> Forgotten:
+    """Resign `player_id`'s games in play, take them out of lobbies, then remove their
+    personal data from every server's records."""
+    done = Forgotten()
+    for row in await service.storage.games(status=ACTIVE, player_id=player_id):
+        try:
+            if player_id not in (await service.table(row.id)).resigned:
+                await service.seat_action(row.id, player_id, RESIGN)
+                done.resigned.append(row.id)
+        except (UserError, GameUnreadable) as e:  # over meanwhile, or unplayable: forget it
+            log.info("forgetting a member: game %d not resigned (%s)", row.id, e)
+    for row in await service.storage.games(status=LOBBY, player_id=player_id):
+        with contextlib.suppress(UserError):  # started or closed meanwhile
+            if row.host_id == player_id:
+                await service.cancel(row.id, player_id)
+            else:
+                await service.leave(row.id, player_id)
+            done.lobbies.append(row.id)
+    done.games = await service.storage.forget_player(
+        player_id, await _new_stand_in(service), FORMER_PLAYER
+    )
+    return done
+
+
+async def _new_stand_in(service: GameService) -> int:
+    while True:
+        stand_in = STAND_INS.start + secrets.randbelow(len(STAND_INS))
+        if not await service.storage.is_player_id_used(stand_in):
+            return stand_in
+
+
+async def purge_departed(
+    service: GameService,
+    shards: Shards | None = None,
+    *,
+    present: Callable[[int], object] | None = None,
+    now: float | None = None,
+) -> list[int]:
+    """Delete the data of every server the bot was removed from more than `RETENTION` ago
+    (of `shards`' servers only, when given); the servers deleted. With `present` (whether
+    the bot is in a server now, once connected), a server it was removed from while it was
+    offline is noticed, and one it was added back to is kept."""
+    storage = service.storage
+    moment = time.time() if now is None else now
+
+    def ours(guild_id: int) -> bool:
+        return shards is None or shards.owns(guild_id)
+
+    if present is not None:
+        for guild_id in await storage.guilds_with_data():
+            if ours(guild_id) and not present(guild_id):
+                await storage.guild_left(guild_id, moment)  # no-op if known already
+        for guild_id in await storage.guilds_left_before(moment + 1):
+            if present(guild_id):
+                await storage.guild_back(guild_id)
+    purged = []
+    for guild_id in await storage.guilds_left_before(moment - RETENTION):
+        if ours(guild_id):
+            games = await storage.forget_guild(guild_id)
+            log.info(
+                "server %d: its data deleted, 30 days after the bot left (%d games)",
+                guild_id,
+                games,
+            )
+            purged.append(guild_id)
+    return purged
+
+
+async def purge_forever(
+    ready: Callable[[], Awaitable[object]],
+    purge: Callable[[], Awaitable[object]],
+    every: float = PURGE_EVERY,
+) -> None:
+    """Once `ready` (the bot knows its servers), run `purge` and again every `every`
+    seconds, logging (not raising) its failures."""
+    await ready()
+    while True:
+        try:
+            await purge()
+        except Exception:
+            log.exception("deleting departed servers' data failed; trying again later")
+        await asyncio.sleep(every)

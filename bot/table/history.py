@@ -1,0 +1,83 @@
+"""A server's finished games, newest first, a page at a time (for `/history`).
+
+Each entry says when the game finished, who played, how it ended (the result line of its
+final board, in the reader's language) and where its thread is. Abandoned and cancelled
+games never finished, so they are not history.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.errors import GameUnreadable
+from bot.language.i18n import _
+from bot.language.wording import listing, mention
+from bot.service import GameService
+from bot.table.board import prompt_here
+from bot.table.presenters import Presenters
+
+PAGE_SIZE = 5
+
+
+@dataclass(frozen=True)
+class Entry:
+    game_id: int
+    title: str
+    finished_at: float
+    players: str
+    result: str
+    thread_url: str | None
+
+
+@dataclass(frozen=True)
+class Page:
+    number: int  # 0 for the newest games
+    entries: list[Entry]
+    more: bool  # older games follow
+
+
+async def history_page(
+    service: GameService,
+    presenters: Presenters,
+    guild_id: int,
+    number: int,
+    *,
+    game: str | None = None,
+    player_id: int | None = None,
+) -> Page:
+    """Page `number` of `guild_id`'s finished games (of `game`, with `player_id`, if given)."""
+    rows = await service.storage.finished_games(
+        guild_id,
+        game=game,
+        player_id=player_id,
+        limit=PAGE_SIZE + 1,  # one more tells whether there is a next page
+        offset=number * PAGE_SIZE,
+    )
+    entries = []
+    for row, finished_at in rows[:PAGE_SIZE]:
+        if row.game not in presenters:
+            continue  # a game this version no longer offers
+        presenter = presenters.get(row.game)
+        try:
+            table = await service.table(row.id)
+            result = prompt_here(table, service.engine(row.game), presenter)
+        except GameUnreadable:
+            result = _("(saved by another version of Parlour)")
+            table = None
+        seats = table.seats if table is not None else await service.storage.seats(row.id)
+        names = {s.player_id: s.name for s in seats}
+        entries.append(
+            Entry(
+                game_id=row.id,
+                title=presenter.title,
+                finished_at=finished_at,
+                players=listing([mention(s.player_id, names) for s in seats]),
+                result=result,
+                thread_url=(
+                    f"https://discord.com/channels/{guild_id}/{row.thread_id}"
+                    if row.thread_id
+                    else None
+                ),
+            )
+        )
+    return Page(number, entries, more=len(rows) > PAGE_SIZE)

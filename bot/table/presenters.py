@@ -1,0 +1,30 @@
+"""The games this bot shows: each game's cog registers its Presenter here at load."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from bot.errors import UserError
+from bot.language.i18n import _
+from bot.table.presenter import Presenter
+
+
+class Presenters:
+    def __init__(self) -> None:
+        self._by_game: dict[str, Presenter] = {}
+
+    def register(self, presenter: Presenter) -> None:
+        self._by_game[presenter.game] = presenter
+
+    def __contains__(self, game: object) -> bool:
+        return game in self._by_game
+
+    def __iter__(self) -> Iterator[Presenter]:
+        return iter(self._by_game.values())
+
+    def get(self, game: str) -> Presenter:
+        """The game's presenter; a player-facing error for a game this bot no longer has."""
+        try:
+            return self._by_game[game]
+        except KeyError:
+            raise UserError(_("This game is not available on this bot any more.")) from None

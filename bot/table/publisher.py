@@ -1,0 +1,546 @@
+"""The board publisher: after any state change, the game's board shows the latest saved step.
+
+The database remembers which step (and chapter) each board shows. `publish` brings a board
+up to date from whatever it shows now: with the events of the moves it has been handed, or,
+when it fell further behind (a crash between "saved" and "shown", a failed edit), with the
+events rebuilt from the action log. So whoever calls it — a click, a bot, a timer, start-up,
+the reconciler — the result is the same, and nothing a player saw saved is ever left unshown.
+
+Work for one game is queued, never contended: one worker per game publishes, and requests
+that arrive meanwhile are folded into its next round. No lock is held across a Discord call.
+
+A chapter (a race, a Risk turn) ends by closing its board (the final picture, no buttons)
+and posting a new one. A board deleted by a moderator is posted again; a deleted thread ends
+the game. Any other failure leaves the board behind for a retry, with growing pauses.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import enum
+import itertools
+import logging
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.errors import GameUnreadable
+from bot.language.command_translator import spoken_command
+from bot.language.i18n import _, game_language, speaking
+from bot.language.wording import rating_changes, without_mentions
+from bot.metrics import Metrics
+from bot.scheduler import Scheduler
+from bot.service import GameService, Played, Table
+from bot.storage import ACTIVE, FINISHED
+from bot.table.board import Board, build_board, prompt_of
+from bot.table.lobby_card import lobby_embed
+from bot.table.presenter import Picture
+from bot.table.presenters import Presenters
+from bot.ui.replies import Reply
+from rules.core import Event, PlayerId
+
+log = logging.getLogger(__name__)
+
+UNKNOWN_MESSAGE, UNKNOWN_CHANNEL = 10008, 10003  # Discord's codes for a deleted message/thread
+THREAD_ARCHIVED = 50083  # an edit in an archived thread
+OLD_MESSAGE_EDITS = 30046  # too many edits of a message older than an hour
+EDIT_AGE_LIMIT = 3600.0  # seconds: a board older than this is replaced, not edited
+RETRY_AFTER = (2.0, 5.0, 15.0, 60.0, 300.0)  # seconds before the n-th retry of a failed board
+GIVE_UP_AFTER = 3  # failures that are not Discord's (a picture that can't be drawn)
+
+
+@dataclass
+class _Request:
+    played: Played | None
+    reply: Reply | None
+    repair: bool
+    done: asyncio.Future[None]
+
+
+class Catch(enum.Enum):
+    """How the board catches up with the saved game."""
+
+    FIRST = "first"  # the game's first board
+    MOVES = "moves"  # the moves just made, handed in: narrated, their new player pinged
+    REPLAYED = "replayed"  # it fell behind (a crash, a failed edit): narrated from the log
+    REFRESH = "refresh"  # saved by an earlier version: redrawn as it is now
+
+
+@dataclass(frozen=True)
+class _Span:
+    """What happened between the shown step and the saved one."""
+
+    catch: Catch
+    events: tuple[Event, ...] = ()
+    before: Any | None = None  # the state the board shows; None when not known
+    was_to_act: frozenset[PlayerId] = frozenset()
+
+
+class ThreadGone(Exception):
+    """The game's thread was deleted: the game cannot go on."""
+
+
+class BoardPublisher:
+    def __init__(
+        self,
+        client: discord.Client,
+        service: GameService,
+        presenters: Presenters,
+        scheduler: Scheduler,
+        metrics: Metrics,
+    ) -> None:
+        self._client = client
+        self._metrics = metrics
+        self._service = service
+        self._presenters = presenters
+        self._scheduler = scheduler
+        self._pending: dict[int, list[_Request]] = {}
+        self._workers: dict[int, asyncio.Task[None]] = {}
+        self._failures: dict[int, int] = {}  # games whose last publish failed: how often
+        # Each game's ping sent as a click's follow-up: its id and that click's reply, whose
+        # token deletes it (in memory: after a restart the bot's token does).
+        self._ping_senders: dict[int, tuple[int, Reply]] = {}
+
+    async def publish(
+        self,
+        game_id: int,
+        *,
+        played: Played | None = None,
+        reply: Reply | None = None,
+        repair: bool = False,
+    ) -> None:
+        """Bring `game_id`'s board up to date; answer `reply`'s click with it if it can.
+
+        `played` is a move just saved (its events narrate the board); `repair` says the
+        board may have missed moves, so the player to act is pinged again. Returns once the
+        board is shown, or once showing it failed (a retry is then scheduled)."""
+        done = asyncio.get_running_loop().create_future()
+        self._pending.setdefault(game_id, []).append(_Request(played, reply, repair, done))
+        if game_id not in self._workers:
+            self._workers[game_id] = asyncio.create_task(self._work(game_id))
+        await asyncio.shield(done)
+
+    @property
+    def busy(self) -> bool:
+        """True while some board is being published."""
+        return bool(self._workers)
+
+    async def close(self, grace: float) -> None:
+        """Let boards being published finish for up to `grace` seconds, then stop: a board
+        left behind is brought up to date at the next start."""
+        workers = set(self._workers.values())
+        if workers:
+            await asyncio.wait(workers, timeout=grace)
+        for worker in workers:
+            worker.cancel()
+        await asyncio.gather(*workers, return_exceptions=True)
+
+    async def _work(self, game_id: int) -> None:
+        try:
+            while requests := self._pending.pop(game_id, None):
+                try:
+                    await self._sync(game_id, requests)
+                except Exception as error:
+                    await self._failed(game_id, error)
+                for request in requests:
+                    if request.reply is not None:
+                        await request.reply.defer()  # every click gets an answer
+                    if not request.done.done():
+                        request.done.set_result(None)
+        finally:
+            self._workers.pop(game_id, None)
+
+    async def _failed(self, game_id: int, error: Exception) -> None:
+        count = self._failures.get(game_id, 0) + 1
+        self._failures[game_id] = count
+        if not isinstance(error, discord.HTTPException) and count >= GIVE_UP_AFTER:
+            log.error("game %s: board can't be shown", game_id, exc_info=error)
+            self._failures.pop(game_id, None)
+            await self.set_aside(game_id, f"board can't be shown: {error!r}")
+            return
+        delay = RETRY_AFTER[min(count, len(RETRY_AFTER)) - 1]
+        log.warning("game %s: board not shown (%r); retry in %.0f s", game_id, error, delay)
+        self._scheduler.at((game_id, "publish"), delay, lambda: self.publish(game_id, repair=True))
+
+    # --- one round ---------------------------------------------------------------------------
+
+    async def _sync(self, game_id: int, requests: Sequence[_Request]) -> None:
+        played = [r.played for r in requests if r.played is not None]
+        latest = max(played, key=lambda p: p.table.row.step).table if played else None
+        try:
+            table = await self._service.table(game_id, known=latest)
+        except GameUnreadable as e:
+            if not e.marked:
+                await self.set_aside(game_id, e.reason)
+            return
+        row = table.row
+        if row.state is None or row.thread_id is None or row.status not in (ACTIVE, FINISHED):
+            return
+        if not row.behind and row.board_message_id is not None:
+            self._failures.pop(game_id, None)
+            return  # shown already (another round, or another caller, got there first)
+        span = await self._span(table, played)
+        # Clicks in the game's thread (not Start in the lobby's channel): their follow-ups
+        # land there.
+        replies = [
+            r.reply
+            for r in requests
+            if r.reply is not None and r.reply.interaction.channel_id == row.thread_id
+        ]
+        clicked = next((r for r in replies if r.can_edit_clicked), None)
+        over = self._service.engine(row.game).outcome(table.state) is not None
+        pinged, text = (
+            (set(), "")
+            if over
+            else self._turn_ping(table, span, repair=any(r.repair for r in requests))
+        )
+        # The first board carries the first ping itself: one message fewer, and no deletion.
+        first_ping = self._ping_parts(pinged, text) if span.catch is Catch.FIRST else None
+        try:
+            board_id = await self._show(table, span, clicked, first_ping)
+        except ThreadGone:
+            await self._thread_gone(table)
+            return
+        presenter = self._presenters.get(row.game)
+        # What else the clicks caused goes out as their follow-ups, off the bot's global limit.
+        voice = next((r for r in reversed(replies) if r.answered and r.token_fresh), None)
+        ping: dict[str, int | None] = {}
+        if over and table.row.ping_message_id is not None:
+            await self._delete_ping(table, forget=False)  # nobody's turn any more
+            ping = {"ping_message_id": None}
+        elif not over and first_ping is None:
+            ping = await self._send_ping(table, pinged, text, voice)
+        # One write for the board and its ping. A crash before it leaves the board behind,
+        # shown again (and the player to act pinged again) at the next start.
+        await self._service.mark_shown(
+            game_id, row.step, presenter.chapter(table.state), board_id, **ping
+        )
+        self._failures.pop(game_id, None)
+        if over:
+            await self._finish(table, voice)
+
+    async def _span(self, table: Table, hints: Sequence[Played]) -> _Span:
+        """The events since the shown step: from the moves handed in when they reach back
+        that far, else rebuilt from the log."""
+        shown = table.row.shown_step
+        if shown is None:
+            return _Span(Catch.FIRST)
+        if shown < 0:
+            return _Span(Catch.REFRESH)
+        chain = sorted(hints, key=lambda p: p.from_step)
+        while chain and chain[0].from_step < shown:
+            chain.pop(0)  # shown already
+        if chain and chain[0].from_step == shown and _contiguous(chain, table.row.step):
+            events = tuple(e for p in chain for e in p.events)
+            return _Span(Catch.MOVES, events, chain[0].before, chain[0].was_to_act)
+        replayed = await self._service.replay_since(table, shown)
+        return _Span(Catch.REPLAYED, replayed.events, replayed.before)
+
+    async def _show(
+        self, table: Table, span: _Span, clicked: Reply | None, first_ping: dict[str, Any] | None
+    ) -> int:
+        """Edit (or close and replace) the board; returns the id of the board now up.
+        `first_ping`: the content and mentions a new game's first board carries."""
+        row = table.row
+        presenter = self._presenters.get(row.game)
+        shown_chapter = (
+            presenter.chapter(span.before) if span.before is not None else row.shown_chapter
+        )
+        old = row.board_message_id
+        if old is None:
+            board = await self._board(table, span.events)
+            return await self._post(table, board, clicked, first_ping)
+        if shown_chapter is not None and shown_chapter != presenter.chapter(table.state):
+            closing = await self._board(table, span.events, closing=True)
+            if not await self._edit_if_possible(table, old, closing, clicked):
+                await self._strip(table, old)
+            # The same state, so the same picture, drawn once (unless the closing one shows
+            # the chapter's end: a replay, a payout).
+            still = None if presenter.pictures_events else closing.picture
+            return await self._post(table, await self._board(table, (), picture=still), clicked)
+        board = await self._board(table, span.events)
+        if _older_than(old, EDIT_AGE_LIMIT) or not await self._edit_if_possible(
+            table, old, board, clicked
+        ):
+            # Gone, or too old to edit (Discord limits edits of messages over an hour old):
+            # a fresh board, and the old one loses its buttons if Discord still lets us.
+            await self._strip(table, old)
+            board.file.reset()
+            return await self._post(table, board, clicked)
+        return old
+
+    async def _edit_if_possible(
+        self,
+        table: Table,
+        message_id: int,
+        board: Board,
+        clicked: Reply | None,
+        *,
+        unarchive: bool = True,
+    ) -> bool:
+        """Edit the board; False if Discord will not (the message is gone, or old and edited
+        too often). An archived thread is unarchived and the edit tried once more."""
+        try:
+            await self._edit(table, message_id, board, clicked)
+        except discord.HTTPException as e:
+            self._metrics.board_edit_failures.labels(str(e.code)).inc()
+            if e.code == THREAD_ARCHIVED and unarchive:
+                await self._unarchive(table)
+                board.file.reset()
+                return await self._edit_if_possible(table, message_id, board, None, unarchive=False)
+            if e.code in (UNKNOWN_MESSAGE, OLD_MESSAGE_EDITS):
+                log.info("game %s: board %s can't be edited (%s)", table.row.id, message_id, e.code)
+                return False
+            raise
+        return True
+
+    async def _strip(self, table: Table, message_id: int) -> None:
+        """Take the buttons off a board that is being replaced (best effort: a click on it
+        is refused anyway, since only the current board takes moves)."""
+        with contextlib.suppress(discord.HTTPException):
+            await self._thread(table).get_partial_message(message_id).edit(view=None)
+
+    async def _unarchive(self, table: Table) -> None:
+        """A thread archived for lack of activity (a slow game) is opened again."""
+        log.info("game %s: thread archived; unarchiving it", table.row.id)
+        thread = await self._client.fetch_channel(table.row.thread_id or 0)
+        if isinstance(thread, discord.Thread):
+            await thread.edit(archived=False)
+
+    async def _board(
+        self,
+        table: Table,
+        events: Sequence[Event],
+        *,
+        closing: bool = False,
+        picture: Picture | None = None,
+    ) -> Board:
+        engine = self._service.engine(table.row.game)
+        presenter = self._presenters.get(table.row.game)
+        prompt = None if closing else prompt_of(table, engine, presenter)
+        return await build_board(table, engine, presenter, prompt, events, picture)
+
+    async def _edit(
+        self, table: Table, message_id: int, board: Board, clicked: Reply | None
+    ) -> None:
+        """Edit the board message: as the answer to the click made on it when there is one."""
+        parts: dict[str, Any] = {
+            "content": None,  # a first board's ping, said once
+            "embed": board.embed,
+            "attachments": [board.file],
+            "view": board.view,
+        }
+        if (
+            clicked is not None
+            and clicked.message_id == message_id
+            and not clicked.in_private_panel
+            and await clicked.update(**parts)
+        ):
+            return
+        board.file.reset()  # a failed answer may have read the picture already
+        message = self._thread(table).get_partial_message(message_id)
+        try:
+            await message.edit(**parts)
+        except discord.NotFound as e:
+            if e.code == UNKNOWN_CHANNEL:
+                raise ThreadGone from e
+            raise
+
+    async def _post(
+        self,
+        table: Table,
+        board: Board,
+        clicked: Reply | None = None,
+        ping: dict[str, Any] | None = None,
+    ) -> int:
+        """Post a new board: as a follow-up of the click that led to it when there is one."""
+        parts: dict[str, Any] = {"embed": board.embed, "file": board.file, "view": board.view}
+        parts.update(ping or {})
+        message: discord.Message | None = None
+        if clicked is not None and clicked.answered:
+            message = await clicked.announce(**parts)
+            board.file.reset()
+        try:
+            if message is None:
+                message = await self._thread(table).send(**parts)
+        except discord.NotFound as e:
+            raise ThreadGone from e
+        # At once: a crash before the round ends must not lead to a second new board.
+        await self._service.set_ids(table.row.id, board_message_id=message.id)
+        return message.id
+
+    def _thread(self, table: Table) -> discord.PartialMessageable:
+        return self._client.get_partial_messageable(table.row.thread_id or 0)
+
+    async def board_deleted(self, game_id: int) -> None:
+        """A moderator deleted the board: post it again (a cleanup must not end a game)."""
+        log.info("game %s: board message deleted; posting it again", game_id)
+        await self._service.set_ids(game_id, board_message_id=None)
+        await self.publish(game_id, repair=True)
+
+    async def thread_deleted(self, game_id: int) -> None:
+        """A moderator deleted the game's thread: the game ends there."""
+        await self._thread_gone(await self._service.table(game_id))
+
+    # --- pings, the end --------------------------------------------------------------------
+
+    def _turn_ping(self, table: Table, span: _Span, *, repair: bool) -> tuple[set[PlayerId], str]:
+        """Who to ping and what to say: the humans whose turn began with these moves (not
+        those who were to act already: a turn of many steps pings once); after a repair,
+        whoever is to act (they may never have been told); at the first board, everyone."""
+        if span.catch is Catch.REFRESH:
+            return set(), ""  # only redrawn: nobody's turn began
+        engine = self._service.engine(table.row.game)
+        humans = set(engine.to_act(table.state) - table.autoplayed)
+        presenter = self._presenters.get(table.row.game)
+        with speaking(game_language(table.row.options)):  # a public message
+            prompt = without_mentions(presenter.prompt(table.state, table.names), table.names)
+            if span.catch is Catch.FIRST:
+                return humans, _("the game is on! {prompt}").format(prompt=prompt)
+            turn = _("your turn: {prompt}").format(prompt=prompt)
+        if span.catch is Catch.MOVES and not repair:
+            return humans - span.was_to_act, turn
+        return humans, turn
+
+    @staticmethod
+    def _ping_parts(players: Iterable[PlayerId], text: str) -> dict[str, Any] | None:
+        """A message's content and mentions that ping only `players` (humans), or None."""
+        targets = sorted(p for p in players if p > 0)
+        if not targets:
+            return None
+        return {
+            "content": " ".join(f"<@{p}>" for p in targets) + f" {text}",
+            "allowed_mentions": discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(p) for p in targets]
+            ),
+        }
+
+    async def ping(self, table: Table, players: Iterable[PlayerId], text: str) -> None:
+        """One short message that mentions only `players` (humans); the previous one goes."""
+        ping = await self._send_ping(table, players, text, None)
+        if ping:
+            await self._service.set_ids(table.row.id, **ping)
+
+    async def _send_ping(
+        self, table: Table, players: Iterable[PlayerId], text: str, voice: Reply | None
+    ) -> dict[str, int | None]:
+        """Send a ping (after deleting the previous one) as a follow-up of `voice`, the click
+        that began the turn, when there is one; returns `{"ping_message_id": id}` to save,
+        or nothing when nobody was pinged."""
+        parts = self._ping_parts(players, text)
+        if parts is None or table.row.thread_id is None:
+            return {}
+        await self._delete_ping(table, forget=False)  # the new one's id replaces its id
+        message: discord.Message | None = None
+        if voice is not None and (message := await voice.announce(**parts)) is not None:
+            self._ping_senders[table.row.id] = (message.id, voice)
+        else:
+            try:
+                message = await self._thread(table).send(**parts)
+            except discord.NotFound:
+                return {}  # the thread is gone; the next board edit ends the game
+        return {"ping_message_id": message.id}
+
+    async def _delete_ping(self, table: Table, *, forget: bool = True) -> None:
+        ping_id = table.row.ping_message_id
+        sent = self._ping_senders.pop(table.row.id, None)
+        if ping_id is None:
+            return
+        # Already deleted by a moderator, or the thread is gone: nothing to tidy.
+        with contextlib.suppress(discord.HTTPException):
+            if sent is not None and sent[0] == ping_id and sent[1].token_fresh:
+                # With the token it was sent with: off the bot's global rate limit.
+                await sent[1].interaction.followup.delete_message(ping_id)
+            else:
+                await self._thread(table).get_partial_message(ping_id).delete()
+        if forget:  # else a new ping's id is saved next (a deleted id left is harmless)
+            await self._service.set_ids(table.row.id, ping_message_id=None)
+
+    async def _finish(self, table: Table, voice: Reply | None = None) -> None:
+        """The result in the thread (a follow-up of the last click, when it has one) and on
+        the lobby message."""
+        self._scheduler.cancel_game(table.row.id)
+        engine = self._service.engine(table.row.game)
+        presenter = self._presenters.get(table.row.game)
+        result = prompt_of(table, engine, presenter)
+        changes = await self._service.storage.rating_changes(table.row.id)
+        with speaking(game_language(table.row.options)):  # a public message
+            shown = rating_changes(changes, table.names)
+            rated = "\n📈 " + _("Rating: {changes}").format(changes=shown) if changes else ""
+            standings = _("See `{scoreboard}` and `{leaderboard}` for the standings.").format(
+                scoreboard=spoken_command("/scoreboard"), leaderboard=spoken_command("/leaderboard")
+            )
+        parts: dict[str, Any] = {
+            "content": f"🏁 {result}{rated}\n{standings}",
+            "allowed_mentions": discord.AllowedMentions.none(),
+        }
+        try:
+            if voice is None or await voice.announce(**parts) is None:
+                await self._thread(table).send(**parts)
+        except discord.NotFound:
+            log.warning("game %s finished after its thread was deleted", table.row.id)
+        await self.edit_lobby(table, result)
+
+    async def edit_lobby(self, table: Table, note: str) -> None:
+        """Redraw the lobby message (in the channel the game was started from)."""
+        if table.row.lobby_message_id is None:
+            return
+        engine = self._service.engine(table.row.game)
+        presenter = self._presenters.get(table.row.game)
+        channel = self._client.get_partial_messageable(table.row.channel_id)
+        lobby = channel.get_partial_message(table.row.lobby_message_id)
+        try:
+            await lobby.edit(embed=lobby_embed(table, engine, presenter, note=note), view=None)
+        except discord.HTTPException:
+            log.info("game %s: lobby message gone, not updated", table.row.id)
+
+    async def ended(self, table: Table, note: str) -> None:
+        """A game ended before its end (`GameService.end`, or a vote): its timers stop, its
+        board keeps the last picture with `note` and no buttons, the thread and the lobby
+        message say so."""
+        self._scheduler.cancel_game(table.row.id)
+        await self._delete_ping(table)
+        engine = self._service.engine(table.row.game)
+        presenter = self._presenters.get(table.row.game)
+        board = await build_board(table, engine, presenter, None)
+        board.embed.description = f"{board.embed.description or ''}\n**⏹ {note}**".strip()
+        if table.row.board_message_id is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await self._edit(table, table.row.board_message_id, board, None)
+        with contextlib.suppress(discord.HTTPException):
+            await self._thread(table).send(
+                f"⏹ {note}", allowed_mentions=discord.AllowedMentions.none()
+            )
+        await self.edit_lobby(table, note)
+
+    async def _thread_gone(self, table: Table) -> None:
+        log.warning("game %s: its thread was deleted; the game ends", table.row.id)
+        self._scheduler.cancel_game(table.row.id)
+        await self._service.abandon(table.row.id)
+        fresh = await self._service.table(table.row.id)
+        with speaking(game_language(table.row.options)):
+            note = _("The game's thread was deleted, so the game ended.")
+        await self.edit_lobby(fresh, note)
+
+    async def set_aside(self, game_id: int, reason: str) -> None:
+        """A game this version can't load or show: marked, so every other game plays on
+        and `/games` tells its players."""
+        log.error("game %s can't be loaded and is set aside: %s", game_id, reason)
+        self._scheduler.cancel_game(game_id)
+        await self._service.mark_broken(game_id, reason)
+
+
+def _older_than(message_id: int, seconds: float) -> bool:
+    """True if the message (its id says when it was posted) is older than `seconds`."""
+    age = discord.utils.utcnow() - discord.utils.snowflake_time(message_id)
+    return age.total_seconds() > seconds
+
+
+def _contiguous(chain: Sequence[Played], to_step: int) -> bool:
+    """True if the moves follow each other without a gap and end at `to_step`."""
+    return all(a.table.row.step == b.from_step for a, b in itertools.pairwise(chain)) and (
+        chain[-1].table.row.step == to_step
+    )

@@ -1,0 +1,199 @@
+"""Leaving a game before its end, the same in every game (issue 17): the "Resign or end…"
+panel a board offers, its confirm steps, and what they do.
+
+- Resign (a player; confirmed): the seat action `rules.seats.RESIGN`, logged and replayed like
+  any move; what it means is the game's rule.
+- End game (the host, or a member who can manage threads; confirmed), or a vote to end of
+  every member still playing: the game is abandoned, no winner, no results.
+- Hand a seat to the AI (the host or a manager), and "Take my seat back" (its player).
+
+The panel and its confirms are private; their buttons carry no step (`-`), so a move made
+by someone else meanwhile does not stale them: a seat action applies at the game's current
+step, whoever is to act.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.errors import UserError
+from bot.language.i18n import N_, _, game_language, speaking
+from bot.language.wording import mention, who
+from bot.service import GameService, Table
+from bot.table.board import TABLE_MENU
+from bot.table.play import Play
+from bot.table.publisher import BoardPublisher
+from bot.ui.components import GameButton, GameSelect, view_of
+from bot.ui.custom_ids import ButtonId
+from bot.ui.replies import Reply
+from rules.core import Action
+from rules.seats import HAND_TO_AI, RESIGN, TAKE_SEAT
+
+RESIGN_ASK = "resign_ask"
+END_ASK = "end_ask"
+END = "end"
+VOTE_END = "vote_end"
+KEEP = "keep"
+TABLE_VERBS = frozenset(
+    {TABLE_MENU, RESIGN_ASK, END_ASK, END, VOTE_END, KEEP, RESIGN.verb, HAND_TO_AI.verb}
+    | {TAKE_SEAT.verb}
+)
+
+
+class TableMenu:
+    def __init__(self, service: GameService, publisher: BoardPublisher, play: Play) -> None:
+        self._service = service
+        self._publisher = publisher
+        self._play = play
+
+    async def click(self, reply: Reply, bid: ButtonId) -> None:
+        handler = {
+            TABLE_MENU: self._menu,
+            RESIGN_ASK: self._resign_ask,
+            END_ASK: self._end_ask,
+            KEEP: self._keep,
+            END: self._end,
+            VOTE_END: self._vote,
+            RESIGN.verb: self._seat_action,
+            TAKE_SEAT.verb: self._seat_action,
+            HAND_TO_AI.verb: self._seat_action,
+        }[bid.verb]
+        await handler(reply, bid)
+
+    # --- the panel and its confirms ----------------------------------------------------------
+
+    async def _menu(self, reply: Reply, bid: ButtonId) -> None:
+        table = await self._active(bid.game_id)
+        me = reply.user_id
+        manager = self._can_manage(reply, table)
+        if me not in table.names and not manager:
+            raise UserError(_("You are not playing in this game."))
+        items: list[discord.ui.Item[Any]] = []
+        lines: list[str] = []
+        if me in table.away:
+            items.append(_button(bid, TAKE_SEAT.verb, _("Take my seat back"), emoji="🪑"))
+        if me in table.names and me not in table.resigned:
+            items.append(_button(bid, RESIGN_ASK, _("Resign…"), emoji="🏳️"))
+        if me in table.voters:
+            tally = f"{len(table.row.end_votes)}/{len(table.voters)}"
+            lines.append(_("Votes to end: {votes}.").format(votes=tally))
+            items.append(_button(bid, VOTE_END, _("Vote to end ({votes})").format(votes=tally)))
+        if manager:
+            items.append(_button(bid, END_ASK, _("End game…"), style=discord.ButtonStyle.danger))
+            if table.voters:
+                options = [
+                    discord.SelectOption(label=table.names[p][:100], value=f"{HAND_TO_AI.verb}:{p}")
+                    for p in table.voters
+                ]
+                menu_id = ButtonId(bid.game, bid.game_id, None, "menu").menu_id(0)
+                items.insert(0, GameSelect(menu_id, options, _("Hand a seat to the AI…")))
+        if not items:
+            raise UserError(_("There is nothing you can change in this game."))
+        text = "\n".join(lines) or _("Leave or end this game:")
+        await reply.private(text, view=view_of(items))
+
+    async def _resign_ask(self, reply: Reply, bid: ButtonId) -> None:
+        await self._active(bid.game_id)
+        await self._confirm(
+            reply,
+            bid,
+            _("Are you sure? Resigning counts as a loss, and you cannot come back."),
+            _button(bid, RESIGN.verb, _("Resign"), style=discord.ButtonStyle.danger),
+        )
+
+    async def _end_ask(self, reply: Reply, bid: ButtonId) -> None:
+        table = await self._active(bid.game_id)
+        if not self._can_manage(reply, table):
+            only = _("Only the host, {host}, or a member who can manage threads can {what}.")
+            host = mention(table.row.host_id, table.names)
+            raise UserError(only.format(host=host, what=_("end this game")))
+        await self._confirm(
+            reply,
+            bid,
+            _("End this game for everyone? Nobody wins and the scoreboard does not change."),
+            _button(bid, END, _("End game"), style=discord.ButtonStyle.danger),
+        )
+
+    async def _confirm(self, reply: Reply, bid: ButtonId, text: str, yes: GameButton) -> None:
+        no = _button(bid, KEEP, _("Keep playing"), style=discord.ButtonStyle.secondary)
+        await self._private(reply, text, view_of([yes, no]))
+
+    async def _keep(self, reply: Reply, bid: ButtonId) -> None:
+        await self._private(reply, _("Carry on!"), None)
+
+    # --- what they do ------------------------------------------------------------------------
+
+    async def _seat_action(self, reply: Reply, bid: ButtonId) -> None:
+        table = await self._active(bid.game_id)
+        seat = int(bid.arg) if bid.arg.lstrip("-").isdigit() else None
+        played = await self._service.seat_action(
+            bid.game_id,
+            reply.user_id,
+            Action(bid.verb),
+            manager=self._can_manage(reply, table),
+            seat=seat,
+        )
+        done = {
+            RESIGN.verb: N_("You resigned."),
+            TAKE_SEAT.verb: N_("Your seat is yours again."),
+            HAND_TO_AI.verb: N_("The AI plays that seat now."),
+        }[bid.verb]
+        await self._private(reply, _(done), None)
+        await self._play.show(played)
+
+    async def _end(self, reply: Reply, bid: ButtonId) -> None:
+        table = await self._active(bid.game_id)
+        ended = await self._service.end(
+            bid.game_id, reply.user_id, manager=self._can_manage(reply, table)
+        )
+        await self._private(reply, _("You ended the game."), None)
+        with speaking(game_language(ended.row.options)):  # a public note
+            note = _("Ended by {player}.").format(player=mention(reply.user_id, ended.names))
+        await self._publisher.ended(ended, note)
+
+    async def _vote(self, reply: Reply, bid: ButtonId) -> None:
+        table = await self._service.vote_to_end(bid.game_id, reply.user_id)
+        votes, needed = table.row.end_votes, len(table.voters) or len(table.row.end_votes)
+        if table.row.status == "active":
+            voted = _("You voted to end the game ({votes}).").format(votes=f"{len(votes)}/{needed}")
+            await self._private(reply, voted, None)
+            return
+        await self._private(reply, _("Your vote ended the game."), None)
+        with speaking(game_language(table.row.options)):  # a public note
+            note = _("Ended by a vote of {players}.").format(players=who(list(votes), table.names))
+        await self._publisher.ended(table, note)
+
+    # --- helpers -----------------------------------------------------------------------------
+
+    async def _active(self, game_id: int) -> Table:
+        table = await self._service.table(game_id)
+        if table.row.status != "active":
+            raise UserError(_("This game is over."))
+        return table
+
+    @staticmethod
+    def _can_manage(reply: Reply, table: Table) -> bool:
+        """The host, or a member who can manage threads (a moderator)."""
+        return reply.user_id == table.row.host_id or reply.interaction.permissions.manage_threads
+
+    @staticmethod
+    async def _private(reply: Reply, text: str, view: discord.ui.View | None) -> None:
+        """Answer within the private panel when clicked there, else privately."""
+        if reply.in_private_panel and await reply.update(content=text, view=view):
+            return
+        await reply.private(text, **({"view": view} if view is not None else {}))
+
+
+def _button(
+    bid: ButtonId,
+    verb: str,
+    label: str,
+    *,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    emoji: str | None = None,
+) -> GameButton:
+    return GameButton(
+        ButtonId(bid.game, bid.game_id, None, verb), label=label, style=style, emoji=emoji
+    )
