@@ -32,7 +32,7 @@ from bench.results import ROOT, Run, argv_of, commit_of
 STAGES = (
     ("PNG encode", r"^to_png |PngImagePlugin|ImageFile\.py|Image\.quantize|Image\.save "),
     ("picture drawing", r"\(images/|\(cogs/[a-z_]+\.py:\d+\)$"),
-    ("picture hand-over", r"multiprocessing/|concurrent/futures/process\.py|bot/pictures\.py"),
+    ("picture hand-over", r"multiprocessing/|concurrent/futures/process\.py|bot/table/pictures\.py"),
     ("rules engine", r"\(rules/"),
     ("storage", r"aiosqlite|asyncpg|bot/storage/|sqlite3"),
     (
@@ -44,7 +44,7 @@ STAGES = (
         r"discord/gateway\.py|discord/state\.py|aiohttp/client_ws|zlib|json/|discord/message\.py|discord/interactions\.py|discord/embeds\.py|discord/components\.py",
     ),
     ("discord.py dispatch", r"discord/ui/|discord/client\.py|discord/ext/|discord/app_commands/"),
-    ("board and wording", r"bot/board\.py|bot/publisher\.py|bot/wording\.py|bot/i18n\.py|babel/"),
+    ("board and wording", r"bot/table/board\.py|bot/table/publisher\.py|bot/language/|babel/"),
     ("routing and service", r"\(bot/"),
     ("event loop", r"asyncio/"),
 )
