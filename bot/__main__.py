@@ -50,6 +50,8 @@ log = logging.getLogger("bot")
 
 
 def run(settings: Settings, args: argparse.Namespace) -> int:
+    """`python -m bot`: run the bot until it stops, trying again while Discord can't be reached at
+    start. Returns the exit status."""
     if not settings.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
@@ -109,6 +111,7 @@ def _reason(e: BaseException) -> str:
 
 
 def sync_commands(settings: Settings, _: argparse.Namespace) -> int:
+    """`sync-commands`: log in only to sync the slash commands with Discord, then exit."""
     if not settings.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2
@@ -131,6 +134,8 @@ def sync_commands(settings: Settings, _: argparse.Namespace) -> int:
 
 
 def copy(settings: Settings, args: argparse.Namespace) -> int:
+    """`copy-db`: copy a SQLite database (`--from`, else the bot's) into PostgreSQL (`--to`) and
+    verify the copy."""
     source = args.source or settings.database_url
     try:
         sqlite_path(args.to)
@@ -149,6 +154,7 @@ def copy(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def back_up(settings: Settings, args: argparse.Namespace) -> int:
+    """`backup PATH`: copy the SQLite database to a new file, safely while the bot runs."""
     try:
         games = backup(settings, Path(args.path))
     except (BackupRefused, sqlite3.Error) as e:
@@ -159,6 +165,7 @@ def back_up(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def forget_member(settings: Settings, args: argparse.Namespace) -> int:
+    """`forget-user ID`: remove a member's personal data, as their own `/forget-me` does."""
     try:
         done = asyncio.run(forget_user(settings, args.id))
     except (DatabaseInUse, DatabaseUnavailable) as e:
@@ -172,6 +179,7 @@ def forget_member(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def forget_guild(settings: Settings, args: argparse.Namespace) -> int:
+    """`forget-server ID`: delete everything kept about a server."""
     try:
         games = asyncio.run(forget_server(settings, args.id))
     except (DatabaseInUse, DatabaseUnavailable) as e:
@@ -182,12 +190,14 @@ def forget_guild(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def discord_id(text: str) -> int:
+    """A Discord id typed on the command line: digits in range, else argparse's error."""
     if not text.isdigit() or not 0 < int(text) < 2**63:
         raise argparse.ArgumentTypeError(f"{text!r} is not a Discord id (digits)")
     return int(text)
 
 
 def check_all(settings: Settings, _: argparse.Namespace) -> int:
+    """`check`: print every problem found in the settings and the database; status 1 if any."""
     problems = asyncio.run(check(settings, note=print))
     for line in problems:
         print(line)
@@ -197,6 +207,7 @@ def check_all(settings: Settings, _: argparse.Namespace) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
+    """The command line: the bot's own options, and one sub-command per chore."""
     parse = argparse.ArgumentParser(
         prog="python -m bot",
         description="Run Parlour (settings from the environment or .env; see .env.example).",
@@ -275,6 +286,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Read the settings, then run the bot or the chore asked for; returns the exit status."""
     args = parser().parse_args(argv)
     if sys.platform == "win32":  # the database lock is Unix's flock
         print(NOT_ON_WINDOWS, file=sys.stderr)

@@ -50,6 +50,8 @@ Message = tuple[str | tuple[str, str], str | None]  # (msgid or (one, other), co
 
 
 def code_messages() -> Iterator[Message]:
+    """The strings marked in the code (`KEYWORDS`: `_`, `N_`, the counting helpers...), as Babel's
+    Python extractor finds them."""
     for folder in SOURCES:
         method_map = [("**.py", "python")]
         for _file, _line, message, _comments, context in extract_from_dir(
@@ -59,6 +61,8 @@ def code_messages() -> Iterator[Message]:
 
 
 def option_messages() -> Iterator[Message]:
+    """The house rules' titles, descriptions and choices (declared in the rules, which may not
+    import the bot), and the words a flag reads as."""
     yield from (("on", None), ("off", None))  # how `Option.word` words a flag
     for declared in HOUSE_RULES.values():
         for option in declared:
@@ -81,6 +85,8 @@ def map_messages() -> Iterator[Message]:
 
 
 def command_messages() -> Iterator[Message]:
+    """Every slash command's names, descriptions, parameters and choices, walked from the
+    cogs the bot loads."""
     for module in COGS:  # the extensions the bot loads: every slash command is in one
         for value in vars(importlib.import_module(module)).values():
             if isinstance(value, type) and issubclass(value, commands.Cog):
@@ -116,6 +122,7 @@ def source_catalog() -> Catalog:
 
 
 def main() -> None:
+    """`python -m bot.catalog`: write `messages.pot` and merge it into each language's `.po`."""
     template = source_catalog()
     with (CATALOGS / "messages.pot").open("wb") as out:
         write_po(out, template, omit_header=False, sort_output=True, width=100)

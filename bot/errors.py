@@ -16,6 +16,8 @@ class GameUnreadable(UserError):
     longer offered). The game is set aside; every other game plays on."""
 
     def __init__(self, reason: str, *, marked: bool = False) -> None:
+        """`reason` is for the admin's log (the player reads a fixed apology); `marked`: the
+        database has set the game aside already."""
         super().__init__(
             _(
                 "This game can't be continued: it was saved in a form this version of Parlour "

@@ -16,6 +16,7 @@ class DatabaseInUse(Exception):
     """Another live process holds the database's lock."""
 
     def __init__(self, database: str, pid: str) -> None:
+        """`pid` is the holder's, as it wrote it in the lock file ("" when unknown)."""
         holder = f" (pid {pid})" if pid else ""
         super().__init__(
             f"Another Parlour process{holder} is already running on {database}: stop it "
@@ -24,7 +25,10 @@ class DatabaseInUse(Exception):
 
 
 class InstanceLock:
+    """The lock on one SQLite database, held by this process until `release` (or its end)."""
+
     def __init__(self, fd: int) -> None:
+        """The lock held open on `fd`; `acquire` is how one is taken."""
         self._fd = fd
 
     @classmethod
@@ -45,6 +49,7 @@ class InstanceLock:
         return cls(fd)
 
     def release(self) -> None:
+        """Drop the lock (closing the file drops the flock); releasing it twice does nothing."""
         if self._fd >= 0:
             os.close(self._fd)  # closing the descriptor drops the flock
             self._fd = -1

@@ -29,7 +29,11 @@ def about_game(game_id: int, guild_id: int) -> None:
 
 
 class JsonFormatter(logging.Formatter):
+    """Log records as one JSON object per line (`LOG_FORMAT=json`), naming the game they concern."""
+
     def format(self, record: logging.LogRecord) -> str:
+        """The record as a JSON line: time, level, logger, message, traceback, and the ids of the
+        game and server the task is working on."""
         line: dict[str, object] = {
             "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
             "level": record.levelname,

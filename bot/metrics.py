@@ -36,6 +36,7 @@ class Metrics:
     that several bots in one test process do not mix)."""
 
     def __init__(self) -> None:
+        """Register every figure, each starting from zero."""
         self.registry = CollectorRegistry()
         r = self.registry
         self.interactions = Counter(
@@ -81,6 +82,7 @@ class Metrics:
         )
 
     def render(self) -> bytes:
+        """Every figure in Prometheus' text format, as `/metrics` serves it."""
         return generate_latest(self.registry)
 
 
@@ -96,6 +98,7 @@ class MetricsServer:
         database_ok: Callable[[], Awaitable[object]],
         refresh: Callable[[], Awaitable[None]],
     ) -> None:
+        """A server not listening yet: `start` opens it."""
         self._metrics = metrics
         self._connected = connected
         self._database_ok = database_ok
@@ -103,6 +106,7 @@ class MetricsServer:
         self._runner: web.AppRunner | None = None
 
     async def start(self, host: str, port: int) -> None:
+        """Listen on `host`:`port`; `/metrics` and `/healthz` answer from now on."""
         app = web.Application()
         app.router.add_get("/metrics", self._scrape)
         app.router.add_get("/healthz", self._health)
@@ -112,6 +116,7 @@ class MetricsServer:
         log.info("metrics on http://%s:%d/metrics, health on /healthz", host, port)
 
     async def stop(self) -> None:
+        """Stop listening; stopping a server that never started does nothing."""
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None

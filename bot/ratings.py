@@ -46,6 +46,7 @@ class Rating:
 
 
 def shown(ordinal: float) -> int:
+    """A conservative skill (μ − 3σ) as shown: × `SCALE`, rounded."""
     return round(SCALE * ordinal)
 
 

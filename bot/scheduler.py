@@ -29,21 +29,28 @@ class _Entry:
 
 
 class Scheduler:
+    """The bot's delayed jobs, at most one per key; background jobs a few at a time, after the
+    clicks in flight."""
+
     def __init__(
         self,
         *,
         give_way: Callable[[float], Awaitable[None]] | None = None,
         background_slots: int = BACKGROUND_SLOTS,
     ) -> None:
+        """`give_way(at_most)` waits for the clicks in flight (the router's `quiet`);
+        `background_slots` background jobs run at once."""
         self._entries: dict[Key, _Entry] = {}
         self._slots = asyncio.Semaphore(background_slots)
         self._give_way = give_way
         self._closed = False
 
     def __len__(self) -> int:
+        """How many jobs are waiting or running."""
         return len(self._entries)
 
     def pending(self, key: Key) -> bool:
+        """Whether `key` has a job, waiting or running."""
         return key in self._entries
 
     def at(self, key: Key, delay: float, job: Job, *, background: bool = False) -> None:

@@ -64,10 +64,12 @@ class Table:
 
     @property
     def names(self) -> dict[PlayerId, str]:
+        """Each seat's player's name, by player id."""
         return {s.player_id: s.name for s in self.seats}
 
     @property
     def bots(self) -> frozenset[PlayerId]:
+        """The bot seats' player ids (negative numbers)."""
         return frozenset(s.player_id for s in self.seats if s.is_bot)
 
     @property
@@ -124,6 +126,8 @@ class Played:
 
 
 class GameService:
+    """Lobbies, moves and endings: a game loaded, run through its engine, saved, under its lock."""
+
     def __init__(
         self,
         storage: Storage,
@@ -132,6 +136,8 @@ class GameService:
         clock: Callable[[], float] = time.time,
         fixed_seed: str | None = None,
     ) -> None:
+        """Play the `engines` (by game name) over `storage`; `fixed_seed` seeds every game alike
+        (reproducible demos and tests)."""
         self.storage = storage
         self.engines = engines
         self._clock = clock
@@ -144,12 +150,14 @@ class GameService:
         self._latest: dict[int, Table] = {}
 
     def lock(self, game_id: int) -> asyncio.Lock:
+        """The game's lock: held around a load, an engine step and a save, never a Discord call."""
         lock = self._locks.get(game_id)
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
         return lock
 
     def engine(self, game: str) -> Engine[Any]:
+        """The rules engine of the game named `game`."""
         return self.engines[game]
 
     # --- loading ---------------------------------------------------------------------------
@@ -196,6 +204,8 @@ class GameService:
         options: Mapping[str, Any],
         rematch_of: int | None = None,
     ) -> Table:
+        """Open a lobby for `game`, hosted by `host_id`, with the server's turn timer and language
+        unless `options` set them."""
         engine = self.engine(game)
         self._check_options(engine, options)
         options = dict(options)
@@ -235,6 +245,7 @@ class GameService:
         return table
 
     async def join(self, game_id: int, player: PlayerId, name: str, side: int = 0) -> Table:
+        """Seat `player` in the lobby, on `side`; a UserError if they are in or it is full."""
         async with self.lock(game_id):
             table = await self._lobby(game_id)
             if player in table.names:
@@ -247,6 +258,7 @@ class GameService:
             return await self.table(game_id)
 
     async def add_bot(self, game_id: int, by: PlayerId) -> Table:
+        """The host adds a bot seat, on the smallest side."""
         async with self.lock(game_id):
             table = await self._lobby(game_id)
             self._check_host(table, by, N_("add a bot"))
@@ -261,6 +273,7 @@ class GameService:
             return await self.table(game_id)
 
     async def leave(self, game_id: int, player: PlayerId) -> Table:
+        """`player` leaves the lobby (the host cancels it instead)."""
         async with self.lock(game_id):
             table = await self._lobby(game_id)
             if player not in table.names:
@@ -271,6 +284,7 @@ class GameService:
             return await self.table(game_id)
 
     async def cancel(self, game_id: int, by: PlayerId) -> Table:
+        """The host closes the lobby: the game never starts."""
         async with self.lock(game_id):
             table = await self._lobby(game_id)
             self._check_host(table, by, N_("cancel it"))
@@ -301,6 +315,8 @@ class GameService:
             raise UserError(unequal.format(sizes=" v ".join(map(str, sizes))))
 
     async def start(self, game_id: int, by: PlayerId) -> Table:
+        """The host starts the game: its first state saved and its turn timer's deadline set (see
+        `check_can_start` for what may refuse it)."""
         async with self.lock(game_id):
             table = await self.table(game_id)
             self.check_can_start(table, by)
@@ -460,6 +476,7 @@ class GameService:
         return await self._apply(table, player, action, table.row.step, by_ai=True)
 
     async def mark_reminded(self, game_id: int) -> None:
+        """Note that this turn's halfway reminder was sent, so a restart does not send it again."""
         await self.storage.update_game(game_id, self._clock(), reminded=1)
 
     async def set_ids(self, game_id: int, **ids: int | None) -> None:

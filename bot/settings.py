@@ -31,6 +31,8 @@ def default_cache_dir(env: Mapping[str, str] = os.environ) -> str:
 
 @dataclass(frozen=True)
 class Settings:
+    """What the bot runs with, read by `from_env` (each setting is explained in `.env.example`)."""
+
     token: str | None
     database_url: str = "sqlite:///parlour.sqlite3"
     dev_guild_id: int | None = None
@@ -55,6 +57,8 @@ class Settings:
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> Settings:
+        """The settings in `env`; a SettingsError names the first bad value."""
+
         def text(name: str) -> str | None:
             value = env.get(name, "").strip()
             return value or None

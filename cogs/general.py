@@ -45,7 +45,10 @@ def command_of(game: str) -> str:
 
 
 class General(commands.Cog):
+    """`/games`, `/help` and the server admins' `/settings`."""
+
     def __init__(self, bot: ParlourBot) -> None:
+        """The commands read `bot`'s storage and presenters."""
         self.bot = bot
 
     @app_commands.command(name="games")
@@ -123,4 +126,5 @@ class General(commands.Cog):
 
 
 async def setup(bot: ParlourBot) -> None:
+    """Load `/games`, `/help` and `/settings` (discord.py's extension entry point)."""
     await bot.add_cog(General(bot))

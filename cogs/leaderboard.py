@@ -30,6 +30,8 @@ def rated_name(row: RatingRow) -> str:
 
 
 def leaderboard_embed(title: str, colour: int, rows: list[RatingRow], bots: bool) -> discord.Embed:
+    """A game's leaderboard (`title`, `colour`) from its `rows` of ratings: the top `TOP` ranked,
+    then a note on who is not ranked yet; `bots` says whether the AI is among them."""
     embed = discord.Embed(title=_("{game} — leaderboard").format(game=title), colour=colour)
     if not rows:
         embed.description = _(NOT_RATED).format(command=spoken_command("/recompute-ratings"))
@@ -70,7 +72,10 @@ def leaderboard_embed(title: str, colour: int, rows: list[RatingRow], bots: bool
 
 
 class Leaderboard(commands.Cog):
+    """`/leaderboard`, and the admins' `/recompute-ratings`."""
+
     def __init__(self, bot: ParlourBot) -> None:
+        """The commands read and recompute `bot`'s stored ratings."""
         self.bot = bot
 
     @app_commands.command(name="leaderboard", extras={"public": True})
@@ -102,4 +107,5 @@ class Leaderboard(commands.Cog):
 
 
 async def setup(bot: ParlourBot) -> None:
+    """Load `/leaderboard` and `/recompute-ratings` (discord.py's extension entry point)."""
     await bot.add_cog(Leaderboard(bot))

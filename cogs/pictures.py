@@ -21,6 +21,8 @@ TRANSLATIONS = Translations(i18n._, i18n.ngettext, i18n.pgettext, i18n.current)
 
 
 async def setup(bot: ParlourBot) -> None:
+    """Prepare this process's pictures and plan the picture workers, before the game cogs load
+    (discord.py's extension entry point)."""
     prepare(bot.settings.cache_dir)
     if deleted := prune():  # the bot's process alone: workers start with the same code
         log.info("picture cache: %d layers of other versions deleted", deleted)

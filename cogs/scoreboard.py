@@ -57,7 +57,10 @@ def rating_text(rows: Sequence[RatingRow], player: int) -> str:
 
 
 class Scoreboard(commands.Cog):
+    """`/scoreboard` and `/stats`."""
+
     def __init__(self, bot: ParlourBot) -> None:
+        """The commands read `bot`'s stored results and ratings."""
         self.bot = bot
 
     @app_commands.command(name="scoreboard", extras={"public": True})
@@ -112,4 +115,5 @@ class Scoreboard(commands.Cog):
 
 
 async def setup(bot: ParlourBot) -> None:
+    """Load `/scoreboard` and `/stats` (discord.py's extension entry point)."""
     await bot.add_cog(Scoreboard(bot))

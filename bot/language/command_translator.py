@@ -28,6 +28,8 @@ _NAMES = (
 
 
 class CatalogTranslator(app_commands.Translator):
+    """discord.py's translator for the command tree, reading the bot's message catalogs."""
+
     async def translate(
         self,
         string: app_commands.locale_str,

@@ -103,6 +103,7 @@ def rating_changes(changes: Sequence[RatingChange], names: Mapping[PlayerId, str
 
 
 def format_duration(seconds: int) -> str:
+    """A turn timer's length in its largest whole unit ("2 days", "90 seconds"); "off" for none."""
     if seconds <= 0:
         return _("off")
     if seconds % 86400 == 0:

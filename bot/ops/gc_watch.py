@@ -20,18 +20,25 @@ WARN_AFTER = 0.1  # seconds
 
 
 class GcWatch:
+    """Times every garbage collection (`gc.callbacks`): each pause to the metrics, a long one to the
+    log as well."""
+
     def __init__(
         self, observe: Callable[[int, float], None], *, warn_after: float = WARN_AFTER
     ) -> None:
+        """`observe` is told each collection's generation and pause (seconds); a pause longer than
+        `warn_after` seconds is also logged."""
         self._observe = observe  # told each collection's generation and pause, in seconds
         self._warn_after = warn_after
         self._started = 0.0
 
     def start(self) -> None:
+        """Time collections from now on (starting twice hooks in once)."""
         if self._callback not in gc.callbacks:
             gc.callbacks.append(self._callback)
 
     def stop(self) -> None:
+        """Stop timing collections."""
         if self._callback in gc.callbacks:
             gc.callbacks.remove(self._callback)
 

@@ -19,4 +19,5 @@ SCOPES = ("bot", "applications.commands")
 
 
 def invite_url(application_id: int) -> str:
+    """The link that adds the bot `application_id` to a server, asking for `INVITE_PERMISSIONS`."""
     return discord.utils.oauth_url(application_id, permissions=INVITE_PERMISSIONS, scopes=SCOPES)

@@ -25,6 +25,8 @@ MAX_MS = 60_000  # a lag longer than a minute counts as a minute
 
 
 class LoopWatch:
+    """Measures how late the event loop runs a beat, and names what blocks it while it blocks."""
+
     def __init__(
         self,
         *,
@@ -32,6 +34,8 @@ class LoopWatch:
         warn_after: float = WARN_AFTER,
         observe: Callable[[float], None] | None = None,
     ) -> None:
+        """A beat every `beat` seconds; a stall longer than `warn_after` seconds is logged with the
+        loop's stack; `observe` is also told every beat's lateness, in seconds (the metrics)."""
         self._beat = beat
         self._observe = observe  # also told every beat's lateness, in seconds (metrics)
         self._warn_after = warn_after
@@ -43,12 +47,14 @@ class LoopWatch:
         self.histogram = [0] * (MAX_MS + 1)  # beats by lateness, in whole milliseconds
 
     def start(self) -> None:
+        """Start beating on the running loop and watching from a thread (call it on the loop)."""
         self._loop_thread = threading.get_ident()
         self._last = self._started = time.monotonic()
         self._task = asyncio.get_running_loop().create_task(self._beats())
         threading.Thread(target=self._watch, name="loop-watch", daemon=True).start()
 
     async def stop(self) -> None:
+        """Stop beating and watching, and log the summary."""
         self._stop.set()
         if self._task is not None:
             self._task.cancel()
@@ -72,6 +78,7 @@ class LoopWatch:
         return max((ms for ms, count in enumerate(self.histogram) if count), default=0)
 
     def summary(self) -> str:
+        """The lag seen since `start`, in one line: p50, p99 and worst, in ms."""
         minutes = (time.monotonic() - self._started) / 60
         return (
             f"event loop lag over {minutes:.1f} min: p50 {self.percentile(50)} ms, "

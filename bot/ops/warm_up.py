@@ -22,6 +22,8 @@ YOUNG_COLLECTION = 10_000
 
 
 async def warm_up(presenters: Presenters) -> None:
+    """Warm every renderer before the bot connects: in a thread of this process and in the picture
+    workers, at once."""
     started = time.perf_counter()
     await asyncio.gather(asyncio.to_thread(pictures.warm, presenters), pictures.ready())
     log.info("pictures ready in %.2f s", time.perf_counter() - started)

@@ -27,6 +27,8 @@ MAX_AI_BATCH = 500  # a guard: no AI turn is anywhere near this many actions
 
 
 class Autopilot:
+    """Plays the moves nobody clicks: bots', and an absent player's once their time runs out."""
+
     def __init__(
         self,
         service: GameService,
@@ -38,6 +40,8 @@ class Autopilot:
         autoplay_pace: float,
         clock: Callable[[], float] = time.time,
     ) -> None:
+        """`bot_move_delay`: seconds before a bot's move; `autoplay_pace`: seconds between moves
+        under the `autoplay` option; `clock` dates the turn timers."""
         self._service = service
         self._presenters = presenters
         self._publisher = publisher

@@ -21,6 +21,8 @@ PAGE_SIZE = 5
 
 @dataclass(frozen=True)
 class Entry:
+    """One finished game as `/history` lists it."""
+
     game_id: int
     title: str
     finished_at: float
@@ -31,6 +33,8 @@ class Entry:
 
 @dataclass(frozen=True)
 class Page:
+    """One page of `/history`, newest games first."""
+
     number: int  # 0 for the newest games
     entries: list[Entry]
     more: bool  # older games follow

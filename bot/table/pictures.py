@@ -66,6 +66,8 @@ async def ready() -> None:
 
 
 def stop() -> None:
+    """Shut the picture workers down without waiting: until `ready` starts them again, pictures are
+    drawn in a thread."""
     global _pool
     if _pool is not None:
         _pool.shutdown(wait=False, cancel_futures=True)

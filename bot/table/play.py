@@ -24,6 +24,8 @@ BOX_OPEN = 600.0  # seconds discord.py keeps an open box in memory (its submit i
 
 
 class Play:
+    """Moves made by clicks, typed numbers and commands, each shown on the board once saved."""
+
     def __init__(
         self,
         service: GameService,
@@ -31,6 +33,8 @@ class Play:
         publisher: BoardPublisher,
         autopilot: Autopilot,
     ) -> None:
+        """Play through `service`, showing each move with `publisher` and arming what follows it
+        with `autopilot`."""
         self._service = service
         self._presenters = presenters
         self._publisher = publisher
@@ -69,7 +73,7 @@ class Play:
         await reply.update(content=text, view=view)
 
     async def ask(self, reply: Reply, bid: ButtonId) -> None:
-        """ "Type a number…": open the box for the number the player is asked for now."""
+        """Open the box for the number the player is asked for now ("Type a number…")."""
         table = await self._service.table(bid.game_id)
         if table.state is None or bid.step != table.row.step:
             raise UserError(_("That button is out of date: the game has moved on."))

@@ -84,6 +84,8 @@ class ThreadGone(Exception):
 
 
 class BoardPublisher:
+    """Keeps every game's board at its latest saved step, one worker per game (see the module)."""
+
     def __init__(
         self,
         client: discord.Client,
@@ -92,6 +94,7 @@ class BoardPublisher:
         scheduler: Scheduler,
         metrics: Metrics,
     ) -> None:
+        """Nothing runs until the first `publish`: then the game gets a worker of its own."""
         self._client = client
         self._metrics = metrics
         self._service = service

@@ -37,6 +37,8 @@ SETTLE = 10.0  # a board updated this recently may still be on its way: not the 
 
 
 class Recovery:
+    """Carries every game on after a start or a reconnect, and repairs the boards left behind."""
+
     def __init__(
         self,
         client: discord.Client,
@@ -49,6 +51,8 @@ class Recovery:
         shards: Shards | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
+        """`starting(game_id)` says whether that game's Start click is in flight (it posts its own
+        board); `shards`, when set, limits recovery to their servers' games."""
         self._client = client
         self._service = service
         self._publisher = publisher

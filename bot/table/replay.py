@@ -37,9 +37,11 @@ class Replay:
 
     @property
     def last(self) -> int:
+        """The last step: the game as it finished."""
         return len(self.states) - 1
 
     def clamp(self, step: int) -> int:
+        """`step` brought within the replay's steps."""
         return max(0, min(step, self.last))
 
     def chapter_index(self, step: int) -> int:
@@ -69,6 +71,7 @@ class Replays:
     def __init__(
         self, service: GameService, presenters: Presenters, size: int = CACHED_GAMES
     ) -> None:
+        """Keep the replays of the last `size` games viewed."""
         self._service = service
         self._presenters = presenters
         self._size = size

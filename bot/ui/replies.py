@@ -27,7 +27,10 @@ TOKEN_MARGIN = 60.0  # not used in its last minute: a request may take a while t
 
 
 class Reply:
+    """One interaction's answer: its first response, whoever gives it, and the follow-ups."""
+
     def __init__(self, interaction: discord.Interaction[Any], *, public: bool = False) -> None:
+        """`public`: the command's deferral is public, as for one marked public in its `extras`."""
         self.interaction = interaction
         self.public = public
         self._first: asyncio.Future[bool] | None = None
@@ -52,6 +55,7 @@ class Reply:
 
     @property
     def answered(self) -> bool:
+        """True once a first response was given, or is being sent."""
         return self._first is not None
 
     @property
@@ -68,6 +72,7 @@ class Reply:
 
     @property
     def user_id(self) -> int:
+        """The member who used the interaction."""
         return self.interaction.user.id
 
     @property

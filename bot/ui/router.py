@@ -39,7 +39,11 @@ Handler = Callable[[Reply], Awaitable[None]]
 
 
 class Router:
+    """Runs every interaction's handler within Discord's deadline, and counts those in flight."""
+
     def __init__(self, metrics: Metrics, *, answer_by: float = ANSWER_BY) -> None:
+        """`answer_by`: seconds after Discord created an interaction by which it is deferred, if
+        still unanswered."""
         self._metrics = metrics
         self._answer_by = answer_by
         self._in_flight: set[asyncio.Task[None]] = set()
