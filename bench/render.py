@@ -35,7 +35,7 @@ from bench.results import Run
 from bot.table.presenter import Presenter
 from rules.registry import ENGINES
 
-BUDGET_MS = 60.0  # DESIGN.md, "Performance budget": render + encode of the largest board
+BUDGET_MS = 60.0  # docs/ARCHITECTURE.md, "Performance budget": render + encode of the largest board
 BUDGET_KB = 300.0
 POOL = 5  # states played per state sampled
 HOT_PATHS = ("images", "cogs", "bot/table/presenter.py", "rules", "pyproject.toml")

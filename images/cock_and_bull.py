@@ -1,4 +1,4 @@
-"""The Cock & Bull board (shared/rules/cock-and-bull.md): the Arms with their six chip spots
+"""The Cock & Bull board (docs/rules/cock_and_bull.md): the Arms with their six chip spots
 in the middle, each player's 36-hole Mantle at the sides, the last roll below, the prompt on top.
 
 Everything that never changes (shield, tracks, labels) is drawn once into a cached base, and

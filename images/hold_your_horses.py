@@ -1,4 +1,4 @@
-"""Hold Your Horses pictures (shared/rules/hold-your-horses.md).
+"""Hold Your Horses pictures (docs/rules/hold_your_horses.md).
 
 - `render`: the race in play — eleven lanes (horses 2-12, top to bottom), each ending in its
   own "$" finish box, the horse discs, the four scratch boxes with their order and price,

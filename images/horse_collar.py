@@ -1,4 +1,4 @@
-"""The Horse Collar board (shared/rules/horse-collar.md): the whole table as a strip on top,
+"""The Horse Collar board (docs/rules/horse_collar.md): the whole table as a strip on top,
 shooter's end on the left, and below it the scoring end enlarged so the weights can be read
 in Discord's preview — every weight in its colour with its name (R1..B4) and its value —
 with the scores, frame, target and Hickey jar at the side.

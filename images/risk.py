@@ -1,4 +1,4 @@
-"""The Risk map (shared/rules/risk.md): 42 territories in their owners' colours and patterns,
+"""The Risk map (docs/rules/risk.md): 42 territories in their owners' colours and patterns,
 each named and with its army badge, continents outlined and named with their bonus, sea lanes
 dashed, the last attack and a pending choice picked out, and a legend of players and continents
 below.

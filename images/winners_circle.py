@@ -1,4 +1,4 @@
-"""Winner's Circle pictures (shared/rules/winners-circle.md).
+"""Winner's Circle pictures (docs/rules/winners_circle.md).
 
 - `render`: the oval track of 36 numbered spaces (the start/finish line between 36 and 1, the
   pace chip on space 18 until a horse takes it) with the seven horses on it; in the infield

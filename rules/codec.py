@@ -1,8 +1,9 @@
 """JSON round-trips for frozen state dataclasses, driven by their type hints.
 
-Engines store their state as JSON (DESIGN.md, storage). Rather than a hand-written `dump`
-and `load` per game, state classes are plain frozen dataclasses of ints, strings, enums,
-tuples and other such dataclasses, and this module walks the type hints both ways.
+Engines store their state as JSON (docs/ARCHITECTURE.md, "The engine protocol"). Rather
+than a hand-written `dump` and `load` per game, state classes are plain frozen dataclasses of
+ints, strings, enums, tuples and other such dataclasses, and this module walks the type hints
+both ways.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""Imports run one way (DESIGN.md): cogs -> bot, images, rules; bot -> rules; images -> rules;
-rules -> the standard library only, and no I/O, clock or global randomness there."""
+"""Imports run one way (docs/ARCHITECTURE.md, "Layers"): cogs -> bot, images, rules;
+bot -> rules; images -> rules; rules -> the standard library only, and no I/O, clock or
+global randomness there."""
 
 from __future__ import annotations
 

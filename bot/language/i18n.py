@@ -2,7 +2,7 @@
 
 English is the source language: every msgid is the English text, so English needs no
 catalog. Each other language is one file, `bot/language/locale/<language>.po` (edited with Babel's
-tools, see the README's "Languages"); it is compiled to a `.mo` in memory with Babel the
+tools, see docs/LANGUAGES.md); it is compiled to a `.mo` in memory with Babel the
 first time it is used, so a clean clone needs no build step and no compiled file goes stale.
 
 Which language is spoken is a context variable: the router sets the clicker's for each

@@ -1,4 +1,4 @@
-"""Cock & Bull: the two-player dice duel (shared/rules/cock-and-bull.md)."""
+"""Cock & Bull: the two-player dice duel (docs/rules/cock_and_bull.md)."""
 
 from rules.cock_and_bull.engine import CockAndBull
 

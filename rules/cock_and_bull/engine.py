@@ -1,4 +1,4 @@
-"""Cock & Bull rules (shared/rules/cock-and-bull.md).
+"""Cock & Bull rules (docs/rules/cock_and_bull.md).
 
 Chance is split from resolution so tests can pass dice in: `apply` rolls, then hands the
 faces to `resolve_start_die` or `resolve_roll`.

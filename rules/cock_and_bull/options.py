@@ -1,4 +1,4 @@
-"""Cock & Bull's house rules (shared/rules/cock-and-bull.md): each default is the rules
+"""Cock & Bull's house rules (docs/rules/cock_and_bull.md): each default is the rules
 file's; the slash command, the lobby and `/cock-and-bull rules` offer them from here."""
 
 from __future__ import annotations

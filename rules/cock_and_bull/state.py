@@ -1,4 +1,4 @@
-"""Cock & Bull state, options and events (rules: shared/rules/cock-and-bull.md)."""
+"""Cock & Bull state, options and events (rules: docs/rules/cock_and_bull.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Hold Your Horses: the dice horse race with private hands (shared/rules/hold-your-horses.md)."""
+"""Hold Your Horses: the dice horse race with private hands (docs/rules/hold_your_horses.md)."""
 
 from rules.hold_your_horses.engine import HoldYourHorses
 

@@ -1,5 +1,5 @@
 """Hold Your Horses' actions: one vocabulary for the engine, the AI, the presenter and the
-tests. The game has a single decision, to roll (shared/rules/hold-your-horses.md, "Notes for
+tests. The game has a single decision, to roll (docs/rules/hold_your_horses.md, "Notes for
 chat play"): the scratches, moves and payouts all follow from the dice.
 
 Action logs and the custom ids on old Discord messages carry the verb: it never changes.

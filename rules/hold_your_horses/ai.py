@@ -1,5 +1,5 @@
 """The Hold Your Horses player for bot seats and absent players: the game has no decisions
-(shared/rules/hold-your-horses.md, "Notes for chat play"), so it rolls."""
+(docs/rules/hold_your_horses.md, "Notes for chat play"), so it rolls."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Hold Your Horses rules (shared/rules/hold-your-horses.md).
+"""Hold Your Horses rules (docs/rules/hold_your_horses.md).
 
 The only decision is Roll. Everything else — payments, scratches, moves, payouts, the
 re-division of tokens and the next deal — follows inside `apply`, reported by events.

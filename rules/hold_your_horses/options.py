@@ -1,4 +1,4 @@
-"""Hold Your Horses' house rules (shared/rules/hold-your-horses.md): each default is the rules
+"""Hold Your Horses' house rules (docs/rules/hold_your_horses.md): each default is the rules
 file's; the slash command, the lobby and `/hold-your-horses rules` offer them from here."""
 
 from __future__ import annotations

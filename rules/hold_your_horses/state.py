@@ -1,4 +1,4 @@
-"""Hold Your Horses state, options and events (rules: shared/rules/hold-your-horses.md).
+"""Hold Your Horses state, options and events (rules: docs/rules/hold_your_horses.md).
 
 Cards have no suits here: a card is the number of its horse (Jack 11, Queen 12), since only
 the number ever matters. Seats are indices into `players`; seat order is "to the left".

@@ -1,5 +1,5 @@
 """Horse Collar: table shuffleboard, a physics simulation of aimed shots
-(shared/rules/horse-collar.md)."""
+(docs/rules/horse_collar.md)."""
 
 from rules.horse_collar.engine import HorseCollar
 

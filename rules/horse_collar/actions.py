@@ -1,6 +1,6 @@
 """Horse Collar's actions: one vocabulary for the engine, the AI, the presenter and the tests.
 
-A shot is set up, then shot, in at most three clicks (shared/rules/horse-collar.md,
+A shot is set up, then shot, in at most three clicks (docs/rules/horse_collar.md,
 "Physics": the player's choice is quantised here). Action logs and the custom ids on old
 Discord messages carry `<verb>[:<arg>]`, so a verb and the form of its argument never change.
 

@@ -1,9 +1,9 @@
 """A Horse Collar shooter for bot seats and absent players.
 
-It plays with purpose, the way the seeds describe a turn: lag a weight into the 3 zone first
-(nothing counts without one), then go for hangers and corner hangers — or, with the points
-on the board, play safe lanes that leave them alone — tap its own 1s and 2s forward, and knock
-its own short weights off while there are shots left. Each idea is a candidate shot; every
+It plays with purpose, the way the rules' sources describe a turn: lag a weight into the 3
+zone first (nothing counts without one), then go for hangers and corner hangers — or, with the
+points on the board, play safe lanes that leave them alone — tap its own 1s and 2s forward, and
+knock its own short weights off while there are shots left. Each idea is a candidate shot; every
 candidate is simulated with a few fixed noise draws (the same physics the shot will meet) and
 the one with the best expected board wins.
 

@@ -1,4 +1,4 @@
-"""Horse Collar rules (shared/rules/horse-collar.md).
+"""Horse Collar rules (docs/rules/horse_collar.md).
 
 The shooter sets where the weight leaves the hand with `release:<lane>` or `line_up:<weight>`
 and a small `angle:<degrees>`, then shoots at a named distance with `shoot:<target>`; the

@@ -1,4 +1,4 @@
-"""The table and its zones (shared/rules/horse-collar.md, "The table" and "Scoring a turn").
+"""The table and its zones (docs/rules/horse_collar.md, "The table" and "Scoring a turn").
 
 Positions in state and events are whole **mils** (thousandths of an inch), so every zone
 boundary is an exact integer comparison: `d` is a weight centre's distance from the target

@@ -1,4 +1,4 @@
-"""Horse Collar's house rules (shared/rules/horse-collar.md): each default is the rules
+"""Horse Collar's house rules (docs/rules/horse_collar.md): each default is the rules
 file's; the slash command, the lobby and `/horse-collar rules` offer them from here."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The shuffleboard simulation (shared/rules/horse-collar.md, "Physics").
+"""The shuffleboard simulation (docs/rules/horse_collar.md, "Physics").
 
 Top-down rigid discs of equal mass on a flat playfield with no rails: constant sliding
 deceleration mu*g against the velocity, disc-disc collisions with restitution 0.92 and no spin,

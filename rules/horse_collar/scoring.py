@@ -1,4 +1,4 @@
-"""Scoring a turn (shared/rules/horse-collar.md, "Scoring a turn")."""
+"""Scoring a turn (docs/rules/horse_collar.md, "Scoring a turn")."""
 
 from __future__ import annotations
 
@@ -23,7 +23,8 @@ def values(rules: Rules, weights: Sequence[Weight]) -> tuple[int, ...]:
 
 def score_turn(rules: Rules, side: int, frame: int, weights: Sequence[Weight]) -> TurnResult:
     """The sum of the weights, only if one is worth 3 or more and — with
-    `short_weight_voids_turn` (seed 001) — no short weight remains on the board."""
+    `short_weight_voids_turn` (docs/rules/horse_collar.md, "Scoring a turn") — no short weight
+    remains on the board."""
     worth = values(rules, weights)
     void: VoidReason | None = None
     if rules.short_weight_voids_turn and Zone.SHORT in zones(rules, weights):

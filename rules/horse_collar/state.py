@@ -1,4 +1,4 @@
-"""Horse Collar state, house options and events (rules: shared/rules/horse-collar.md).
+"""Horse Collar state, house options and events (rules: docs/rules/horse_collar.md).
 
 Lengths are mils (thousandths of an inch), angles hundredths of a degree: see `geometry`.
 """

@@ -1,4 +1,4 @@
-"""Risk: world domination for 2–6 players (shared/rules/risk.md)."""
+"""Risk: world domination for 2–6 players (docs/rules/risk.md)."""
 
 from rules.risk.engine import Risk
 

@@ -1,4 +1,4 @@
-"""Battles (shared/rules/risk.md, "Attacks"): rolling is split from resolving so tests pass
+"""Battles (docs/rules/risk.md, "Attacks"): rolling is split from resolving so tests pass
 dice in."""
 
 from __future__ import annotations

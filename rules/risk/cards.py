@@ -1,4 +1,4 @@
-"""The territory deck (shared/rules/risk.md, "Cards" and "A turn"): 42 territory cards and 2
+"""The territory deck (docs/rules/risk.md, "Cards" and "A turn"): 42 territory cards and 2
 wilds, sets of three, and the escalating value of each set traded.
 
 A card is an int: 0–41 the territory cards in map order, 42 and 43 the wilds.

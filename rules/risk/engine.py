@@ -1,4 +1,4 @@
-"""Risk rules (shared/rules/risk.md).
+"""Risk rules (docs/rules/risk.md).
 
 The actions are described in `actions.py`: every choice with several parts is made as
 sub-steps, so each menu is small and legal-only, and `back` undoes the last part (or, never

@@ -1,5 +1,5 @@
 """What the player to act may do in each phase of Risk, in the order a board offers it, and
-why anything else is refused (shared/rules/risk.md; the actions are described in
+why anything else is refused (docs/rules/risk.md; the actions are described in
 `actions.py`). Only the choices the rules allow are offered: legal sources and targets, every
 legal number, every set held."""
 

@@ -1,4 +1,4 @@
-"""The classic Risk map (shared/rules/risk.md, "The map"): 42 territories, 6 continents, 83 borders.
+"""The classic Risk map (docs/rules/risk.md, "The map"): 42 territories, 6 continents, 83 borders.
 
 Slugs are the names lowercased with spaces turned into underscores ("eastern_australia").
 """

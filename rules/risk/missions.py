@@ -1,4 +1,4 @@
-"""Secret Mission Risk (shared/rules/risk.md): the mission cards, their wording and when one
+"""Secret Mission Risk (docs/rules/risk.md): the mission cards, their wording and when one
 is complete."""
 
 from __future__ import annotations

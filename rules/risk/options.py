@@ -1,4 +1,4 @@
-"""Risk's house rules (shared/rules/risk.md): each default is the rules file's; the slash
+"""Risk's house rules (docs/rules/risk.md): each default is the rules file's; the slash
 command, the lobby and `/risk rules` offer them from here."""
 
 from __future__ import annotations

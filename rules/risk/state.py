@@ -1,4 +1,4 @@
-"""Risk state, options and events (rules: shared/rules/risk.md).
+"""Risk state, options and events (rules: docs/rules/risk.md).
 
 Territories are stored by their index in `map.TERRITORIES` order (`INDEX`, `SLUGS`); cards are
 ints (`cards.py`): 0–41 the territory cards in map order, 42 and 43 the wilds.

@@ -1,4 +1,4 @@
-"""Winner's Circle (Royal Turf): bet on horses, then race them (shared/rules/winners-circle.md)."""
+"""Winner's Circle (Royal Turf): bet on horses, then race them (docs/rules/winners_circle.md)."""
 
 from rules.winners_circle.engine import WinnersCircle
 

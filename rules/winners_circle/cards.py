@@ -1,4 +1,4 @@
-"""The project's own horse cards and the special die (shared/rules/winners-circle.md).
+"""The project's own horse cards and the special die (docs/rules/winners_circle.md).
 
 The printed cards are not public (Decision in the rules file): these are designed under the
 same rule, 3 × head + cap + saddle + shoe = 30 with every value ≥ 1, so every horse averages

@@ -1,4 +1,4 @@
-"""Winner's Circle rules (shared/rules/winners-circle.md).
+"""Winner's Circle rules (docs/rules/winners_circle.md).
 
 Chance is split from resolution so tests can pass it in: `line_up` takes the cards in draw
 order, `resolve_roll` the rolled symbol. The only other draw, the first bettor of races 2

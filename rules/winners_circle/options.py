@@ -1,4 +1,4 @@
-"""Winner's Circle's house rules, the variants of shared/rules/winners-circle.md: all off by
+"""Winner's Circle's house rules, the variants of docs/rules/winners_circle.md: all off by
 default; the slash command, the lobby and `/winners-circle rules` offer them from here."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Winner's Circle state, options and events (rules: shared/rules/winners-circle.md).
+"""Winner's Circle state, options and events (rules: docs/rules/winners_circle.md).
 
 A horse is its gate number, 1–7. Where a horse is on the track is its *progress*: its start
 space (30–36), +1 per space run, so it has finished once past 72 and has reached space 18 of

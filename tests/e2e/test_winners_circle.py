@@ -286,7 +286,8 @@ async def test_a_wrong_player_or_an_outsider_is_refused_and_nothing_changes(
 
 
 def test_the_payout_is_itemised_chip_by_chip_doubled_in_race_3_and_short_when_broke() -> None:
-    """Seed 004's Example 3, as race 3 (doubled), with C and D too poor to pay in full."""
+    """The worked example of docs/rules/winners_circle.md, "A game: three races", as race 3
+    (doubled), with C and D too poor to pay in full."""
     a, b, c, d = 1, 2, 3, 4
     bets = [Bet(a, 1, 2), Bet(b, 2, 2), Bet(a, 2, 1), Bet(c, 2, 1)]
     bets += [Bet(c, 3, 1), Bet(c, 7, 2), Bet(d, 7, 1)]

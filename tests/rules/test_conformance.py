@@ -1,6 +1,7 @@
-"""The conformance suite: what every rules engine promises (DESIGN.md, "Tests").
+"""The conformance suite: what every rules engine promises.
 
-Parametrised over `rules.registry.ENGINES`, so a new game is checked as soon as it is
+The promises are listed in docs/ARCHITECTURE.md, "The engine protocol". The suite is
+parametrised over `rules.registry.ENGINES`, so a new game is checked as soon as it is
 registered. Nothing here knows any game's rules; the engines play with their default options,
 except where `PLAYOUTS` shortens a game random play would make too long for the suite.
 

@@ -1,4 +1,4 @@
-"""Cock & Bull, rule by rule (shared/rules/cock-and-bull.md), with the dice passed in.
+"""Cock & Bull, rule by rule (docs/rules/cock_and_bull.md), with the dice passed in.
 
 Boards are written group by group — Bend (3 Cock spots), Field (2 Bull spots), Crown — with
 `A` for Ana's chips (seat 0), `B` for Bob's (seat 1) and `.` for an empty spot:

@@ -12,7 +12,8 @@ from rules.hold_your_horses.state import DECK, HoldYourHorsesState
 
 ENGINE = HoldYourHorses()
 
-# The seed's table, in seat order (left of Greg is Lois, and so on round the table).
+# The payout example's players (docs/rules/hold_your_horses.md, "Payout") and Max, in seat
+# order (left of Greg is Lois, and so on round the table).
 GREG, LOIS, MAX, SHERRE = 101, 102, 103, 104
 TABLE = (GREG, LOIS, MAX, SHERRE)
 

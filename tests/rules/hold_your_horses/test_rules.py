@@ -1,5 +1,6 @@
-"""Hold Your Horses, rule by rule (shared/rules/hold-your-horses.md), with dice and deals
-passed in. The table is the seed's: Greg, Lois, Max and Sherre, in seat order."""
+"""Hold Your Horses, rule by rule (docs/rules/hold_your_horses.md), with dice and deals
+passed in. The table is the payout example's (docs/rules/hold_your_horses.md, "Payout"): Greg,
+Lois, Max and Sherre, in seat order."""
 
 from __future__ import annotations
 
@@ -339,7 +340,7 @@ def test_the_seed_example_pot_22_pays_5_5_10_and_carries_2() -> None:
     assert (won.roller, won.dice, won.race, won.horse, won.pot) == (GREG, DICE[7], 1, 7, 22)
     assert won.payouts == (Payout(GREG, 2, 10), Payout(LOIS, 1, 5), Payout(SHERRE, 1, 5))
     assert won.carried == 2
-    assert step.state.grid == ((10, 5, 0, 5),)  # the seed's scoring grid, race 1
+    assert step.state.grid == ((10, 5, 0, 5),)  # the payout example's scoring grid, race 1
 
 
 def test_each_card_earns_the_pot_divided_by_the_winning_cards_in_hands() -> None:

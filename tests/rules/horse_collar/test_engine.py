@@ -1,4 +1,4 @@
-"""Horse Collar turn, frame and game rules (shared/rules/horse-collar.md), and the controls."""
+"""Horse Collar turn, frame and game rules (docs/rules/horse_collar.md), and the controls."""
 
 from __future__ import annotations
 

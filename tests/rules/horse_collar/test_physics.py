@@ -1,4 +1,4 @@
-"""The simulation (shared/rules/horse-collar.md, "Physics"): friction, collisions, falls."""
+"""The simulation (docs/rules/horse_collar.md, "Physics"): friction, collisions, falls."""
 
 from __future__ import annotations
 

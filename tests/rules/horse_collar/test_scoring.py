@@ -1,4 +1,4 @@
-"""Scoring a turn, zone by zone (shared/rules/horse-collar.md, "The table", "Scoring a turn")."""
+"""Scoring a turn, zone by zone (docs/rules/horse_collar.md, "The table", "Scoring a turn")."""
 
 from __future__ import annotations
 
@@ -106,7 +106,7 @@ def test_a_short_weight_voids_the_turn() -> None:
 
 
 def test_with_the_option_off_a_short_weight_is_just_dead() -> None:
-    """Seed 000's reading."""
+    """The other source's reading (docs/rules/horse_collar.md, "Scoring a turn")."""
     rules = parse_rules({"short_weight_voids_turn": False})
     result = score_turn(rules, 0, 1, board(H, T, T, D2, D2, ONE, ONE, S))
     assert (result.points, result.void) == (13 + 3 + 3 + 2 + 2 + 1 + 1, None)

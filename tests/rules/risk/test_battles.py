@@ -1,4 +1,4 @@
-"""Attacks, captures and moving in (shared/rules/risk.md, "2. Attacks"), dice passed in."""
+"""Attacks, captures and moving in (docs/rules/risk.md, "2. Attacks"), dice passed in."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The map data against shared/rules/risk.md, "The map"."""
+"""The map data against docs/rules/risk.md, "The map"."""
 
 from collections import Counter
 

@@ -1,4 +1,4 @@
-"""Secret Mission Risk (shared/rules/risk.md): every mission kind completing, the fall-back to
+"""Secret Mission Risk (docs/rules/risk.md): every mission kind completing, the fall-back to
 24 territories, and missions staying private."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Set-up (shared/rules/risk.md, "Set-up" and "Two players"), and the house options."""
+"""Set-up (docs/rules/risk.md, "Set-up" and "Two players"), and the house options."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A turn (shared/rules/risk.md, "A turn"): reinforcements, cards, eliminations, fortify, the
+"""A turn (docs/rules/risk.md, "A turn"): reinforcements, cards, eliminations, fortify, the
 end of a turn and of the game."""
 
 from __future__ import annotations

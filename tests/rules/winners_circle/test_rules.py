@@ -1,4 +1,4 @@
-"""Winner's Circle, rule by rule (shared/rules/winners-circle.md), with chance passed in:
+"""Winner's Circle, rule by rule (docs/rules/winners_circle.md), with chance passed in:
 cards in draw order to `line_up`/`prepare_race`, symbols to `resolve_roll`."""
 
 from __future__ import annotations
