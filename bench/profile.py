@@ -32,7 +32,10 @@ from bench.results import ROOT, Run, argv_of, commit_of
 STAGES = (
     ("PNG encode", r"^to_png |PngImagePlugin|ImageFile\.py|Image\.quantize|Image\.save "),
     ("picture drawing", r"\(images/|\(cogs/[a-z_]+\.py:\d+\)$"),
-    ("picture hand-over", r"multiprocessing/|concurrent/futures/process\.py|bot/table/pictures\.py"),
+    (
+        "picture hand-over",
+        r"multiprocessing/|concurrent/futures/process\.py|bot/table/pictures\.py",
+    ),
     ("rules engine", r"\(rules/"),
     ("storage", r"aiosqlite|asyncpg|bot/storage/|sqlite3"),
     (

@@ -27,7 +27,7 @@ from discord.ext import commands
 
 from bot.client import COGS
 from bot.language.i18n import CATALOGS, COMMAND_NAME
-from rules.registry import HOUSE_RULES
+from rules.registry import ENGINES
 from rules.risk.map import CONTINENTS, TERRITORIES
 
 ROOT = Path(__file__).parent.parent
@@ -60,8 +60,8 @@ def code_messages() -> Iterator[Message]:
 
 def option_messages() -> Iterator[Message]:
     yield from (("on", None), ("off", None))  # how `Option.word` words a flag
-    for declared in HOUSE_RULES.values():
-        for option in declared:
+    for engine in ENGINES.values():
+        for option in engine.options:
             for text in (option.title, option.description, option.zero, option.misfit):
                 if text:
                     yield text, None
