@@ -104,7 +104,7 @@ def _group(spot: int | None) -> str:
     return _(GROUP_NAME[group_of(spot or 0).value])
 
 
-class CockAndBullPresenter(Presenter):
+class CockAndBullPresenter(Presenter[CockAndBullState]):
     game = GAME
     title = "Cock & Bull"
     colour = 0xB8322F

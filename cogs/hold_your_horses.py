@@ -92,7 +92,7 @@ def _payment(p: Payment, names: Mapping[PlayerId, str]) -> str:
     return line.format(player=names.get(p.player, _("Someone")), paid=p.paid) + short
 
 
-class HoldYourHorsesPresenter(Presenter):
+class HoldYourHorsesPresenter(Presenter[HoldYourHorsesState]):
     game = GAME
     title = "Hold Your Horses"
     colour = 0x2E7D32

@@ -193,7 +193,7 @@ def _turn_line(e: TurnScored, names: Mapping[PlayerId, str]) -> str:
 # --- the presenter -------------------------------------------------------------------------------
 
 
-class HorseCollarPresenter(Presenter):
+class HorseCollarPresenter(Presenter[HorseCollarState]):
     game = GAME
     title = "Horse Collar"
     colour = 0x8D6E63

@@ -399,7 +399,7 @@ def map_view(state: RiskState, names: Mapping[PlayerId, str]) -> MapView:
     )
 
 
-class RiskPresenter(Presenter):
+class RiskPresenter(Presenter[RiskState]):
     game = GAME
     title = "Risk"
     colour = 0x8E2424

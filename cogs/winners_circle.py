@@ -191,7 +191,7 @@ class _Batch:
         return batch
 
 
-class WinnersCirclePresenter(Presenter):
+class WinnersCirclePresenter(Presenter[WinnersCircleState]):
     game = GAME
     title = "Winner's Circle"
     colour = 0xC62828
