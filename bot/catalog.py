@@ -81,7 +81,9 @@ def map_messages() -> Iterator[Message]:
 
 
 def command_messages() -> Iterator[Message]:
-    for module in COGS:  # the extensions the bot loads: every slash command is in one
+    # The extensions the bot loads: every slash command's cog is in one (the games' cogs
+    # in `cogs.games`, which imports them).
+    for module in COGS:
         for value in vars(importlib.import_module(module)).values():
             if isinstance(value, type) and issubclass(value, commands.Cog):
                 if issubclass(value, commands.GroupCog):

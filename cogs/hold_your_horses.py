@@ -305,7 +305,6 @@ class HoldYourHorsesCog(commands.GroupCog, group_name="hold-your-horses"):
 
     def __init__(self, bot: ParlourBot) -> None:
         self.bot = bot
-        bot.presenters.register(HoldYourHorsesPresenter())
         super().__init__()
 
     new = new_command(
@@ -318,7 +317,3 @@ class HoldYourHorsesCog(commands.GroupCog, group_name="hold-your-horses"):
         presenter = HoldYourHorsesPresenter
         text = rules_text(RULES_SUMMARY, OPTIONS, "/hold-your-horses new")
         await send_rules(interaction, presenter.title, text, presenter.colour)
-
-
-async def setup(bot: ParlourBot) -> None:
-    await bot.add_cog(HoldYourHorsesCog(bot))

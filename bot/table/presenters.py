@@ -1,4 +1,4 @@
-"""The games this bot shows: each game's cog registers its Presenter here at load."""
+"""The games this bot shows: `cogs/games.py` registers each game's Presenter here at load."""
 
 from __future__ import annotations
 
