@@ -4,8 +4,6 @@ tables and the machine's load."""
 from __future__ import annotations
 
 import argparse
-import importlib
-import inspect
 import math
 import os
 import time
@@ -15,6 +13,7 @@ from random import Random
 from typing import Any
 
 from bot.table.presenter import Presenter
+from cogs.games import GAMES
 from rules.core import (
     Action,
     Engine,
@@ -106,23 +105,9 @@ def playout(
 # --- which games -------------------------------------------------------------------------------
 
 
-def presenter_for(game: str) -> Presenter | None:
-    """The presenter in `cogs.<game>`, or None while that cog is not written yet."""
-    try:
-        module = importlib.import_module(f"cogs.{game}")
-    except ModuleNotFoundError as e:
-        if e.name != f"cogs.{game}":
-            raise
-        return None
-    for value in vars(module).values():
-        if (
-            isinstance(value, type)
-            and issubclass(value, Presenter)
-            and not inspect.isabstract(value)
-            and getattr(value, "game", None) == game
-        ):
-            return value()
-    return None
+def presenter_for(game: str) -> Presenter[Any] | None:
+    """The game's presenter (`cogs.games`), or None while the game has no cog yet."""
+    return next((spec.presenter() for spec in GAMES if spec.name == game), None)
 
 
 def add_game_option(parser: argparse.ArgumentParser) -> None:
@@ -137,7 +122,7 @@ def add_game_option(parser: argparse.ArgumentParser) -> None:
 
 def selected_games(
     asked: Sequence[str] | None, *, need_presenter: bool
-) -> list[tuple[str, Presenter | None]]:
+) -> list[tuple[str, Presenter[Any] | None]]:
     """The games to measure, each with its presenter (None if its cog is missing). Games left
     out for want of a cog are noted on stdout."""
     chosen = list(ENGINES) if not asked or ALL in asked else list(dict.fromkeys(asked))
@@ -150,7 +135,7 @@ def selected_games(
             games.append((game, presenter))
     if missing:
         hint = "" if need_presenter else f" (engine only: --game NAME or --game {ALL})"
-        print(f"skipped, no cogs/<game>.py presenter yet: {', '.join(missing)}{hint}")
+        print(f"skipped, no presenter in cogs/games.py yet: {', '.join(missing)}{hint}")
     return games
 
 

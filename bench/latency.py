@@ -329,7 +329,7 @@ async def measure(
             bot, task = await run_bot(fake, url)
             try:
                 if game not in bot.presenters:
-                    log.notes.append("not loaded by the bot (bot/client.py COGS): skipped")
+                    log.notes.append("not loaded by the bot (cogs/games.py): skipped")
                     return log
                 names = ("Ana", "Leo", "Mia", "Noa", "Eli", "Ida")
                 players = [fake.make_user(names[n % len(names)]) for n in range(setup.humans)]

@@ -1,6 +1,6 @@
 """Board picture time and size per game, over states from seeded AI playouts.
 
-For each game with a presenter (`cogs.<game>`), plays AI games at several table sizes,
+For each game with a presenter (`cogs/games.py`), plays AI games at several table sizes,
 samples states, and times the presenter's `render_png` (drawing and PNG encoding, as the bot
 sends it). The first render of each game in the process, which builds cached art and loads
 fonts, is reported apart as "cold". Horse Collar's replay GIF of a shot is timed too.
@@ -114,7 +114,7 @@ def row(label: str, samples: Sequence[Sample], cold: Sample, budget: bool = True
     ]
 
 
-def measure(game: str, presenter: Presenter, states: int, extra: int) -> list[list[object]]:
+def measure(game: str, presenter: Presenter[Any], states: int, extra: int) -> list[list[object]]:
     plies = pool(game, states)
     sampled = Random(f"bench-render-{game}").sample(plies, states)
     who = names(seats(16))

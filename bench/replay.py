@@ -45,7 +45,9 @@ TABLES: dict[str, tuple[int, dict[str, Any]]] = {
 }
 
 
-def replay_of(game: str, presenter: Presenter, players: int, options: dict[str, Any]) -> Replay:
+def replay_of(
+    game: str, presenter: Presenter[Any], players: int, options: dict[str, Any]
+) -> Replay:
     """A seeded AI game of `game`, as the viewer holds it."""
     engine = ENGINES[game]
     plies = list(playout(engine, SEED, players, options))
@@ -79,7 +81,7 @@ def replay_of(game: str, presenter: Presenter, players: int, options: dict[str, 
     return assemble(table, presenter, plies[0].state, steps)
 
 
-def viewer_steps(replay: Replay, presenter: Presenter, count: int) -> list[float]:
+def viewer_steps(replay: Replay, presenter: Presenter[Any], count: int) -> list[float]:
     """Milliseconds per viewer step, at `count` random steps."""
     engine = ENGINES[replay.table.row.game]
     rng = Random(1)

@@ -27,7 +27,7 @@ from discord.ext import commands
 
 from bot.client import COGS
 from bot.language.i18n import CATALOGS, COMMAND_NAME
-from rules.registry import HOUSE_RULES
+from rules.registry import ENGINES
 from rules.risk.map import CONTINENTS, TERRITORIES
 
 ROOT = Path(__file__).parent.parent
@@ -64,8 +64,8 @@ def option_messages() -> Iterator[Message]:
     """The house rules' titles, descriptions and choices (declared in the rules, which may not
     import the bot), and the words a flag reads as."""
     yield from (("on", None), ("off", None))  # how `Option.word` words a flag
-    for declared in HOUSE_RULES.values():
-        for option in declared:
+    for engine in ENGINES.values():
+        for option in engine.options:
             for text in (option.title, option.description, option.zero, option.misfit):
                 if text:
                     yield text, None
@@ -86,8 +86,8 @@ def map_messages() -> Iterator[Message]:
 
 def command_messages() -> Iterator[Message]:
     """Every slash command's names, descriptions, parameters and choices, walked from the
-    cogs the bot loads."""
-    for module in COGS:  # the extensions the bot loads: every slash command is in one
+    cogs the bot loads (the games' cogs through `cogs.games`, which imports them)."""
+    for module in COGS:
         for value in vars(importlib.import_module(module)).values():
             if isinstance(value, type) and issubclass(value, commands.Cog):
                 if issubclass(value, commands.GroupCog):

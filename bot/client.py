@@ -50,11 +50,7 @@ log = logging.getLogger(__name__)
 
 COGS = (
     "cogs.pictures",
-    "cogs.cock_and_bull",
-    "cogs.hold_your_horses",
-    "cogs.winners_circle",
-    "cogs.horse_collar",
-    "cogs.risk",
+    "cogs.games",  # every game's cog, and its presenter registered
     "cogs.general",
     "cogs.scoreboard",
     "cogs.leaderboard",
@@ -196,7 +192,7 @@ class ParlourBot(commands.Bot):
         # Every command's names and descriptions in each language with a catalog.
         await self.tree.set_translator(CatalogTranslator())
         if self._sync_only:
-            self.presenters = Presenters()  # the cogs register theirs as they load
+            self.presenters = Presenters()  # `cogs.games` registers them as it loads
             for cog in COGS:
                 await self.load_extension(cog)
             await self._sync_commands()

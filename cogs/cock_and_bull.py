@@ -104,7 +104,7 @@ def _group(spot: int | None) -> str:
     return _(GROUP_NAME[group_of(spot or 0).value])
 
 
-class CockAndBullPresenter(Presenter):
+class CockAndBullPresenter(Presenter[CockAndBullState]):
     game = GAME
     title = "Cock & Bull"
     colour = 0xB8322F
@@ -287,7 +287,6 @@ class CockAndBullCog(commands.GroupCog, group_name="cock-and-bull"):
 
     def __init__(self, bot: ParlourBot) -> None:
         self.bot = bot
-        bot.presenters.register(CockAndBullPresenter())
         super().__init__()
 
     new = new_command(GAME, OPTIONS, "Open a Cock & Bull lobby in this channel.")
@@ -298,7 +297,3 @@ class CockAndBullCog(commands.GroupCog, group_name="cock-and-bull"):
         presenter = CockAndBullPresenter
         text = rules_text(RULES_SUMMARY, OPTIONS, "/cock-and-bull new")
         await send_rules(interaction, presenter.title, text, presenter.colour)
-
-
-async def setup(bot: ParlourBot) -> None:
-    await bot.add_cog(CockAndBullCog(bot))

@@ -92,7 +92,7 @@ def _payment(p: Payment, names: Mapping[PlayerId, str]) -> str:
     return line.format(player=names.get(p.player, _("Someone")), paid=p.paid) + short
 
 
-class HoldYourHorsesPresenter(Presenter):
+class HoldYourHorsesPresenter(Presenter[HoldYourHorsesState]):
     game = GAME
     title = "Hold Your Horses"
     colour = 0x2E7D32
@@ -305,7 +305,6 @@ class HoldYourHorsesCog(commands.GroupCog, group_name="hold-your-horses"):
 
     def __init__(self, bot: ParlourBot) -> None:
         self.bot = bot
-        bot.presenters.register(HoldYourHorsesPresenter())
         super().__init__()
 
     new = new_command(
@@ -318,7 +317,3 @@ class HoldYourHorsesCog(commands.GroupCog, group_name="hold-your-horses"):
         presenter = HoldYourHorsesPresenter
         text = rules_text(RULES_SUMMARY, OPTIONS, "/hold-your-horses new")
         await send_rules(interaction, presenter.title, text, presenter.colour)
-
-
-async def setup(bot: ParlourBot) -> None:
-    await bot.add_cog(HoldYourHorsesCog(bot))

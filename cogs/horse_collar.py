@@ -193,7 +193,7 @@ def _turn_line(e: TurnScored, names: Mapping[PlayerId, str]) -> str:
 # --- the presenter -------------------------------------------------------------------------------
 
 
-class HorseCollarPresenter(Presenter):
+class HorseCollarPresenter(Presenter[HorseCollarState]):
     game = GAME
     title = "Horse Collar"
     colour = 0x8D6E63
@@ -421,7 +421,6 @@ class HorseCollarCog(commands.GroupCog, group_name="horse-collar"):
 
     def __init__(self, bot: ParlourBot) -> None:
         self.bot = bot
-        bot.presenters.register(HorseCollarPresenter())
         super().__init__()
 
     new = new_command(
@@ -436,7 +435,3 @@ class HorseCollarCog(commands.GroupCog, group_name="horse-collar"):
         presenter = HorseCollarPresenter
         text = rules_text(RULES_SUMMARY, OPTIONS, "/horse-collar new")
         await send_rules(interaction, presenter.title, text, presenter.colour)
-
-
-async def setup(bot: ParlourBot) -> None:
-    await bot.add_cog(HorseCollarCog(bot))

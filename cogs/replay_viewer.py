@@ -82,7 +82,7 @@ class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=VIEW
         await handler.viewer_click(interaction, self.vid)
 
 
-def picture_at(replay: Replay, presenter: Presenter, step: int) -> bytes:
+def picture_at(replay: Replay, presenter: Presenter[Any], step: int) -> bytes:
     """The board's picture at `step` (slow: call it off the event loop)."""
     return presenter.render_png(replay.states[step], replay.table.names)
 
@@ -90,7 +90,7 @@ def picture_at(replay: Replay, presenter: Presenter, step: int) -> bytes:
 def viewer_message(
     replay: Replay,
     engine: Engine[Any],
-    presenter: Presenter,
+    presenter: Presenter[Any],
     step: int,
     owner: int,
     picture: bytes,
@@ -127,7 +127,7 @@ def viewer_message(
     return ViewerMessage(embed, file, view)
 
 
-def move_list(replay: Replay, presenter: Presenter, step: int) -> list[str]:
+def move_list(replay: Replay, presenter: Presenter[Any], step: int) -> list[str]:
     """The moves from `CONTEXT` before `step` to `CONTEXT` after it, the current one marked."""
     first = max(1, step - CONTEXT)
     last = min(replay.last, step + CONTEXT)
@@ -138,12 +138,12 @@ def move_list(replay: Replay, presenter: Presenter, step: int) -> list[str]:
     return lines
 
 
-def _said(replay: Replay, presenter: Presenter, step: int) -> list[str]:
+def _said(replay: Replay, presenter: Presenter[Any], step: int) -> list[str]:
     """What the move that led to `step` did, as the board said it then (public events)."""
     return narration(presenter, replay.events[step], replay.table.names)[0] if step else []
 
 
-def _move_line(replay: Replay, presenter: Presenter, n: int, *, current: bool) -> str:
+def _move_line(replay: Replay, presenter: Presenter[Any], n: int, *, current: bool) -> str:
     move = replay.moves[n]
     assert move is not None  # every step after the first was a move
     player, action = move
@@ -163,7 +163,7 @@ def _move_line(replay: Replay, presenter: Presenter, n: int, *, current: bool) -
     return f"▶ **{n}.** {text}" if current else f"`{n}.` {text}"
 
 
-def buttons(replay: Replay, presenter: Presenter, step: int, owner: int) -> list[ReplayButton]:
+def buttons(replay: Replay, presenter: Presenter[Any], step: int, owner: int) -> list[ReplayButton]:
     """⏮ ◀ ▶ ⏭ by move (first row); by chapter back and on, the animated summary (second)."""
     game_id, last = replay.table.row.id, replay.last
     chapter = presenter.chapter_word()
@@ -202,7 +202,7 @@ def _capital(label: str) -> str:
     return label[:1].upper() + label[1:]
 
 
-def summary_alt(replay: Replay, engine: Engine[Any], presenter: Presenter, frames: str) -> str:
+def summary_alt(replay: Replay, engine: Engine[Any], presenter: Presenter[Any], frames: str) -> str:
     """The animated summary's alt text: what it is (`frames`: how many, worded), and how
     the game ended."""
     line = _("{game} #{id}: an animated summary, one frame per {chapter} ({frames}).")
@@ -218,7 +218,7 @@ def summary_alt(replay: Replay, engine: Engine[Any], presenter: Presenter, frame
     return joined([what, ended, *(plain(s, names) for s in presenter.standings(last.state, names))])
 
 
-def summary(replay: Replay, presenter: Presenter) -> Animation:
+def summary(replay: Replay, presenter: Presenter[Any]) -> Animation:
     """One frame per chapter, at its end (at most `MAX_FRAMES`, the last always included)."""
     ends = replay.chapter_ends()
     picked = _sample(ends, MAX_FRAMES)

@@ -399,7 +399,7 @@ def map_view(state: RiskState, names: Mapping[PlayerId, str]) -> MapView:
     )
 
 
-class RiskPresenter(Presenter):
+class RiskPresenter(Presenter[RiskState]):
     game = GAME
     title = "Risk"
     colour = 0x8E2424
@@ -790,7 +790,6 @@ class RiskCog(commands.GroupCog, group_name="risk"):
 
     def __init__(self, bot: ParlourBot) -> None:
         self.bot = bot
-        bot.presenters.register(RiskPresenter())
         super().__init__()
 
     new = new_command(
@@ -854,7 +853,3 @@ def _choices(slugs: Sequence[str], typed: str) -> list[app_commands.Choice[str]]
         for s in slugs
         if typed in name_of(s).casefold()
     ][:25]
-
-
-async def setup(bot: ParlourBot) -> None:
-    await bot.add_cog(RiskCog(bot))

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -33,7 +34,7 @@ def record(wins: int, losses: int) -> str:
     return _("{wins} W / {losses} L").format(wins=number(wins), losses=number(losses))
 
 
-def _stats(presenter: Presenter, stats: Mapping[str, int], form: str) -> str:
+def _stats(presenter: Presenter[Any], stats: Mapping[str, int], form: str) -> str:
     """A game's own scoreboard figures, each worded by `form` ("{title} {value}")."""
     return "".join(
         form.format(title=_(title), value=number(stats.get(key, 0)))

@@ -191,7 +191,7 @@ class _Batch:
         return batch
 
 
-class WinnersCirclePresenter(Presenter):
+class WinnersCirclePresenter(Presenter[WinnersCircleState]):
     game = GAME
     title = "Winner's Circle"
     colour = 0xC62828
@@ -591,7 +591,6 @@ class WinnersCircleCog(commands.GroupCog, group_name="winners-circle"):
 
     def __init__(self, bot: ParlourBot) -> None:
         self.bot = bot
-        bot.presenters.register(WinnersCirclePresenter())
         super().__init__()
 
     new = new_command(GAME, OPTIONS, "Open a Winner's Circle lobby in this channel (2–6 players).")
@@ -609,7 +608,3 @@ class WinnersCircleCog(commands.GroupCog, group_name="winners-circle"):
             last=LAST_PENALTY,
         )
         await send_rules(interaction, presenter.title, text, presenter.colour)
-
-
-async def setup(bot: ParlourBot) -> None:
-    await bot.add_cog(WinnersCircleCog(bot))

@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from random import Random
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from rules.frozen import frozen
+
+if TYPE_CHECKING:  # rules.options builds on this module
+    from rules.options import OptionSet
 
 PlayerId = int
 """Opaque player id: a Discord user id, or a negative number for a bot seat."""
@@ -114,6 +117,9 @@ class Outcome:
 class Engine(Protocol[S]):
     """A game's rules: synchronous, pure and deterministic (docs/ARCHITECTURE.md).
 
+    Engines subclass `rules.engine_base.EngineBase`, which implements the methods every game
+    does alike (options, storage, the AI's hook) from class attributes.
+
     An engine holds no state of its own: every method takes the game's state and returns a
     new one, so the service can keep states as JSON, replay them from a seed and an action
     log, and run one engine for every game in play.
@@ -127,6 +133,8 @@ class Engine(Protocol[S]):
     """The smallest table, bot seats included."""
     max_players: ClassVar[int]
     """The largest table."""
+    options: ClassVar[OptionSet]
+    """The house rules a host may choose (`rules/<game>/options.py`)."""
 
     def validate_options(self, options: Options, players: int | None = None) -> None:
         """Refuse house options before a game is built from them.

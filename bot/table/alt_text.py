@@ -10,6 +10,7 @@ is looked at and nothing is drawn: it costs a few string joins per move.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from bot.language.wording import without_mentions
 from bot.table.presenter import Presenter
@@ -52,7 +53,7 @@ def joined(first: Sequence[str], rest: Sequence[str] = ()) -> str:
 
 
 def board_alt(
-    presenter: Presenter,
+    presenter: Presenter[Any],
     state: object,
     names: Mapping[PlayerId, str],
     heading: str,

@@ -86,7 +86,7 @@ def components(
 
 
 def offers_for(
-    engine: Engine[Any], presenter: Presenter, state: Any, players: Iterable[PlayerId]
+    engine: Engine[Any], presenter: Presenter[Any], state: Any, players: Iterable[PlayerId]
 ) -> list[tuple[Action, ButtonLook]]:
     """Each distinct legal action of `players`, with its look, in the engine's order."""
     offers: list[tuple[Action, ButtonLook]] = []
@@ -100,7 +100,7 @@ def offers_for(
 
 
 def public_offers(
-    engine: Engine[Any], presenter: Presenter, state: Any, players: Iterable[PlayerId]
+    engine: Engine[Any], presenter: Presenter[Any], state: Any, players: Iterable[PlayerId]
 ) -> tuple[list[tuple[Action, ButtonLook]], list[NumberBox]]:
     """What the public board offers `players`: every legal action but the secret ones, and
     the number boxes that stand for the numbers too many to list (their menu options)."""
@@ -123,7 +123,7 @@ def box_buttons(table: Table, boxes: Sequence[NumberBox]) -> list[GameButton]:
     ]
 
 
-def peek_button(table: Table, presenter: Presenter) -> list[GameButton]:
+def peek_button(table: Table, presenter: Presenter[Any]) -> list[GameButton]:
     if presenter.private_label is None:
         return []
     bid = ButtonId(table.row.game, table.row.id, None, PEEK)
@@ -137,14 +137,14 @@ def peek_button(table: Table, presenter: Presenter) -> list[GameButton]:
 REPLAY_COMMAND = "replay"  # cogs/community.py's command, named in the catalog with it
 
 
-def prompt_of(table: Table, engine: Engine[Any], presenter: Presenter) -> str:
+def prompt_of(table: Table, engine: Engine[Any], presenter: Presenter[Any]) -> str:
     """The board's last line: whose turn and what to do, or how the game ended, in the
     game's language."""
     with speaking(game_language(table.row.options)):
         return prompt_here(table, engine, presenter)
 
 
-def prompt_here(table: Table, engine: Engine[Any], presenter: Presenter) -> str:
+def prompt_here(table: Table, engine: Engine[Any], presenter: Presenter[Any]) -> str:
     """The board's last line in the language being spoken: for a private reply (`/history`,
     the replay viewer), the reader's."""
     outcome = engine.outcome(table.state)
@@ -154,7 +154,7 @@ def prompt_here(table: Table, engine: Engine[Any], presenter: Presenter) -> str:
 
 
 def narration(
-    presenter: Presenter, events: Sequence[Event], names: Mapping[PlayerId, str]
+    presenter: Presenter[Any], events: Sequence[Event], names: Mapping[PlayerId, str]
 ) -> tuple[list[str], list[Event]]:
     """What `events` did, as everyone may read it (seats left or taken, then the game's own
     lines; private events are left out), and the public events that are the game's own."""
@@ -166,7 +166,7 @@ def narration(
 async def build_board(
     table: Table,
     engine: Engine[Any],
-    presenter: Presenter,
+    presenter: Presenter[Any],
     prompt: str | None,
     events: Sequence[Event] = (),
     picture: Picture | None = None,
@@ -182,7 +182,7 @@ async def build_board(
 async def _build_board(
     table: Table,
     engine: Engine[Any],
-    presenter: Presenter,
+    presenter: Presenter[Any],
     prompt: str | None,
     events: Sequence[Event],
     picture: Picture | None,
@@ -225,7 +225,7 @@ async def _build_board(
 
 
 def board_buttons(
-    table: Table, presenter: Presenter, boxes: Sequence[NumberBox], to_act: frozenset[PlayerId]
+    table: Table, presenter: Presenter[Any], boxes: Sequence[NumberBox], to_act: frozenset[PlayerId]
 ) -> list[GameButton]:
     """The buttons every live board has after its moves: number boxes, the private panel,
     📝 Text board (and 🔍 Zoom), the table's menu."""
@@ -237,7 +237,7 @@ def board_buttons(
     ]
 
 
-def reading_buttons(table: Table, presenter: Presenter) -> list[GameButton]:
+def reading_buttons(table: Table, presenter: Presenter[Any]) -> list[GameButton]:
     """📝 Text board: the position as text for a screen reader, with the moves; 🔍 Zoom:
     a part of a big board at full size. Both answer the clicker alone."""
     row = table.row
@@ -279,7 +279,7 @@ def table_buttons(table: Table, to_act: frozenset[PlayerId]) -> list[GameButton]
 def private_panel(
     table: Table,
     engine: Engine[Any],
-    presenter: Presenter,
+    presenter: Presenter[Any],
     player: PlayerId,
     news: Sequence[str] = (),
 ) -> tuple[str, discord.ui.View]:

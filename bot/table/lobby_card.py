@@ -24,13 +24,13 @@ REMATCH = "rematch"  # on a finished game's final board: a new lobby for the sam
 LOBBY_VERBS = frozenset({"join", "leave", "add_bot", "start", "cancel", REMATCH})
 
 
-def side_names(table: Table, presenter: Presenter) -> Sequence[str]:
+def side_names(table: Table, presenter: Presenter[Any]) -> Sequence[str]:
     """The sides players join, when the game is played by sides."""
     return [_(side) for side in presenter.sides[: table.side_count]]
 
 
 def lobby_embed(
-    table: Table, engine: Engine[Any], presenter: Presenter, note: str = ""
+    table: Table, engine: Engine[Any], presenter: Presenter[Any], note: str = ""
 ) -> discord.Embed:
     """The lobby message, in the game's language (`note` is worded by the caller)."""
     with speaking(game_language(table.row.options)):
@@ -38,7 +38,7 @@ def lobby_embed(
 
 
 def _lobby_embed(
-    table: Table, engine: Engine[Any], presenter: Presenter, note: str
+    table: Table, engine: Engine[Any], presenter: Presenter[Any], note: str
 ) -> discord.Embed:
     status = table.row.status
     thread = table.row.thread_id
@@ -73,7 +73,7 @@ def _lobby_embed(
     return embed
 
 
-def _players(table: Table, presenter: Presenter) -> str:
+def _players(table: Table, presenter: Presenter[Any]) -> str:
     sides = side_names(table, presenter)
     if not sides:
         return "\n".join(mention(s.player_id, table.names) for s in table.seats)
@@ -84,13 +84,13 @@ def _players(table: Table, presenter: Presenter) -> str:
     )
 
 
-def lobby_view(table: Table, engine: Engine[Any], presenter: Presenter) -> discord.ui.View:
+def lobby_view(table: Table, engine: Engine[Any], presenter: Presenter[Any]) -> discord.ui.View:
     """The lobby's buttons, in the game's language."""
     with speaking(game_language(table.row.options)):
         return _lobby_view(table, engine, presenter)
 
 
-def _lobby_view(table: Table, engine: Engine[Any], presenter: Presenter) -> discord.ui.View:
+def _lobby_view(table: Table, engine: Engine[Any], presenter: Presenter[Any]) -> discord.ui.View:
     full = len(table.seats) >= engine.max_players
 
     def button(

@@ -33,11 +33,11 @@ ORPHAN_CHECK = 1.0  # seconds between a worker's checks that the bot process sti
 DRAW_TIMEOUT = 10.0  # seconds: a board takes milliseconds, a replay GIF well under one
 
 _pool: ProcessPoolExecutor | None = None
-_planned: tuple[int, Iterable[Presenter], Callable[[], None] | None] = (0, (), None)
+_planned: tuple[int, Iterable[Presenter[Any]], Callable[[], None] | None] = (0, (), None)
 
 
 def use_workers(
-    count: int, presenters: Iterable[Presenter], setup: Callable[[], None] | None = None
+    count: int, presenters: Iterable[Presenter[Any]], setup: Callable[[], None] | None = None
 ) -> None:
     """Draw in `count` worker processes (0: in a thread of this process) once `ready` has
     started them. `presenters` may still be filling up (the game cogs load after this
@@ -75,7 +75,7 @@ def stop() -> None:
 
 
 async def draw(
-    presenter: Presenter, state: Any, names: Mapping[PlayerId, str], events: Sequence[Event]
+    presenter: Presenter[Any], state: Any, names: Mapping[PlayerId, str], events: Sequence[Event]
 ) -> Picture:
     """`presenter`'s picture of `state` after `events`, in the language spoken now. In a
     worker, a drawing that takes longer than `DRAW_TIMEOUT` is given up: the workers are
@@ -106,7 +106,7 @@ def _kill_workers() -> None:
     stop()
 
 
-def warm(presenters: Iterable[Presenter]) -> None:
+def warm(presenters: Iterable[Presenter[Any]]) -> None:
     """Draw one board of every game in every language, so no player's click pays for a
     renderer's cold start (its static layers: from the disk cache, or drawn and cached)."""
     for presenter in presenters:
@@ -120,7 +120,7 @@ def warm(presenters: Iterable[Presenter]) -> None:
 
 def _draw(
     language: str,
-    presenter: Presenter,
+    presenter: Presenter[Any],
     state: Any,
     names: Mapping[PlayerId, str],
     events: Sequence[Event],
@@ -130,7 +130,7 @@ def _draw(
 
 
 def _start_worker(
-    parent: int, presenters: Sequence[Presenter], setup: Callable[[], None] | None
+    parent: int, presenters: Sequence[Presenter[Any]], setup: Callable[[], None] | None
 ) -> None:
     if setup is not None:
         setup()

@@ -10,12 +10,14 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 import discord
 
 from bot.language.i18n import NP_, pgettext
 from rules.core import Action, Event, Outcome, PlayerId
+
+S = TypeVar("S")
 
 
 @dataclass(frozen=True)
@@ -58,8 +60,11 @@ class Zoom:
     label: str
 
 
-class Presenter(ABC):
-    """Wording and pictures for one game; the only game-specific part of a table."""
+class Presenter(ABC, Generic[S]):
+    """Wording and pictures for one game; the only game-specific part of a table.
+
+    `S` is the game's state (its engine's): `class RiskPresenter(Presenter[RiskState])`.
+    """
 
     game: ClassVar[str]
     title: ClassVar[str]
@@ -83,15 +88,13 @@ class Presenter(ABC):
         return pgettext("chapter", self.chapter_name)
 
     @abstractmethod
-    def render_png(self, state: Any, names: Mapping[PlayerId, str]) -> bytes: ...
+    def render_png(self, state: S, names: Mapping[PlayerId, str]) -> bytes: ...
 
     # True when a picture after some events is not the still board of the state (a shot's
     # replay, a race's payout): a chapter's closing board and the next then differ.
     pictures_events: ClassVar[bool] = False
 
-    def picture(
-        self, state: Any, names: Mapping[PlayerId, str], events: Sequence[Event]
-    ) -> Picture:
+    def picture(self, state: S, names: Mapping[PlayerId, str], events: Sequence[Event]) -> Picture:
         """The board's picture after `events` (a game with replays animates them here;
         one that overrides this sets `pictures_events`)."""
         return Picture(self.render_png(state, names))
@@ -102,7 +105,7 @@ class Presenter(ABC):
         return False
 
     @abstractmethod
-    def prompt(self, state: Any, names: Mapping[PlayerId, str]) -> str:
+    def prompt(self, state: S, names: Mapping[PlayerId, str]) -> str:
         """Whose turn and what they are to do, e.g. "Ana to roll"."""
         ...
 
@@ -119,29 +122,29 @@ class Presenter(ABC):
         return []
 
     @abstractmethod
-    def button(self, action: Action, state: Any) -> ButtonLook: ...
+    def button(self, action: Action, state: S) -> ButtonLook: ...
 
-    def is_private(self, action: Action, state: Any) -> bool:
+    def is_private(self, action: Action, state: S) -> bool:
         """True for an action whose label would reveal a secret (a hidden chip, a card): it is
         offered only in the player's private panel, never on the public board."""
         return False
 
-    def number_box(self, state: Any, player: PlayerId) -> NumberBox | None:
+    def number_box(self, state: S, player: PlayerId) -> NumberBox | None:
         """A number `player` may type now; when there is one, the board offers only the
         buttons of that verb (the quick choices) and the box, not its menu options."""
         return None
 
-    def private(self, state: Any, player: PlayerId, names: Mapping[PlayerId, str]) -> str:
+    def private(self, state: S, player: PlayerId, names: Mapping[PlayerId, str]) -> str:
         """The text of `player`'s private panel: their hand, mission, hidden chips."""
         return ""
 
-    def standings(self, state: Any, names: Mapping[PlayerId, str]) -> list[str]:
+    def standings(self, state: S, names: Mapping[PlayerId, str]) -> list[str]:
         """Short lines of what the picture shows at a glance, after whose turn it is: the
         score or standings, where things stand. Public information only: it is the
         picture's alt text, which everyone's screen reader reads."""
         return []
 
-    def text_board(self, state: Any, names: Mapping[PlayerId, str]) -> list[str]:
+    def text_board(self, state: S, names: Mapping[PlayerId, str]) -> list[str]:
         """The whole position as short lines for a screen reader (no tables drawn in
         characters), public information only: the clicker's own secrets are added from
         `private`."""
@@ -150,20 +153,20 @@ class Presenter(ABC):
     # Parts of the board a member may see at full size (🔍), e.g. Risk's continents.
     zoomable: ClassVar[bool] = False
 
-    def zooms(self, state: Any) -> list[Zoom]:
+    def zooms(self, state: S) -> list[Zoom]:
         """The parts of the board `zoom` can show, in the menu's order."""
         return []
 
-    def zoom_default(self, state: Any) -> str:
+    def zoom_default(self, state: S) -> str:
         """The part shown first: where the action is."""
         return ""
 
-    def zoom(self, state: Any, names: Mapping[PlayerId, str], key: str) -> tuple[bytes, list[str]]:
+    def zoom(self, state: S, names: Mapping[PlayerId, str], key: str) -> tuple[bytes, list[str]]:
         """The picture of part `key` of the board, and its text (what it shows, which is
         also its alt text)."""
         raise NotImplementedError
 
-    def chapter(self, state: Any) -> int:
+    def chapter(self, state: S) -> int:
         """A new board message is posted when this changes (a race, a turn), so the thread
         reads as a history instead of one message edited for hours."""
         return 0
@@ -172,4 +175,4 @@ class Presenter(ABC):
     def describe_options(self, options: Mapping[str, Any]) -> list[str]: ...
 
     @abstractmethod
-    def result(self, state: Any, outcome: Outcome, names: Mapping[PlayerId, str]) -> str: ...
+    def result(self, state: S, outcome: Outcome, names: Mapping[PlayerId, str]) -> str: ...

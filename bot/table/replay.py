@@ -116,7 +116,7 @@ class Replays:
 
 def assemble(
     table: Table,
-    presenter: Presenter,
+    presenter: Presenter[Any],
     initial: Any,
     steps: Sequence[tuple[LoggedAction, Step[Any]]],
 ) -> Replay:

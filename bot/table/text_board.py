@@ -38,7 +38,7 @@ TEXT_MAX = 4096  # an embed description's limit
 def text_board(
     table: Table,
     engine: Engine[Any],
-    presenter: Presenter,
+    presenter: Presenter[Any],
     viewer: PlayerId,
     *,
     default: bool,
@@ -66,7 +66,7 @@ def text_board(
 
 
 def _items(
-    table: Table, engine: Engine[Any], presenter: Presenter, viewer: PlayerId, *, default: bool
+    table: Table, engine: Engine[Any], presenter: Presenter[Any], viewer: PlayerId, *, default: bool
 ) -> list[discord.ui.Item[Any]]:
     """The board's moves for `viewer` (none once the game is over or for a watcher), and
     the text board's own buttons: read it again, and show it after each of my moves."""

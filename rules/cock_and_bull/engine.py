@@ -6,10 +6,9 @@ faces to `resolve_start_die` or `resolve_roll`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from random import Random
-from typing import Any, ClassVar
 
 from rules.cock_and_bull import ai
 from rules.cock_and_bull.actions import (
@@ -57,8 +56,8 @@ from rules.cock_and_bull.state import (
     group_of,
     roll_kind,
 )
-from rules.codec import dump_state, load_state
 from rules.core import Action, Event, IllegalAction, Options, Outcome, PlayerId, Step
+from rules.engine_base import EngineBase
 from rules.seats import Resigned, apply_seat_action, is_seat_action, resigned_last
 
 STATE_VERSION = 1
@@ -82,19 +81,19 @@ def parse_rules(options: Options, players: int | range = PLAYERS) -> Rules:
     )
 
 
-class CockAndBull:
+class CockAndBull(EngineBase[CockAndBullState]):
     """The Cock & Bull engine (see `rules.core.Engine`)."""
 
-    name: ClassVar[str] = "cock_and_bull"
-    title: ClassVar[str] = "Cock & Bull"
-    min_players: ClassVar[int] = PLAYERS
-    max_players: ClassVar[int] = PLAYERS
+    name = "cock_and_bull"
+    title = "Cock & Bull"
+    min_players = PLAYERS
+    max_players = PLAYERS
+    options = OPTIONS
+    state_type = CockAndBullState
+    state_version = STATE_VERSION
+    ai_choice = staticmethod(ai.choose)
 
     # --- the engine interface ------------------------------------------------------------
-
-    def validate_options(self, options: Options, players: int | None = None) -> None:
-        """Refuse options no table of two could play (see `Engine.validate_options`)."""
-        parse_rules(options, PLAYERS if players is None else players)
 
     def initial_state(
         self, seats: Sequence[PlayerId], options: Options, rng: Random
@@ -178,22 +177,6 @@ class CockAndBull:
             },
         )
         return resigned_last(outcome, state.seating)
-
-    def dump(self, state: CockAndBullState) -> dict[str, Any]:
-        """The state as JSON (see `Engine.dump`)."""
-        return dump_state(state)
-
-    def load(self, data: Mapping[str, Any]) -> CockAndBullState:
-        """The state `dump` stored (see `Engine.load`)."""
-        return load_state(CockAndBullState, data, STATE_VERSION, self.title)
-
-    def choose(self, state: CockAndBullState, player: PlayerId, rng: Random) -> Action:
-        """The AI's action (`ai.choose`)."""
-        return ai.choose(state, player, rng)
-
-    def ai_seats(self, state: CockAndBullState) -> frozenset[PlayerId]:
-        """Seats the AI plays now (see `Engine.ai_seats`)."""
-        return state.seating.ai_seats
 
     # --- one handler per verb (`_BY_VERB`) ---------------------------------------------------
 

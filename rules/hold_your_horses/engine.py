@@ -8,13 +8,12 @@ shuffles, `start` and `resolve_roll` take the results.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from random import Random
-from typing import Any, ClassVar
 
-from rules.codec import dump_state, load_state
 from rules.core import Action, Event, IllegalAction, Options, Outcome, PlayerId, Step
+from rules.engine_base import EngineBase
 from rules.hold_your_horses import ai
 from rules.hold_your_horses.actions import ROLL, Verb
 from rules.hold_your_horses.options import OPTIONS
@@ -80,19 +79,19 @@ def roll_dice(rng: Random) -> tuple[int, int]:
     return rng.randint(1, 6), rng.randint(1, 6)
 
 
-class HoldYourHorses:
+class HoldYourHorses(EngineBase[HoldYourHorsesState]):
     """The Hold Your Horses engine (see `rules.core.Engine`)."""
 
-    name: ClassVar[str] = "hold_your_horses"
-    title: ClassVar[str] = "Hold Your Horses"
-    min_players: ClassVar[int] = PLAYERS.start
-    max_players: ClassVar[int] = PLAYERS.stop - 1
+    name = "hold_your_horses"
+    title = "Hold Your Horses"
+    min_players = PLAYERS.start
+    max_players = PLAYERS.stop - 1
+    options = OPTIONS
+    state_type = HoldYourHorsesState
+    state_version = STATE_VERSION
+    ai_choice = staticmethod(ai.choose)
 
     # --- the engine interface ------------------------------------------------------------
-
-    def validate_options(self, options: Options, players: int | None = None) -> None:
-        """Refuse options no table could play (see `Engine.validate_options`)."""
-        parse_rules(options, PLAYERS if players is None else players)
 
     def initial_state(
         self, seats: Sequence[PlayerId], options: Options, rng: Random
@@ -148,22 +147,6 @@ class HoldYourHorses:
             },
         )
         return resigned_last(outcome, state.seating)
-
-    def dump(self, state: HoldYourHorsesState) -> dict[str, Any]:
-        """The state as JSON (see `Engine.dump`)."""
-        return dump_state(state)
-
-    def load(self, data: Mapping[str, Any]) -> HoldYourHorsesState:
-        """The state `dump` stored (see `Engine.load`)."""
-        return load_state(HoldYourHorsesState, data, STATE_VERSION, self.title)
-
-    def choose(self, state: HoldYourHorsesState, player: PlayerId, rng: Random) -> Action:
-        """The AI's action (`ai.choose`): it rolls."""
-        return ai.choose(state, player, rng)
-
-    def ai_seats(self, state: HoldYourHorsesState) -> frozenset[PlayerId]:
-        """Seats the AI plays now (see `Engine.ai_seats`)."""
-        return state.seating.ai_seats
 
     # --- one handler per verb (`_BY_VERB`) ---------------------------------------------------
 

@@ -10,13 +10,12 @@ want.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from random import Random
-from typing import Any, ClassVar
 
-from rules.codec import dump_state, load_state
 from rules.core import Action, Event, IllegalAction, Options, Outcome, PlayerId, Step
+from rules.engine_base import EngineBase
 from rules.horse_collar import ai
 from rules.horse_collar.actions import Verb
 from rules.horse_collar.controls import aim_after, shot_actions
@@ -75,20 +74,19 @@ def group_sides(seats: Sequence[PlayerId], sides: int) -> tuple[tuple[PlayerId, 
     return tuple(tuple(seats[s * size : (s + 1) * size]) for s in range(sides))
 
 
-class HorseCollar:
+class HorseCollar(EngineBase[HorseCollarState]):
     """The Horse Collar engine (see `rules.core.Engine`)."""
 
-    name: ClassVar[str] = "horse_collar"
-    title: ClassVar[str] = "Horse Collar"
-    min_players: ClassVar[int] = PLAYERS.start
-    max_players: ClassVar[int] = PLAYERS.stop - 1
+    name = "horse_collar"
+    title = "Horse Collar"
+    min_players = PLAYERS.start
+    max_players = PLAYERS.stop - 1
+    options = OPTIONS
+    state_type = HorseCollarState
+    state_version = STATE_VERSION
+    ai_choice = staticmethod(ai.choose)
 
     # --- the engine interface ------------------------------------------------------------
-
-    def validate_options(self, options: Options, players: int | None = None) -> None:
-        """Refuse options no table (or no table of `players`) could play, such as sides
-        the players cannot be split into (see `Engine.validate_options`)."""
-        parse_rules(options, PLAYERS if players is None else players)
 
     def initial_state(
         self, seats: Sequence[PlayerId], options: Options, rng: Random
@@ -180,22 +178,6 @@ class HorseCollar:
             },
         )
         return resigned_last(outcome, state.seating)
-
-    def dump(self, state: HorseCollarState) -> dict[str, Any]:
-        """The state as JSON (see `Engine.dump`)."""
-        return dump_state(state)
-
-    def load(self, data: Mapping[str, Any]) -> HorseCollarState:
-        """The state `dump` stored (see `Engine.load`)."""
-        return load_state(HorseCollarState, data, STATE_VERSION, self.title)
-
-    def choose(self, state: HorseCollarState, player: PlayerId, rng: Random) -> Action:
-        """The AI's action (`ai.choose`)."""
-        return ai.choose(state, player, rng)
-
-    def ai_seats(self, state: HorseCollarState) -> frozenset[PlayerId]:
-        """Seats the AI plays now (see `Engine.ai_seats`)."""
-        return state.seating.ai_seats
 
     # --- one handler per verb (`_BY_VERB`), after the aim is set -----------------------------
 

@@ -8,13 +8,12 @@ The actions are described in `actions.py`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from random import Random
-from typing import Any, ClassVar
 
-from rules.codec import dump_state, load_state
 from rules.core import N_, Action, Event, IllegalAction, Options, Outcome, PlayerId, Step
+from rules.engine_base import EngineBase
 from rules.seats import ai_plays_on, apply_seat_action, is_seat_action, resigned_last
 from rules.winners_circle import ai
 from rules.winners_circle.actions import (
@@ -118,19 +117,19 @@ def line_up(
     return tuple(gates), tuple(starts), tuple(kept), set_aside
 
 
-class WinnersCircle:
+class WinnersCircle(EngineBase[WinnersCircleState]):
     """The Winner's Circle engine (see `rules.core.Engine`)."""
 
-    name: ClassVar[str] = "winners_circle"
-    title: ClassVar[str] = "Winner's Circle"
-    min_players: ClassVar[int] = PLAYERS.start
-    max_players: ClassVar[int] = PLAYERS.stop - 1
+    name = "winners_circle"
+    title = "Winner's Circle"
+    min_players = PLAYERS.start
+    max_players = PLAYERS.stop - 1
+    options = OPTIONS
+    state_type = WinnersCircleState
+    state_version = STATE_VERSION
+    ai_choice = staticmethod(ai.choose)
 
     # --- the engine interface ------------------------------------------------------------
-
-    def validate_options(self, options: Options, players: int | None = None) -> None:
-        """Refuse options no table could play (see `Engine.validate_options`)."""
-        parse_rules(options, PLAYERS if players is None else players)
 
     def initial_state(
         self, seats: Sequence[PlayerId], options: Options, rng: Random
@@ -221,22 +220,6 @@ class WinnersCircle:
             },
         )
         return resigned_last(outcome, state.seating)
-
-    def dump(self, state: WinnersCircleState) -> dict[str, Any]:
-        """The state as JSON (see `Engine.dump`)."""
-        return dump_state(state)
-
-    def load(self, data: Mapping[str, Any]) -> WinnersCircleState:
-        """The state `dump` stored (see `Engine.load`)."""
-        return load_state(WinnersCircleState, data, STATE_VERSION, self.title)
-
-    def choose(self, state: WinnersCircleState, player: PlayerId, rng: Random) -> Action:
-        """The AI's action (`ai.choose`)."""
-        return ai.choose(state, player, rng)
-
-    def ai_seats(self, state: WinnersCircleState) -> frozenset[PlayerId]:
-        """Seats the AI plays now (see `Engine.ai_seats`)."""
-        return state.seating.ai_seats
 
     # --- one handler per verb (`_BY_VERB`) ---------------------------------------------------
 

@@ -50,6 +50,11 @@ GAMES = (
 )
 
 
+def test_every_game_is_read() -> None:
+    """A game added to the registry needs its table here."""
+    assert sorted(game.presenter.game for game in GAMES) == sorted(ENGINES)
+
+
 def playout(game: Game, seed: str = "reading") -> Iterator[tuple[Any, Any, tuple[Event, ...]]]:
     """(table, state, the last move's events) at every step of an AI game, the last
     included; `table` stands for the bot's (`bot.service.Table`) where the board reads it."""

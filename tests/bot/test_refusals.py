@@ -8,7 +8,7 @@ import pytest
 from bot.errors import refused
 from bot.language.i18n import speaking
 from rules.core import IllegalAction, illegal_count
-from rules.registry import ENGINES, HOUSE_RULES
+from rules.registry import ENGINES
 
 
 def test_the_english_is_the_message_filled_in() -> None:
@@ -39,7 +39,7 @@ def test_a_refusal_speaks_the_current_language() -> None:
 
 
 def test_an_options_refusal_words_its_title_and_alternatives() -> None:
-    missions = next(o for o in HOUSE_RULES["risk"] if o.name == "missions")
+    missions = next(o for o in ENGINES["risk"].options if o.name == "missions")
     with pytest.raises(IllegalAction) as wrong:
         missions.check(5)
     assert str(wrong.value) == "Secret missions: 0, 12 or 14."

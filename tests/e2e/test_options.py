@@ -10,13 +10,15 @@ import pytest
 
 from cogs.options import TURN_TIMER, TURN_TIMER_CHOICES, TURN_TIMER_HELP
 from rules.options import Kind, Option, OptionSet
-from rules.registry import HOUSE_RULES
+from rules.registry import ENGINES
 from tests.e2e.conftest import ParlourFactory
 from tests.e2e.driver import eventually, open_lobby
 from tests.e2e.fake_discord import FakeDiscord
 
 # By command group: every game that declares its house rules.
-DECLARED: dict[str, OptionSet] = {game.replace("_", "-"): o for game, o in HOUSE_RULES.items()}
+DECLARED: dict[str, OptionSet] = {
+    game.replace("_", "-"): engine.options for game, engine in ENGINES.items()
+}
 # How the project reads rules the sources leave unclear, stated where players read the rules.
 READINGS = {
     "winners-circle": "Those spaces count: a horse runs one full lap from where it starts",

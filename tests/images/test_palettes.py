@@ -109,7 +109,7 @@ def error_histogram(drawn: Image.Image, png: bytes) -> list[int]:
     return ImageChops.lighter(ImageChops.lighter(r, g), b).histogram()
 
 
-@pytest.mark.parametrize("game", list(PICTURES))
+@pytest.mark.parametrize("game", ENGINES)
 def test_the_png_shows_what_was_drawn(game: str) -> None:
     who = names(seats(16))
     errors = [0] * 256
