@@ -9,6 +9,16 @@ from bot.storage.conn import Connected
 class Guilds(Connected):
     """Server and member settings, and the bot's state."""
 
+    async def _put(self, table: str, key: str, column: str, at: int | str, value: object) -> None:
+        """Set one column of the row `key = at` of a settings table, adding the row if new."""
+        async with self._transaction() as db:
+            await db.execute(
+                f"INSERT INTO {table} ({key}, {column}) VALUES (?, ?)"
+                f" ON CONFLICT ({key}) DO UPDATE SET {column} = excluded.{column}",
+                at,
+                value,
+            )
+
     async def guild_turn_timer(self, guild_id: int) -> int:
         """The server's turn timer, in seconds (0: none)."""
         row = await self._read.fetchone(
@@ -18,13 +28,7 @@ class Guilds(Connected):
 
     async def set_guild_turn_timer(self, guild_id: int, seconds: int) -> None:
         """Set the server's turn timer, in seconds (0: none)."""
-        async with self._transaction() as db:
-            await db.execute(
-                "INSERT INTO guild_settings (guild_id, turn_timer) VALUES (?, ?)"
-                " ON CONFLICT (guild_id) DO UPDATE SET turn_timer = excluded.turn_timer",
-                guild_id,
-                seconds,
-            )
+        await self._put("guild_settings", "guild_id", "turn_timer", guild_id, seconds)
 
     async def guild_language(self, guild_id: int) -> str | None:
         """The language the server chose for its games, if it chose one."""
@@ -35,13 +39,7 @@ class Guilds(Connected):
 
     async def set_guild_language(self, guild_id: int, language: str | None) -> None:
         """Set the language of the server's new games (None: each its host's)."""
-        async with self._transaction() as db:
-            await db.execute(
-                "INSERT INTO guild_settings (guild_id, language) VALUES (?, ?)"
-                " ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language",
-                guild_id,
-                language,
-            )
+        await self._put("guild_settings", "guild_id", "language", guild_id, language)
 
     # --- member settings ---------------------------------------------------------------------
 
@@ -52,13 +50,7 @@ class Guilds(Connected):
 
     async def set_text_board_default(self, user_id: int, on: bool) -> None:
         """Whether a member gets the text board after each of their moves."""
-        async with self._transaction() as db:
-            await db.execute(
-                "INSERT INTO member_settings (user_id, text_board) VALUES (?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE SET text_board = excluded.text_board",
-                user_id,
-                int(on),
-            )
+        await self._put("member_settings", "user_id", "text_board", user_id, int(on))
 
     # --- the bot's own memory ------------------------------------------------------------------
 
@@ -69,10 +61,4 @@ class Guilds(Connected):
 
     async def set_bot_state(self, key: str, value: str) -> None:
         """Keep `value` under `key`, replacing what was there."""
-        async with self._transaction() as db:
-            await db.execute(
-                "INSERT INTO bot_state (key, value) VALUES (?, ?)"
-                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                key,
-                value,
-            )
+        await self._put("bot_state", "key", "value", key, value)
