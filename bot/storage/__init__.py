@@ -1,25 +1,24 @@
-"""Persistence: one interface (`base.Storage`), SQLite (the default) or PostgreSQL behind it.
-All SQL lives in this package."""
+"""Persistence: one interface (`base.Storage`, a query mixin per resource), SQLite (the
+default) or PostgreSQL behind it. All SQL lives in this package."""
 
-from bot.storage.base import (
+from bot.storage.base import Storage, migrations
+from bot.storage.games import StaleStep
+from bot.storage.open import DatabaseUnavailable, open_storage
+from bot.storage.rows import (
     ABANDONED,
     ACTIVE,
     CANCELLED,
     FINISHED,
     LOBBY,
     MAX_ID,
-    TABLES,
     GameRow,
     LoggedAction,
     RatingRow,
     ResultRow,
     SeatRow,
-    StaleStep,
     StandingRow,
-    Storage,
-    migrations,
 )
-from bot.storage.open import DatabaseUnavailable, open_storage
+from bot.storage.tables import TABLES
 
 __all__ = [
     "ABANDONED",

@@ -16,7 +16,8 @@ from typing import Any
 
 import asyncpg
 
-from bot.storage.base import Conn, Row, Storage
+from bot.storage.base import Storage
+from bot.storage.conn import Conn, Row
 
 POOL_SIZE = 10
 CONNECT_TIMEOUT = 10.0  # seconds
@@ -54,6 +55,8 @@ class _Conn:
 
 
 class PostgresStorage(Storage):
+    """`Storage` on a PostgreSQL database, shared by any number of processes."""
+
     backend = "postgres"
     stats_array = "json_agg(stats::json)::text"
     for_update = " FOR UPDATE"
@@ -61,6 +64,7 @@ class PostgresStorage(Storage):
     lock_guild = f"SELECT pg_advisory_xact_lock({RATINGS_LOCK}, (?::bigint % 2147483647)::int)"
 
     def __init__(self, pool: asyncpg.Pool) -> None:
+        """Query through `pool`, a transaction on one of its connections at a time."""
         super().__init__(_Conn(pool))
         self._pool = pool
 
@@ -80,6 +84,7 @@ class PostgresStorage(Storage):
         return storage
 
     async def close(self) -> None:
+        """Close the pool."""
         await self._pool.close()
 
     @asynccontextmanager
@@ -88,6 +93,7 @@ class PostgresStorage(Storage):
             yield _Conn(connection)
 
     async def schema_version(self) -> int:
+        """The highest migration recorded in `schema_migrations` (0: none)."""
         async with self._pool.acquire() as connection:
             return await _version(connection)
 

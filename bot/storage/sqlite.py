@@ -16,7 +16,8 @@ from typing import Any
 import aiosqlite
 
 from bot.instance_lock import InstanceLock
-from bot.storage.base import Conn, Row, Storage
+from bot.storage.base import Storage
+from bot.storage.conn import Conn, Row
 
 
 class _Conn:
@@ -44,12 +45,15 @@ class _Conn:
 
 
 class SqliteStorage(Storage):
+    """`Storage` on a SQLite file, one process (and one connection) at a time."""
+
     backend = "sqlite"
     stats_array = "json_group_array(json(stats))"
     for_update = ""  # BEGIN IMMEDIATE holds the whole file's write lock already
     lock_guild = ""  # and so orders rating updates too
 
     def __init__(self, db: aiosqlite.Connection, lock: InstanceLock | None = None) -> None:
+        """Query on `db`, holding the file's instance `lock` (released on close) if given."""
         self._db = db
         self._conn = _Conn(db)
         super().__init__(self._conn)
@@ -89,6 +93,7 @@ class SqliteStorage(Storage):
         return cls(db)
 
     async def close(self) -> None:
+        """Close the connection and release the instance lock."""
         await self._db.close()
         if self._lock is not None:
             self._lock.release()
@@ -116,6 +121,7 @@ class SqliteStorage(Storage):
         """Nothing to do: AUTOINCREMENT carries on after the highest id by itself."""
 
     async def schema_version(self) -> int:
+        """The file's `PRAGMA user_version`: the last migration applied (0: none)."""
         row = await self._conn.fetchone("PRAGMA user_version")
         assert row is not None
         return int(row[0])

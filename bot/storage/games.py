@@ -1,0 +1,349 @@
+"""Games, their seats and their action log: a game from its lobby to its last move, and the
+queries that find games (to resume, to catch up, to list).
+
+`record_action` is the one-transaction action: the game row read (and on PostgreSQL locked),
+the step checked, the new state and the log entry written and, for a final move, the
+results and ratings (`Ratings._finish`) — committed together or not at all.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar
+
+from bot.shards import Shards
+from bot.storage.conn import Conn, Row
+from bot.storage.ratings import Ratings
+from bot.storage.rows import ACTIVE, FINISHED, MAX_ID, GameRow, LoggedAction, ResultRow, SeatRow
+from rules.core import Action
+
+
+class StaleStep(Exception):
+    """The game moved on since the caller loaded it (another click, another process):
+    nothing was written."""
+
+
+class Games(Ratings):
+    """A game's life in storage. It builds on `Ratings`: a game's final action writes its
+    results and ratings in the action's own transaction."""
+
+    # Appended to the read of the game row in an action's transaction: locks it there.
+    for_update: ClassVar[str]
+
+    async def create_game(
+        self,
+        *,
+        game: str,
+        guild_id: int,
+        channel_id: int,
+        host: SeatRow,
+        options: Mapping[str, Any],
+        seed: str,
+        now: float,
+        rematch_of: int | None = None,
+    ) -> int:
+        """Open a lobby with its host in seat 0; the new game's id."""
+        async with self._transaction() as db:
+            row = await db.fetchone(
+                "INSERT INTO games (game, guild_id, channel_id, host_id, status, options, seed,"
+                " created_at, updated_at, rematch_of) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?)"
+                " RETURNING id",
+                game,
+                guild_id,
+                channel_id,
+                host.player_id,
+                json.dumps(dict(options)),
+                seed,
+                now,
+                now,
+                rematch_of,
+            )
+            assert row is not None
+            game_id = int(row["id"])
+            await self._insert_seat(db, game_id, host)
+        return game_id
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        """The game numbered `game_id`, if there is one."""
+        if not 0 < game_id <= MAX_ID:
+            return None  # an absurd id from an old or forged button: no such game
+        row = await self._read.fetchone("SELECT * FROM games WHERE id = ?", game_id)
+        return _game(row) if row else None
+
+    async def open_rematch(self, game_id: int) -> GameRow | None:
+        """The lobby still open that game `game_id`'s Rematch button opened, if any."""
+        row = await self._read.fetchone(
+            "SELECT * FROM games WHERE rematch_of = ? AND status = 'lobby' ORDER BY id DESC",
+            game_id,
+        )
+        return _game(row) if row else None
+
+    async def games(
+        self, *, status: str, guild_id: int | None = None, player_id: int | None = None
+    ) -> list[GameRow]:
+        """Games of a status; only `guild_id`'s, and only those `player_id` sits in, if given."""
+        sql = "SELECT * FROM games WHERE status = ?"
+        params: tuple[Any, ...] = (status,)
+        if guild_id is not None:
+            sql += " AND guild_id = ?"
+            params += (guild_id,)
+        if player_id is not None:
+            sql += " AND id IN (SELECT game_id FROM seats WHERE player_id = ?)"
+            params += (player_id,)
+        return [_game(r) for r in await self._read.fetch(sql + " ORDER BY id", *params)]
+
+    async def active_by_title(self) -> dict[str, int]:
+        """How many games of each title are being played (for the metrics)."""
+        rows = await self._read.fetch(
+            "SELECT game, COUNT(*) AS n FROM games WHERE status = 'active' GROUP BY game"
+        )
+        return {r["game"]: int(r["n"]) for r in rows}
+
+    async def game_in_thread(self, thread_id: int) -> GameRow | None:
+        """The active game played in a thread (for commands typed there), if any."""
+        row = await self._read.fetchone(
+            "SELECT * FROM games WHERE thread_id = ? AND status = 'active'", thread_id
+        )
+        return _game(row) if row else None
+
+    async def game_by_board(self, message_id: int) -> GameRow | None:
+        """The active game whose board is `message_id`, if any."""
+        row = await self._read.fetchone(
+            "SELECT * FROM games WHERE board_message_id = ? AND status = 'active'", message_id
+        )
+        return _game(row) if row else None
+
+    async def to_resume(self, shards: Shards | None = None) -> list[int]:
+        """Games a start-up resumes: the active ones, and finished ones whose last board was
+        never shown (a crash between the final move and its board) — of `shards`' servers
+        only, when given (the other shards' processes resume theirs)."""
+        rows = await self._read.fetch(
+            "SELECT id, guild_id FROM games WHERE broken IS NULL AND (status = 'active' OR"
+            " (status = 'finished' AND shown_step < step)) ORDER BY id"
+        )
+        return _of(rows, shards)
+
+    async def behind(self, untouched_since: float, shards: Shards | None = None) -> list[int]:
+        """Games whose board is behind their saved step and that nobody has touched since
+        `untouched_since` (a board being published right now is left to its publisher);
+        of `shards`' servers only, when given."""
+        rows = await self._read.fetch(
+            "SELECT id, guild_id FROM games WHERE broken IS NULL"
+            " AND status IN ('active', 'finished') AND state IS NOT NULL"
+            " AND (shown_step IS NULL OR shown_step < step) AND updated_at < ? ORDER BY id",
+            untouched_since,
+        )
+        return _of(rows, shards)
+
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        """A game's seats, in seat order."""
+        rows = await self._read.fetch(
+            "SELECT seat, player_id, name, is_bot, side FROM seats WHERE game_id = ? ORDER BY seat",
+            game_id,
+        )
+        return [
+            SeatRow(r["seat"], r["player_id"], r["name"], bool(r["is_bot"]), r["side"])
+            for r in rows
+        ]
+
+    async def _insert_seat(self, db: Conn, game_id: int, seat: SeatRow) -> None:
+        await db.execute(
+            "INSERT INTO seats (game_id, seat, player_id, name, is_bot, side)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            game_id,
+            seat.seat,
+            seat.player_id,
+            seat.name,
+            int(seat.is_bot),
+            seat.side,
+        )
+
+    async def add_seat(self, game_id: int, seat: SeatRow) -> None:
+        """Seat a player (or a bot) at a game's table."""
+        async with self._transaction() as db:
+            await self._insert_seat(db, game_id, seat)
+
+    async def remove_seat(self, game_id: int, player_id: int) -> None:
+        """Remove a player and close the gap, so seats stay numbered 0..n-1."""
+        async with self._transaction() as db:
+            await db.execute(
+                "DELETE FROM seats WHERE game_id = ? AND player_id = ?", game_id, player_id
+            )
+            rows = await db.fetch(
+                "SELECT player_id FROM seats WHERE game_id = ? ORDER BY seat", game_id
+            )
+            for index, row in enumerate(rows):  # negative first: no UNIQUE clash
+                await db.execute(
+                    "UPDATE seats SET seat = ? WHERE game_id = ? AND player_id = ?",
+                    -1 - index,
+                    game_id,
+                    row[0],
+                )
+            await db.execute("UPDATE seats SET seat = -1 - seat WHERE game_id = ?", game_id)
+
+    async def update_game(self, game_id: int, now: float, **fields: Any) -> None:
+        """Set bookkeeping columns (message ids, status, deadline...) outside an action."""
+        allowed = {
+            "status",
+            "lobby_message_id",
+            "thread_id",
+            "board_message_id",
+            "ping_message_id",
+            "deadline",
+            "reminded",
+            "shown_step",
+            "shown_chapter",
+            "broken",
+            "ended_by",
+            "end_votes",  # a JSON list
+        }
+        unknown = set(fields) - allowed
+        if unknown:
+            raise ValueError(f"not an updatable column: {sorted(unknown)}")
+        columns = ", ".join(f"{name} = ?" for name in fields)
+        async with self._statement() as db:
+            await db.execute(
+                f"UPDATE games SET {columns}, updated_at = ? WHERE id = ?",
+                *fields.values(),
+                now,
+                game_id,
+            )
+
+    async def start_game(
+        self, game_id: int, state: Mapping[str, Any], deadline: float | None, now: float
+    ) -> None:
+        """Turn a lobby into a game in play at step 0 with its first `state`.
+
+        Raises StaleStep (writing nothing) if the game is no longer a lobby.
+        """
+        async with self._transaction() as db:
+            changed = await db.execute(
+                "UPDATE games SET status = 'active', state = ?, step = 0, deadline = ?,"
+                " reminded = 0, updated_at = ? WHERE id = ? AND status = 'lobby'",
+                json.dumps(state),
+                deadline,
+                now,
+                game_id,
+            )
+            if changed != 1:
+                raise StaleStep(game_id)
+
+    async def record_action(
+        self,
+        game_id: int,
+        *,
+        step: int,
+        player_id: int,
+        action: Action,
+        by_ai: bool,
+        state: Mapping[str, Any],
+        deadline: float | None,
+        results: Iterable[ResultRow] | None,
+        now: float,
+    ) -> None:
+        """Log the action taken at `step` and save the state after it, in one transaction,
+        the game row locked meanwhile: of two processes acting on one step, exactly one
+        writes.
+
+        Raises StaleStep (writing nothing) if the game is no longer at `step`.
+        """
+        async with self._transaction() as db:
+            game = await db.fetchone(
+                "SELECT step, status, guild_id, game FROM games WHERE id = ?" + self.for_update,
+                game_id,
+            )
+            if game is None or game["step"] != step or game["status"] != ACTIVE:
+                raise StaleStep(game_id)
+            await db.execute(
+                "UPDATE games SET state = ?, step = step + 1, deadline = ?, reminded = 0,"
+                " status = ?, updated_at = ? WHERE id = ?",
+                json.dumps(state),
+                deadline,
+                FINISHED if results is not None else ACTIVE,
+                now,
+                game_id,
+            )
+            await db.execute(
+                "INSERT INTO actions (game_id, step, player_id, action, by_ai, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                game_id,
+                step,
+                player_id,
+                json.dumps({"verb": action.verb, "arg": action.arg}),
+                int(by_ai),
+                now,
+            )
+            if results is not None:
+                await self._finish(db, game_id, game["guild_id"], game["game"], results, now)
+
+    async def actions(self, game_id: int) -> list[LoggedAction]:
+        """A game's action log, in step order."""
+        rows = await self._read.fetch(
+            "SELECT step, player_id, action, by_ai FROM actions WHERE game_id = ? ORDER BY step",
+            game_id,
+        )
+        return [
+            LoggedAction(
+                r["step"], r["player_id"], Action(**json.loads(r["action"])), bool(r["by_ai"])
+            )
+            for r in rows
+        ]
+
+    async def finished_games(
+        self,
+        guild_id: int,
+        *,
+        game: str | None = None,
+        player_id: int | None = None,
+        limit: int,
+        offset: int = 0,
+    ) -> list[tuple[GameRow, float]]:
+        """A guild's finished games, newest finish first, with when each finished; only
+        `game`'s, and only those `player_id` sat in, when given."""
+        sql = (
+            "SELECT games.*, (SELECT MAX(finished_at) FROM results"
+            " WHERE results.game_id = games.id) AS finished_at"
+            " FROM games WHERE guild_id = ? AND status = 'finished'"
+        )
+        params: list[Any] = [guild_id]
+        if game is not None:
+            sql += " AND game = ?"
+            params.append(game)
+        if player_id is not None:
+            sql += " AND id IN (SELECT game_id FROM seats WHERE player_id = ?)"
+            params.append(player_id)
+        sql += " ORDER BY finished_at DESC, id DESC LIMIT ? OFFSET ?"
+        rows = await self._read.fetch(sql, *params, limit, offset)
+        return [(_game(r), r["finished_at"] or r["updated_at"]) for r in rows]
+
+
+def _game(row: Row) -> GameRow:
+    return GameRow(
+        id=row["id"],
+        game=row["game"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        host_id=row["host_id"],
+        status=row["status"],
+        options=json.loads(row["options"]),
+        seed=row["seed"],
+        step=row["step"],
+        state=json.loads(row["state"]) if row["state"] is not None else None,
+        lobby_message_id=row["lobby_message_id"],
+        thread_id=row["thread_id"],
+        board_message_id=row["board_message_id"],
+        ping_message_id=row["ping_message_id"],
+        deadline=row["deadline"],
+        reminded=bool(row["reminded"]),
+        shown_step=row["shown_step"],
+        shown_chapter=row["shown_chapter"],
+        broken=row["broken"],
+        ended_by=row["ended_by"],
+        end_votes=tuple(json.loads(row["end_votes"])),
+        rematch_of=row["rematch_of"],
+    )
+
+
+def _of(rows: Iterable[Row], shards: Shards | None) -> list[int]:
+    return [r["id"] for r in rows if shards is None or shards.owns(r["guild_id"])]
