@@ -31,8 +31,7 @@ from bench.common import add_game_option, print_load, print_table, selected_game
 from bot.client import ParlourBot
 from bot.settings import Settings
 from bot.storage import ACTIVE
-from bot.table.board import PEEK
-from bot.ui.custom_ids import ButtonId, parse, parse_choice
+from bot.ui.custom_ids import ButtonId, TableVerb, parse_choice
 from rules.cock_and_bull import actions as cock_and_bull
 from rules.core import Action
 from rules.hold_your_horses import actions as hold_your_horses
@@ -174,7 +173,7 @@ class Run:
 
 def button_id(custom_id: str, value: str | None) -> ButtonId:
     """The ButtonId of a button, or of a select menu's option."""
-    return parse(custom_id) if value is None else parse_choice(custom_id, value)
+    return ButtonId.parse(custom_id) if value is None else parse_choice(custom_id, value)
 
 
 def choices(
@@ -205,7 +204,11 @@ def choices(
 def peek_id(message: FakeMessage) -> str | None:
     """The custom id of the board's private-panel button (🔒), if it has one."""
     for c in walk_components(message.components):
-        if c["type"] == BUTTON and "custom_id" in c and parse(c["custom_id"]).verb == PEEK:
+        if (
+            c["type"] == BUTTON
+            and "custom_id" in c
+            and ButtonId.parse(c["custom_id"]).verb == TableVerb.PEEK
+        ):
             return str(c["custom_id"])
     return None
 
@@ -254,7 +257,7 @@ async def start(run: Run) -> tuple[int, int]:
     )
     if lobby is None:
         raise RuntimeError("no lobby was posted")
-    game_id = parse(lobby.buttons[0]["custom_id"]).game_id
+    game_id = ButtonId.parse(lobby.buttons[0]["custom_id"]).game_id
     for user in run.players[1:]:
         join = next(b["label"] for b in lobby.buttons if b["label"].startswith("Join"))
         await run.interact("Join", fake.click(user, lobby, label=join))

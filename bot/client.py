@@ -38,10 +38,11 @@ from bot.table.publisher import BoardPublisher
 from bot.table.recovery import Recovery
 from bot.table.replay import Replays
 from bot.table.table_menu import TableMenu
+from bot.ui.click_routes import ClickRoutes
 from bot.ui.command_sync import sync_if_changed
 from bot.ui.command_values import refusal
 from bot.ui.components import GameButton, GameSelect, shows
-from bot.ui.custom_ids import is_box_id, is_parlour_id, parse, typed_value
+from bot.ui.custom_ids import ButtonId, is_box_id, is_parlour_id, typed_value
 from bot.ui.replies import Reply
 from bot.ui.router import GENERIC_ERROR, MOVED_ON, OLD_BOX, OLD_BUTTON, Router
 from rules.registry import ENGINES
@@ -142,7 +143,8 @@ class ParlourBot(commands.Bot):
     lobby: Lobby
     play: Play
     router: Router
-    clicks: Clicks
+    clicks: ClickRoutes
+    table_clicks: Clicks
     recovery: Recovery
     replays: Replays
 
@@ -187,6 +189,8 @@ class ParlourBot(commands.Bot):
         self._background: set[asyncio.Task[None]] = set()
         self._closing: asyncio.Future[None] | None = None
         self.router = Router(self.metrics)
+        # Every button's and menu's click, by its id's kind: the cogs add theirs as they load.
+        self.clicks = ClickRoutes(self.router)
 
     async def setup_hook(self) -> None:
         # Every command's names and descriptions in each language with a catalog.
@@ -219,7 +223,8 @@ class ParlourBot(commands.Bot):
         self.play = Play(self.service, self.presenters, self.publisher, self.autopilot)
         self.table_menu = TableMenu(self.service, self.publisher, self.play)
         self.replays = Replays(self.service, self.presenters)
-        self.clicks = Clicks(self.router, self.lobby, self.play, self.table_menu)
+        self.table_clicks = Clicks(self.router, self.lobby, self.play, self.table_menu)
+        self.clicks.add(ButtonId, self.table_clicks.click)
         self.recovery = Recovery(
             self,
             self.service,
@@ -341,7 +346,9 @@ class ParlourBot(commands.Bot):
         custom_id = str(data.get("custom_id", ""))
         if kind is discord.InteractionType.modal_submit:
             if is_box_id(custom_id):
-                await self.clicks.typed(interaction, parse(custom_id), typed_value(data))
+                await self.table_clicks.typed(
+                    interaction, ButtonId.parse(custom_id), typed_value(data)
+                )
             else:
                 await self._answer_privately(interaction, OLD_BOX)
         elif kind is discord.InteractionType.component:

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-import re
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -23,8 +21,8 @@ from bot.language.i18n import _, ngettext
 from bot.language.wording import number
 from bot.table.history import Page, history_page
 from bot.table.replay import Replay
-from bot.ui.components import plain_button
-from bot.ui.custom_ids import PAGE_TEMPLATE, PageId, ViewerId
+from bot.ui.components import ParlourButton
+from bot.ui.custom_ids import PageId, ViewerId
 from bot.ui.replies import Reply
 from cogs.options import guild_id
 from cogs.replay_viewer import (
@@ -41,34 +39,15 @@ from cogs.scoreboard import GAME_CHOICES
 MAX_OPTION_INT = 2**53 - 1  # Discord's largest integer option
 
 
-class HistoryButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_TEMPLATE):
-    """◀ or ▶ under a `/history` list."""
-
-    def __init__(
-        self, pid: PageId, *, label: str = "…", emoji: str | None = None, disabled: bool = False
-    ) -> None:
-        super().__init__(plain_button(pid.encode(), label=label, emoji=emoji, disabled=disabled))
-        self.pid = pid
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> HistoryButton:
-        return cls(PageId.parse(match.string))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog = interaction.client.get_cog(Community.__cog_name__)
-        if not isinstance(cog, Community):
-            raise RuntimeError("the history's cog is not loaded")
-        await cog.page_click(interaction, self.pid)
+class HistoryButton(ParlourButton[PageId], kind=PageId):
+    """◀ or ▶ under a `/history` list: its click goes to the `PageId` route."""
 
 
 class Community(commands.Cog):
+    """`/history` and `/replay`, and the clicks on their buttons (`PageId`, `ViewerId`)."""
+
     def __init__(self, bot: ParlourBot) -> None:
+        """The cog of `bot`."""
         self.bot = bot
 
     # --- /history ---------------------------------------------------------------------------
@@ -85,13 +64,11 @@ class Community(commands.Cog):
         embed, view = await self._page(guild_id(interaction), pid)
         await Reply.of(interaction).private(embed=embed, view=view)
 
-    async def page_click(self, interaction: discord.Interaction[Any], pid: PageId) -> None:
-        async def turn(reply: Reply) -> None:
-            _check_owner(reply, pid.owner, spoken_command("/history"))
-            embed, view = await self._page(guild_id(interaction), pid)
-            await reply.update(embed=embed, view=view)
-
-        await self.bot.router.handle(Reply.of(interaction), turn)
+    async def page_click(self, reply: Reply, pid: PageId) -> None:
+        """◀ or ▶ clicked: the page it leads to, in place (its owner's alone)."""
+        _check_owner(reply, pid.owner, spoken_command("/history"))
+        embed, view = await self._page(guild_id(reply.interaction), pid)
+        await reply.update(embed=embed, view=view)
 
     async def _page(self, guild: int, pid: PageId) -> tuple[discord.Embed, discord.ui.View]:
         page = await history_page(
@@ -131,17 +108,16 @@ class Community(commands.Cog):
         viewer = await self._viewer(replay, 0, interaction.user.id)
         await Reply.of(interaction).private(embed=viewer.embed, file=viewer.file, view=viewer.view)
 
-    async def viewer_click(self, interaction: discord.Interaction[Any], vid: ViewerId) -> None:
-        async def step(reply: Reply) -> None:
-            _check_owner(reply, vid.owner, f"{spoken_command('/replay id')}:{vid.game_id}")
-            replay = await self.bot.replays.open(vid.game_id, guild_id(interaction))
-            if vid.tag == SUMMARY:
-                await self._summary(reply, replay)
-                return
-            viewer = await self._viewer(replay, replay.clamp(vid.step), vid.owner)
-            await reply.update(embed=viewer.embed, attachments=[viewer.file], view=viewer.view)
-
-        await self.bot.router.handle(Reply.of(interaction), step)
+    async def viewer_click(self, reply: Reply, vid: ViewerId) -> None:
+        """A replay viewer's button clicked: the step it leads to, in place, or the animated
+        summary (its owner's alone)."""
+        _check_owner(reply, vid.owner, f"{spoken_command('/replay id')}:{vid.game_id}")
+        replay = await self.bot.replays.open(vid.game_id, guild_id(reply.interaction))
+        if vid.tag == SUMMARY:
+            await self._summary(reply, replay)
+            return
+        viewer = await self._viewer(replay, replay.clamp(vid.step), vid.owner)
+        await reply.update(embed=viewer.embed, attachments=[viewer.file], view=viewer.view)
 
     async def _viewer(self, replay: Replay, step: int, owner: int) -> ViewerMessage:
         game = replay.table.row.game
@@ -208,5 +184,9 @@ def _history_text(page: Page) -> str:
 
 
 async def setup(bot: ParlourBot) -> None:
+    """Load the cog, and route its buttons' clicks to it."""
+    cog = Community(bot)
+    bot.clicks.add(PageId, cog.page_click)
+    bot.clicks.add(ViewerId, cog.viewer_click)
     bot.add_dynamic_items(ReplayButton, HistoryButton)
-    await bot.add_cog(Community(bot))
+    await bot.add_cog(cog)

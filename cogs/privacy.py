@@ -8,8 +8,6 @@ only they can confirm, and they work across a restart.
 from __future__ import annotations
 
 import logging
-import re
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -22,8 +20,8 @@ from bot.language.i18n import N_, _, ngettext
 from bot.ops.forget import forget_member
 from bot.storage import LOBBY
 from bot.table.lobby_card import lobby_embed, lobby_view
-from bot.ui.components import plain_button
-from bot.ui.custom_ids import FORGET_TEMPLATE
+from bot.ui.components import ParlourButton
+from bot.ui.custom_ids import ForgetId
 from bot.ui.replies import Reply
 
 log = logging.getLogger(__name__)
@@ -46,33 +44,16 @@ game, your results, standings and ratings. Your games in play are resigned; fini
 stay, with you as “Former player”. It can't be undone. Go ahead?""")
 
 
-class ForgetButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=FORGET_TEMPLATE):
-    """ "Forget me" or "Keep my data" under `/forget-me`'s question."""
-
-    def __init__(self, owner: int, choice: str, *, label: str = "…") -> None:
-        style = discord.ButtonStyle.danger if choice == "yes" else discord.ButtonStyle.secondary
-        super().__init__(plain_button(f"fm1:{owner}:{choice}", label=label, style=style))
-        self.owner, self.choice = owner, choice
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> ForgetButton:
-        return cls(int(match["owner"]), match["choice"])
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog = interaction.client.get_cog(Privacy.__cog_name__)
-        if not isinstance(cog, Privacy):
-            raise RuntimeError("the privacy cog is not loaded")
-        await cog.answer(interaction, self.owner, self.choice)
+class ForgetButton(ParlourButton[ForgetId], kind=ForgetId):
+    """The "Forget me" or "Keep my data" under `/forget-me`'s question: its click goes to the
+    `ForgetId` route."""
 
 
 class Privacy(commands.Cog):
+    """`/privacy` and `/forget-me`, and the answer to `/forget-me`'s question (`ForgetId`)."""
+
     def __init__(self, bot: ParlourBot) -> None:
+        """The cog of `bot`."""
         self.bot = bot
 
     @app_commands.command(name="privacy")
@@ -91,34 +72,33 @@ class Privacy(commands.Cog):
         """Remove your data from Parlour in every server (asks first)."""
         me = interaction.user.id
         view = discord.ui.View(timeout=None)
-        view.add_item(ForgetButton(me, "yes", label=_("Forget me")))
-        view.add_item(ForgetButton(me, "no", label=_("Keep my data")))
+        danger = discord.ButtonStyle.danger
+        view.add_item(ForgetButton(ForgetId(me, "yes"), label=_("Forget me"), style=danger))
+        view.add_item(ForgetButton(ForgetId(me, "no"), label=_("Keep my data")))
         await Reply.of(interaction).private(_(ASK), view=view)
 
-    async def answer(self, interaction: discord.Interaction[Any], owner: int, choice: str) -> None:
-        async def forget(reply: Reply) -> None:
-            if reply.user_id != owner:
-                mine = _("This question is someone else's: use `{command}` for your own.")
-                raise UserError(mine.format(command=spoken_command("/forget-me")))
-            if choice != "yes":
-                await reply.update(content=_("Nothing was changed."), view=None)
-                return
-            done = await forget_member(self.bot.service, owner)
-            self.bot.replays.forget_all()  # replays built before name the member
-            for game_id in done.resigned:
-                # Narrated from the log, as it is now: the board names a former player.
-                await self.bot.publisher.publish(game_id)
-                self.bot.autopilot.after(await self.bot.service.table(game_id))
-            for game_id in done.lobbies:
-                await self._redraw_lobby(game_id)
-            games = ngettext(
-                "Parlour has forgotten you: {n} game now names you “Former player”.",
-                "Parlour has forgotten you: {n} games now name you “Former player”.",
-                done.games,
-            ).format(n=done.games)
-            await reply.update(content=games, view=None)
-
-        await self.bot.router.handle(Reply.of(interaction), forget)
+    async def answer(self, reply: Reply, fid: ForgetId) -> None:
+        """The answer to `/forget-me`'s question (its asker's alone): forget them, or not."""
+        if reply.user_id != fid.owner:
+            mine = _("This question is someone else's: use `{command}` for your own.")
+            raise UserError(mine.format(command=spoken_command("/forget-me")))
+        if fid.choice != "yes":
+            await reply.update(content=_("Nothing was changed."), view=None)
+            return
+        done = await forget_member(self.bot.service, fid.owner)
+        self.bot.replays.forget_all()  # replays built before name the member
+        for game_id in done.resigned:
+            # Narrated from the log, as it is now: the board names a former player.
+            await self.bot.publisher.publish(game_id)
+            self.bot.autopilot.after(await self.bot.service.table(game_id))
+        for game_id in done.lobbies:
+            await self._redraw_lobby(game_id)
+        games = ngettext(
+            "Parlour has forgotten you: {n} game now names you “Former player”.",
+            "Parlour has forgotten you: {n} games now name you “Former player”.",
+            done.games,
+        ).format(n=done.games)
+        await reply.update(content=games, view=None)
 
     async def _redraw_lobby(self, game_id: int) -> None:
         """The lobby message without the member: open, or closed if they hosted it."""
@@ -137,5 +117,8 @@ class Privacy(commands.Cog):
 
 
 async def setup(bot: ParlourBot) -> None:
+    """Load the cog, and route its question's answers to it."""
+    cog = Privacy(bot)
+    bot.clicks.add(ForgetId, cog.answer)
     bot.add_dynamic_items(ForgetButton)
-    await bot.add_cog(Privacy(bot))
+    await bot.add_cog(cog)

@@ -9,10 +9,9 @@ hidden during play (hands, hidden bets, cards drawn) is narrated too.
 from __future__ import annotations
 
 import io
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 import discord
 
@@ -23,8 +22,8 @@ from bot.table.alt_text import board_alt, joined, plain
 from bot.table.board import narration, prompt_here
 from bot.table.presenter import Presenter
 from bot.table.replay import Replay
-from bot.ui.components import plain_button
-from bot.ui.custom_ids import VIEWER_TEMPLATE, ViewerId
+from bot.ui.components import ParlourButton
+from bot.ui.custom_ids import ViewerId
 from images.animation import Animation, animate
 from rules.core import Engine
 
@@ -36,50 +35,15 @@ SUMMARY = "summary"  # the tag of the animated summary's button
 
 @dataclass(frozen=True)
 class ViewerMessage:
+    """The viewer at one step: its embed, the board's picture, and its buttons."""
+
     embed: discord.Embed
     file: discord.File
     view: discord.ui.View
 
 
-@runtime_checkable
-class ViewerHandler(Protocol):
-    async def viewer_click(self, interaction: discord.Interaction[Any], vid: ViewerId) -> None: ...
-
-
-class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=VIEWER_TEMPLATE):
-    """A replay viewer's button; the click goes to the cog registered as `HANDLER`."""
-
-    HANDLER = "Community"
-
-    def __init__(
-        self,
-        vid: ViewerId,
-        *,
-        label: str,
-        emoji: str | None = None,
-        disabled: bool = False,
-        row: int | None = None,
-    ) -> None:
-        super().__init__(
-            plain_button(vid.encode(), label=label, emoji=emoji, disabled=disabled, row=row)
-        )
-        self.vid = vid
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> ReplayButton:
-        return cls(ViewerId.parse(match.string), label="…")
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        handler = interaction.client.get_cog(self.HANDLER)
-        if not isinstance(handler, ViewerHandler):
-            raise RuntimeError("the replay viewer's cog is not loaded")
-        await handler.viewer_click(interaction, self.vid)
+class ReplayButton(ParlourButton[ViewerId], kind=ViewerId):
+    """A replay viewer's button: its click goes to the `ViewerId` route (`/replay`'s cog)."""
 
 
 def picture_at(replay: Replay, presenter: Presenter[Any], step: int) -> bytes:

@@ -24,9 +24,8 @@ from bot.table.alt_text import board_alt
 from bot.table.lobby_card import rematch_button
 from bot.table.presenter import ButtonLook, NumberBox, Picture, Presenter, Zoom
 from bot.ui.components import GameButton, GameSelect, view_of
-from bot.ui.custom_ids import BOX_VERB, MENU_VERB, ButtonId
+from bot.ui.custom_ids import ButtonId, TableVerb
 from rules.core import Action, Engine, Event, PlayerId
-from rules.seats import TAKE_SEAT
 
 log = logging.getLogger(__name__)
 
@@ -34,16 +33,12 @@ NARRATION_LINES = 8  # what the board embed shows of the last action: enough, ne
 MAX_ROWS = 5  # Discord's limits: 5 rows of 5 buttons, or one select menu a row
 BUTTONS_PER_ROW = 5
 OPTIONS_PER_MENU = 25
-PEEK = "peek"  # the verb of the button that opens a player's private panel
-ASK = BOX_VERB  # the verb of the button that opens a number box; its arg is the number's verb
-TABLE_MENU = "seats"  # the verb of the button that opens the resign / end / hand-over panel
-TEXT_BOARD = "text"  # 📝: the board as text, privately (`bot.table.text_board`)
-TEXT_DEFAULT = "text_default"  # the text board's own button: show it after each of my moves
-ZOOM = "zoom"  # 🔍: a part of the board at full size; its arg (in its menu) the part
 
 
 @dataclass(frozen=True)
 class Board:
+    """A board message: its embed, its picture (as a file and as drawn), its components."""
+
     embed: discord.Embed
     file: discord.File
     view: discord.ui.View
@@ -74,7 +69,7 @@ def components(
         ]
         for part, chunk in enumerate(chunks, 1):
             label = placeholder if len(chunks) == 1 else f"{placeholder} ({part}/{len(chunks)})"
-            menu_id = ButtonId(game, game_id, step, "menu").menu_id(len(selects))
+            menu_id = ButtonId(game, game_id, step, TableVerb.MENU).menu_id(len(selects))
             selects.append(GameSelect(menu_id, chunk, label))
     buttons.extend(extra)
     if len(buttons) > (MAX_ROWS - len(selects)) * BUTTONS_PER_ROW:
@@ -116,17 +111,21 @@ def public_offers(
 
 
 def box_buttons(table: Table, boxes: Sequence[NumberBox]) -> list[GameButton]:
+    """A "Type a number…" button for each of `boxes`, at the table's step."""
     row = table.row
     return [
-        GameButton(ButtonId(row.game, row.id, row.step, ASK, box.verb), label=_("Type a number…"))
+        GameButton(
+            ButtonId(row.game, row.id, row.step, TableVerb.ASK, box.verb), label=_("Type a number…")
+        )
         for box in boxes
     ]
 
 
 def peek_button(table: Table, presenter: Presenter[Any]) -> list[GameButton]:
+    """The button that opens a player's private panel, if the game has one."""
     if presenter.private_label is None:
         return []
-    bid = ButtonId(table.row.game, table.row.id, None, PEEK)
+    bid = ButtonId(table.row.game, table.row.id, None, TableVerb.PEEK)
     return [
         GameButton(
             bid, label=_(presenter.private_label), style=discord.ButtonStyle.secondary, emoji="🔒"
@@ -241,10 +240,10 @@ def reading_buttons(table: Table, presenter: Presenter[Any]) -> list[GameButton]
     """📝 Text board: the position as text for a screen reader, with the moves; 🔍 Zoom:
     a part of a big board at full size. Both answer the clicker alone."""
     row = table.row
-    text = ButtonId(row.game, row.id, None, TEXT_BOARD)
+    text = ButtonId(row.game, row.id, None, TableVerb.TEXT)
     buttons = [GameButton(text, label=_("Text board"), emoji="📝")]
     if presenter.zoomable:
-        zoom = ButtonId(row.game, row.id, None, ZOOM)
+        zoom = ButtonId(row.game, row.id, None, TableVerb.ZOOM)
         buttons.append(GameButton(zoom, label=_("Zoom"), emoji="🔍"))
     return buttons
 
@@ -255,12 +254,12 @@ def zoom_menu(table: Table, zooms: Sequence[Zoom], chosen: str) -> GameSelect:
     options = [
         discord.SelectOption(
             label=z.label,
-            value=ButtonId(row.game, row.id, None, ZOOM, z.key).value(),
+            value=ButtonId(row.game, row.id, None, TableVerb.ZOOM, z.key).value(),
             default=z.key == chosen,
         )
         for z in zooms[:OPTIONS_PER_MENU]
     ]
-    menu_id = ButtonId(row.game, row.id, None, MENU_VERB).menu_id(0)
+    menu_id = ButtonId(row.game, row.id, None, TableVerb.MENU).menu_id(0)
     return GameSelect(menu_id, options, _("Show another part…"))
 
 
@@ -268,10 +267,10 @@ def table_buttons(table: Table, to_act: frozenset[PlayerId]) -> list[GameButton]
     """Every live board's way to resign, end or hand a seat over (`bot.table.table_menu`), and
     "Take my seat back" while the AI plays an absent player's turn."""
     row = table.row
-    menu = ButtonId(row.game, row.id, None, TABLE_MENU)
+    menu = ButtonId(row.game, row.id, None, TableVerb.SEATS)
     buttons = [GameButton(menu, label=_("Resign or end…"))]
     if to_act & table.away:
-        bid = ButtonId(row.game, row.id, None, TAKE_SEAT.verb)
+        bid = ButtonId(row.game, row.id, None, TableVerb.TAKE_SEAT)
         buttons.append(GameButton(bid, label=_("Take my seat back"), emoji="🪑"))
     return buttons
 

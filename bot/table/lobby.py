@@ -14,10 +14,10 @@ from bot.language.wording import agree, listing
 from bot.service import GameService, Table
 from bot.storage import FINISHED
 from bot.table.autopilot import Autopilot
-from bot.table.lobby_card import REMATCH, lobby_embed, lobby_view
+from bot.table.lobby_card import lobby_embed, lobby_view
 from bot.table.presenters import Presenters
 from bot.table.publisher import BoardPublisher
-from bot.ui.custom_ids import ButtonId
+from bot.ui.custom_ids import ButtonId, TableVerb
 from bot.ui.replies import Reply
 
 # What the bot needs in the lobby's channel to run a game there, with Discord's wording.
@@ -33,6 +33,8 @@ THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
 
 
 class Lobby:
+    """Opens lobbies and answers their buttons (and the final board's Rematch)."""
+
     def __init__(
         self,
         service: GameService,
@@ -40,6 +42,7 @@ class Lobby:
         publisher: BoardPublisher,
         autopilot: Autopilot,
     ) -> None:
+        """A lobby desk that starts games with `publisher` and `autopilot`."""
         self._service = service
         self._presenters = presenters
         self._publisher = publisher
@@ -79,19 +82,20 @@ class Lobby:
         return lobby_view(table, self._service.engine(game), self._presenters.get(game))
 
     async def click(self, reply: Reply, bid: ButtonId) -> None:
+        """A click of a lobby's button (one of `LOBBY_VERBS`)."""
         user = reply.interaction.user
-        if bid.verb == "start":
+        if bid.verb == TableVerb.START:
             await self._start(reply, bid.game_id)
             return
-        if bid.verb == REMATCH:
+        if bid.verb == TableVerb.REMATCH:
             await self._rematch(reply, bid.game_id)
             return
-        if bid.verb == "join":
+        if bid.verb == TableVerb.JOIN:
             side = int(bid.arg) if bid.arg.isdigit() else 0
             table = await self._service.join(bid.game_id, user.id, user.display_name, side)
-        elif bid.verb == "leave":
+        elif bid.verb == TableVerb.LEAVE:
             table = await self._service.leave(bid.game_id, user.id)
-        elif bid.verb == "add_bot":
+        elif bid.verb == TableVerb.ADD_BOT:
             table = await self._service.add_bot(bid.game_id, user.id)
         else:
             table = await self._service.cancel(bid.game_id, user.id)

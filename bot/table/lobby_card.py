@@ -17,11 +17,20 @@ from bot.service import Table
 from bot.storage import ACTIVE, CANCELLED, FINISHED, LOBBY
 from bot.table.presenter import Presenter
 from bot.ui.components import GameButton, view_of
-from bot.ui.custom_ids import ButtonId
+from bot.ui.custom_ids import ButtonId, TableVerb
 from rules.core import Engine
 
-REMATCH = "rematch"  # on a finished game's final board: a new lobby for the same game
-LOBBY_VERBS = frozenset({"join", "leave", "add_bot", "start", "cancel", REMATCH})
+# The lobby's verbs, and Rematch (on a finished game's final board: a new lobby for the game).
+LOBBY_VERBS = frozenset(
+    {
+        TableVerb.JOIN,
+        TableVerb.LEAVE,
+        TableVerb.ADD_BOT,
+        TableVerb.START,
+        TableVerb.CANCEL,
+        TableVerb.REMATCH,
+    }
+)
 
 
 def side_names(table: Table, presenter: Presenter[Any]) -> Sequence[str]:
@@ -94,30 +103,34 @@ def _lobby_view(table: Table, engine: Engine[Any], presenter: Presenter[Any]) ->
     full = len(table.seats) >= engine.max_players
 
     def button(
-        verb: str, label: str, style: discord.ButtonStyle, off: bool = False, arg: str = ""
+        verb: TableVerb, label: str, style: discord.ButtonStyle, off: bool = False, arg: str = ""
     ) -> GameButton:
         bid = ButtonId(table.row.game, table.row.id, None, verb, arg)
         return GameButton(bid, label=label, style=style, disabled=off)
 
     joins = [
         button(
-            "join", _("Join {side}").format(side=name), discord.ButtonStyle.success, full, str(i)
+            TableVerb.JOIN,
+            _("Join {side}").format(side=name),
+            discord.ButtonStyle.success,
+            full,
+            str(i),
         )
         for i, name in enumerate(side_names(table, presenter))
-    ] or [button("join", _("Join"), discord.ButtonStyle.success, full)]
+    ] or [button(TableVerb.JOIN, _("Join"), discord.ButtonStyle.success, full)]
     # Five buttons a row: with four sides, the joins take the first row.
     return view_of(
         [
             *joins,
-            button("leave", _("Leave"), discord.ButtonStyle.secondary),
-            button("add_bot", _("Add bot"), discord.ButtonStyle.secondary, full),
-            button("start", _("Start"), discord.ButtonStyle.primary),
-            button("cancel", _("Cancel"), discord.ButtonStyle.danger),
+            button(TableVerb.LEAVE, _("Leave"), discord.ButtonStyle.secondary),
+            button(TableVerb.ADD_BOT, _("Add bot"), discord.ButtonStyle.secondary, full),
+            button(TableVerb.START, _("Start"), discord.ButtonStyle.primary),
+            button(TableVerb.CANCEL, _("Cancel"), discord.ButtonStyle.danger),
         ]
     )
 
 
 def rematch_button(table: Table) -> GameButton:
     """The final board's Rematch button (anyone in the server may click it)."""
-    bid = ButtonId(table.row.game, table.row.id, None, REMATCH)
+    bid = ButtonId(table.row.game, table.row.id, None, TableVerb.REMATCH)
     return GameButton(bid, label=_("Rematch"), style=discord.ButtonStyle.success, emoji="🔁")

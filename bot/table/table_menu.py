@@ -22,44 +22,51 @@ from bot.errors import UserError
 from bot.language.i18n import N_, _, game_language, speaking
 from bot.language.wording import mention, who
 from bot.service import GameService, Table
-from bot.table.board import TABLE_MENU
 from bot.table.play import Play
 from bot.table.publisher import BoardPublisher
 from bot.ui.components import GameButton, GameSelect, view_of
-from bot.ui.custom_ids import ButtonId
+from bot.ui.custom_ids import ButtonId, TableVerb
 from bot.ui.replies import Reply
 from rules.core import Action
-from rules.seats import HAND_TO_AI, RESIGN, TAKE_SEAT
 
-RESIGN_ASK = "resign_ask"
-END_ASK = "end_ask"
-END = "end"
-VOTE_END = "vote_end"
-KEEP = "keep"
-TABLE_VERBS = frozenset(
-    {TABLE_MENU, RESIGN_ASK, END_ASK, END, VOTE_END, KEEP, RESIGN.verb, HAND_TO_AI.verb}
-    | {TAKE_SEAT.verb}
+# The panel's verbs: the board's button that opens it, its confirms, the seat actions.
+TABLE_MENU_VERBS = frozenset(
+    {
+        TableVerb.SEATS,
+        TableVerb.RESIGN_ASK,
+        TableVerb.END_ASK,
+        TableVerb.END,
+        TableVerb.VOTE_END,
+        TableVerb.KEEP,
+        TableVerb.RESIGN,
+        TableVerb.HAND_TO_AI,
+        TableVerb.TAKE_SEAT,
+    }
 )
 
 
 class TableMenu:
+    """The "Resign or end…" panel of every live board, its confirms, and what they do."""
+
     def __init__(self, service: GameService, publisher: BoardPublisher, play: Play) -> None:
+        """A panel that shows the moves it makes with `play`, and endings with `publisher`."""
         self._service = service
         self._publisher = publisher
         self._play = play
 
     async def click(self, reply: Reply, bid: ButtonId) -> None:
+        """A click of the panel's (one of `TABLE_MENU_VERBS`)."""
         handler = {
-            TABLE_MENU: self._menu,
-            RESIGN_ASK: self._resign_ask,
-            END_ASK: self._end_ask,
-            KEEP: self._keep,
-            END: self._end,
-            VOTE_END: self._vote,
-            RESIGN.verb: self._seat_action,
-            TAKE_SEAT.verb: self._seat_action,
-            HAND_TO_AI.verb: self._seat_action,
-        }[bid.verb]
+            TableVerb.SEATS: self._menu,
+            TableVerb.RESIGN_ASK: self._resign_ask,
+            TableVerb.END_ASK: self._end_ask,
+            TableVerb.KEEP: self._keep,
+            TableVerb.END: self._end,
+            TableVerb.VOTE_END: self._vote,
+            TableVerb.RESIGN: self._seat_action,
+            TableVerb.TAKE_SEAT: self._seat_action,
+            TableVerb.HAND_TO_AI: self._seat_action,
+        }[TableVerb(bid.verb)]
         await handler(reply, bid)
 
     # --- the panel and its confirms ----------------------------------------------------------
@@ -73,21 +80,27 @@ class TableMenu:
         items: list[discord.ui.Item[Any]] = []
         lines: list[str] = []
         if me in table.away:
-            items.append(_button(bid, TAKE_SEAT.verb, _("Take my seat back"), emoji="🪑"))
+            items.append(_button(bid, TableVerb.TAKE_SEAT, _("Take my seat back"), emoji="🪑"))
         if me in table.names and me not in table.resigned:
-            items.append(_button(bid, RESIGN_ASK, _("Resign…"), emoji="🏳️"))
+            items.append(_button(bid, TableVerb.RESIGN_ASK, _("Resign…"), emoji="🏳️"))
         if me in table.voters:
             tally = f"{len(table.row.end_votes)}/{len(table.voters)}"
             lines.append(_("Votes to end: {votes}.").format(votes=tally))
-            items.append(_button(bid, VOTE_END, _("Vote to end ({votes})").format(votes=tally)))
+            items.append(
+                _button(bid, TableVerb.VOTE_END, _("Vote to end ({votes})").format(votes=tally))
+            )
         if manager:
-            items.append(_button(bid, END_ASK, _("End game…"), style=discord.ButtonStyle.danger))
+            items.append(
+                _button(bid, TableVerb.END_ASK, _("End game…"), style=discord.ButtonStyle.danger)
+            )
             if table.voters:
                 options = [
-                    discord.SelectOption(label=table.names[p][:100], value=f"{HAND_TO_AI.verb}:{p}")
+                    discord.SelectOption(
+                        label=table.names[p][:100], value=f"{TableVerb.HAND_TO_AI}:{p}"
+                    )
                     for p in table.voters
                 ]
-                menu_id = ButtonId(bid.game, bid.game_id, None, "menu").menu_id(0)
+                menu_id = ButtonId(bid.game, bid.game_id, None, TableVerb.MENU).menu_id(0)
                 items.insert(0, GameSelect(menu_id, options, _("Hand a seat to the AI…")))
         if not items:
             raise UserError(_("There is nothing you can change in this game."))
@@ -100,7 +113,7 @@ class TableMenu:
             reply,
             bid,
             _("Are you sure? Resigning counts as a loss, and you cannot come back."),
-            _button(bid, RESIGN.verb, _("Resign"), style=discord.ButtonStyle.danger),
+            _button(bid, TableVerb.RESIGN, _("Resign"), style=discord.ButtonStyle.danger),
         )
 
     async def _end_ask(self, reply: Reply, bid: ButtonId) -> None:
@@ -113,11 +126,11 @@ class TableMenu:
             reply,
             bid,
             _("End this game for everyone? Nobody wins and the scoreboard does not change."),
-            _button(bid, END, _("End game"), style=discord.ButtonStyle.danger),
+            _button(bid, TableVerb.END, _("End game"), style=discord.ButtonStyle.danger),
         )
 
     async def _confirm(self, reply: Reply, bid: ButtonId, text: str, yes: GameButton) -> None:
-        no = _button(bid, KEEP, _("Keep playing"), style=discord.ButtonStyle.secondary)
+        no = _button(bid, TableVerb.KEEP, _("Keep playing"), style=discord.ButtonStyle.secondary)
         await self._private(reply, text, view_of([yes, no]))
 
     async def _keep(self, reply: Reply, bid: ButtonId) -> None:
@@ -136,10 +149,10 @@ class TableMenu:
             seat=seat,
         )
         done = {
-            RESIGN.verb: N_("You resigned."),
-            TAKE_SEAT.verb: N_("Your seat is yours again."),
-            HAND_TO_AI.verb: N_("The AI plays that seat now."),
-        }[bid.verb]
+            TableVerb.RESIGN: N_("You resigned."),
+            TableVerb.TAKE_SEAT: N_("Your seat is yours again."),
+            TableVerb.HAND_TO_AI: N_("The AI plays that seat now."),
+        }[TableVerb(bid.verb)]
         await self._private(reply, _(done), None)
         await self._play.show(played)
 
@@ -188,7 +201,7 @@ class TableMenu:
 
 def _button(
     bid: ButtonId,
-    verb: str,
+    verb: TableVerb,
     label: str,
     *,
     style: discord.ButtonStyle = discord.ButtonStyle.secondary,

@@ -18,18 +18,10 @@ from bot.language.i18n import _
 from bot.language.wording import without_mentions
 from bot.service import Table
 from bot.table.alt_text import spoken
-from bot.table.board import (
-    TEXT_BOARD,
-    TEXT_DEFAULT,
-    box_buttons,
-    components,
-    peek_button,
-    prompt_here,
-    public_offers,
-)
+from bot.table.board import box_buttons, components, peek_button, prompt_here, public_offers
 from bot.table.presenter import Presenter
 from bot.ui.components import GameButton, view_of
-from bot.ui.custom_ids import ButtonId, parse
+from bot.ui.custom_ids import ButtonId, TableVerb
 from rules.core import Engine, PlayerId
 
 TEXT_MAX = 4096  # an embed description's limit
@@ -72,10 +64,10 @@ def _items(
     the text board's own buttons: read it again, and show it after each of my moves."""
     row = table.row
     refresh = GameButton(
-        ButtonId(row.game, row.id, None, TEXT_BOARD), label=_("Read again"), emoji="🔄"
+        ButtonId(row.game, row.id, None, TableVerb.TEXT), label=_("Read again"), emoji="🔄"
     )
     toggle = GameButton(
-        ButtonId(row.game, row.id, None, TEXT_DEFAULT, "off" if default else "on"),
+        ButtonId(row.game, row.id, None, TableVerb.TEXT_DEFAULT, "off" if default else "on"),
         label=_("Stop showing this after my moves")
         if default
         else _("Show this after each of my moves"),
@@ -93,7 +85,7 @@ def is_text_board(custom_ids: Sequence[str]) -> bool:
     """True when a private message's components are a text board's (its "Read again")."""
     for custom_id in custom_ids:
         try:
-            if parse(custom_id).verb == TEXT_BOARD:
+            if ButtonId.parse(custom_id).verb == TableVerb.TEXT:
                 return True
         except ValueError:
             continue

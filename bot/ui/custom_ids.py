@@ -13,24 +13,65 @@ viewer belongs to: the replay viewer's `rv1:<owner>:<game_id>:<step>:<tag>` (the
 click shows), `/history`'s `hp1:<owner>:<page>:<game>:<user>:<tag>` (`-` for no filter) and
 `/forget-me`'s confirm, `fm1:<owner>:<yes|no>`.
 The tag tells apart buttons of one message that lead to the same place.
+
+Each kind of id is a class here that names its `TEMPLATE` (the pattern a clicked custom id
+is matched against) and `parse`s it; `bot.ui.components.ParlourItem` reads both.
+
+The table's own verbs (the lobby's, a board's, the table menu's) are `TableVerb`: a click
+with one of them goes to the table, never to the game, so no game's verb may be one of them
+(tests/bot/test_table_verbs.py holds it).
 """
 
 from __future__ import annotations
 
+import enum
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
+
+from rules.seats import Verb as SeatVerb
+
+
+class TableVerb(enum.StrEnum):
+    """Every verb the table answers itself, before a game's: posted on Discord messages, so
+    a value is never changed."""
+
+    # The lobby (`bot.table.lobby`), and the final board's Rematch.
+    JOIN = "join"
+    LEAVE = "leave"
+    ADD_BOT = "add_bot"
+    START = "start"
+    CANCEL = "cancel"
+    REMATCH = "rematch"
+    # A live board (`bot.table.board`): the private panel, a number box, reading it.
+    PEEK = "peek"
+    ASK = "ask"  # a "Type a number…" button (its arg the number's verb); its box has its id
+    TEXT = "text"  # 📝: the board as text, privately (`bot.table.text_board`)
+    TEXT_DEFAULT = "text_default"  # the text board's own button: show it after each move
+    ZOOM = "zoom"  # 🔍: a part of the board at full size; its arg (in its menu) the part
+    # The table menu (`bot.table.table_menu`): resign, end, hand a seat over.
+    SEATS = "seats"  # the board's "Resign or end…": opens the menu
+    RESIGN_ASK = "resign_ask"
+    END_ASK = "end_ask"
+    END = "end"
+    VOTE_END = "vote_end"
+    KEEP = "keep"
+    # The seat actions every engine applies (`rules.seats`): the table menu sends them.
+    RESIGN = SeatVerb.RESIGN
+    HAND_TO_AI = SeatVerb.HAND_TO_AI
+    TAKE_SEAT = SeatVerb.TAKE_SEAT
+    # A select menu's id (`<head>:menu:<n>`): never a button's verb.
+    MENU = "menu"
+
 
 VERSION = "v1"
 MAX_LENGTH = 100
 _HEAD = r"v1:(?P<game>[a-z_]+):(?P<game_id>[0-9]+):(?P<step>[0-9]+|-):"
 _ACTION = r"(?P<verb>[a-z_]+)(?::(?P<arg>[A-Za-z0-9_.,-]*))?"
-MENU_VERB = "menu"
-BOX_VERB = "ask"  # a "Type a number…" button; the box it opens has the same custom id
 # A button's verb is never "menu", so a select's id can't be mistaken for a button's.
-TEMPLATE = _HEAD + rf"(?!{MENU_VERB}(?::|$)){_ACTION}"
-MENU_TEMPLATE = _HEAD + rf"{MENU_VERB}:(?P<menu>[0-9]+)"
+TEMPLATE = _HEAD + rf"(?!{TableVerb.MENU}(?::|$)){_ACTION}"
+MENU_TEMPLATE = _HEAD + rf"{TableVerb.MENU}:(?P<menu>[0-9]+)"
 _PATTERN = re.compile(TEMPLATE)
 _MENU_PATTERN = re.compile(MENU_TEMPLATE)
 _VALUE_PATTERN = re.compile(_ACTION)
@@ -43,10 +84,16 @@ PAGE_TEMPLATE = (
 FORGET_TEMPLATE = r"fm1:(?P<owner>[0-9]+):(?P<choice>yes|no)"
 _VIEWER_PATTERN = re.compile(VIEWER_TEMPLATE)
 _PAGE_PATTERN = re.compile(PAGE_TEMPLATE)
+_FORGET_PATTERN = re.compile(FORGET_TEMPLATE)
 
 
 @dataclass(frozen=True)
 class ButtonId:
+    """A board's or a lobby's button: `verb` (a `TableVerb`, or the game's) with its `arg`,
+    in game `game_id` at `step` (None: any step)."""
+
+    TEMPLATE: ClassVar[str] = TEMPLATE
+
     game: str
     game_id: int
     step: int | None
@@ -54,10 +101,14 @@ class ButtonId:
     arg: str = ""
 
     def encode(self) -> str:
-        text = f"{self._head()}:{self.value()}"
-        if len(text) > MAX_LENGTH or not _PATTERN.fullmatch(text):
-            raise ValueError(f"not a valid custom id: {text!r}")
-        return text
+        """The custom id, checked against `TEMPLATE` and Discord's length limit."""
+        return _checked(f"{self._head()}:{self.value()}", _PATTERN)
+
+    @classmethod
+    def parse(cls, custom_id: str) -> ButtonId:
+        """The id a button's `custom_id` encodes (ValueError if it is not one)."""
+        match = _fullmatch(_PATTERN, custom_id)
+        return _button_id(match, match)
 
     def value(self) -> str:
         """The action part, `<verb>[:<arg>]`: also a select option's value."""
@@ -65,7 +116,7 @@ class ButtonId:
 
     def menu_id(self, n: int) -> str:
         """The custom id of the board's n-th select menu, at this id's step."""
-        return f"{self._head()}:{MENU_VERB}:{n}"
+        return f"{self._head()}:{TableVerb.MENU}:{n}"
 
     def _head(self) -> str:
         step = "-" if self.step is None else str(self.step)
@@ -76,16 +127,20 @@ class ButtonId:
 class ViewerId:
     """A replay viewer's button: show `game_id` at `step` to `owner`."""
 
+    TEMPLATE: ClassVar[str] = VIEWER_TEMPLATE
+
     owner: int
     game_id: int
     step: int
     tag: str
 
     def encode(self) -> str:
+        """The custom id, checked against `TEMPLATE` and Discord's length limit."""
         return _checked(f"rv1:{self.owner}:{self.game_id}:{self.step}:{self.tag}", _VIEWER_PATTERN)
 
     @classmethod
     def parse(cls, custom_id: str) -> ViewerId:
+        """The id a viewer button's `custom_id` encodes (ValueError if it is not one)."""
         m = _fullmatch(_VIEWER_PATTERN, custom_id)
         return cls(int(m["owner"]), int(m["game_id"]), int(m["step"]), m["tag"])
 
@@ -94,6 +149,8 @@ class ViewerId:
 class PageId:
     """A `/history` button: show `owner` page `page` of the list, filtered as it was."""
 
+    TEMPLATE: ClassVar[str] = PAGE_TEMPLATE
+
     owner: int
     page: int
     game: str | None
@@ -101,12 +158,14 @@ class PageId:
     tag: str
 
     def encode(self) -> str:
+        """The custom id, checked against `TEMPLATE` and Discord's length limit."""
         user = "-" if self.user is None else str(self.user)
         text = f"hp1:{self.owner}:{self.page}:{self.game or '-'}:{user}:{self.tag}"
         return _checked(text, _PAGE_PATTERN)
 
     @classmethod
     def parse(cls, custom_id: str) -> PageId:
+        """The id a `/history` button's `custom_id` encodes (ValueError if it is not one)."""
         m = _fullmatch(_PAGE_PATTERN, custom_id)
         game, user = m["game"], m["user"]
         return cls(
@@ -116,6 +175,26 @@ class PageId:
             None if user == "-" else int(user),
             m["tag"],
         )
+
+
+@dataclass(frozen=True)
+class ForgetId:
+    """A `/forget-me` button: `owner`'s answer, `yes` (forget me) or `no`."""
+
+    TEMPLATE: ClassVar[str] = FORGET_TEMPLATE
+
+    owner: int
+    choice: str
+
+    def encode(self) -> str:
+        """The custom id, checked against `TEMPLATE` and Discord's length limit."""
+        return _checked(f"fm1:{self.owner}:{self.choice}", _FORGET_PATTERN)
+
+    @classmethod
+    def parse(cls, custom_id: str) -> ForgetId:
+        """The id a `/forget-me` button's `custom_id` encodes (ValueError if it is not one)."""
+        m = _fullmatch(_FORGET_PATTERN, custom_id)
+        return cls(int(m["owner"]), m["choice"])
 
 
 def _checked(text: str, pattern: re.Pattern[str]) -> str:
@@ -129,13 +208,6 @@ def _fullmatch(pattern: re.Pattern[str], custom_id: str) -> re.Match[str]:
     if match is None:
         raise ValueError(f"not a Parlour custom id: {custom_id!r}")
     return match
-
-
-def parse(custom_id: str) -> ButtonId:
-    match = _PATTERN.fullmatch(custom_id)
-    if match is None:
-        raise ValueError(f"not a Parlour custom id: {custom_id!r}")
-    return _button_id(match, match)
 
 
 def parse_choice(menu_custom_id: str, value: str) -> ButtonId:
@@ -159,19 +231,19 @@ def _button_id(head: re.Match[str], action: re.Match[str]) -> ButtonId:
 
 
 def is_parlour_id(custom_id: str) -> bool:
-    """True for a custom id this version's buttons and menus answer (`GameButton`,
-    `GameSelect`, the viewers' buttons); any other click is from an older version, or not
+    """True for a custom id this version's buttons and menus answer (every
+    `bot.ui.components.ParlourItem`); any other click is from an older version, or not
     ours."""
     return any(
         re.fullmatch(p, custom_id)
-        for p in (_PATTERN, _MENU_PATTERN, _VIEWER_PATTERN, _PAGE_PATTERN, FORGET_TEMPLATE)
+        for p in (_PATTERN, _MENU_PATTERN, _VIEWER_PATTERN, _PAGE_PATTERN, _FORGET_PATTERN)
     )
 
 
 def is_box_id(custom_id: str) -> bool:
     """True for the custom id of a number box (the "Type a number…" button's own id)."""
     match = _PATTERN.fullmatch(custom_id)
-    return match is not None and match["verb"] == BOX_VERB
+    return match is not None and match["verb"] == TableVerb.ASK
 
 
 def typed_value(data: Mapping[str, Any]) -> str:

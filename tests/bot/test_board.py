@@ -13,7 +13,7 @@ import pytest
 from bot.table.board import components
 from bot.table.presenter import ButtonLook
 from bot.ui.components import GameButton, GameSelect
-from bot.ui.custom_ids import MENU_TEMPLATE, TEMPLATE, ButtonId, parse, parse_choice
+from bot.ui.custom_ids import MENU_TEMPLATE, TEMPLATE, ButtonId, parse_choice
 from rules.core import Action
 
 
@@ -43,7 +43,7 @@ def test_menus_come_first_and_buttons_fill_the_rows_left() -> None:
     items = components(table(), [*button_offers(10), *territory_offers(5, "Move to")])
     assert isinstance(items[0], GameSelect)
     buttons = [i for i in items if isinstance(i, GameButton)]
-    assert [b.button_id.arg for b in buttons] == [str(i) for i in range(10)]
+    assert [b.target.arg for b in buttons] == [str(i) for i in range(10)]
     view = discord.ui.View()
     for item in items:
         view.add_item(item)  # discord.py lays them out; it raises if they don't fit
@@ -66,7 +66,7 @@ def test_a_menu_id_is_never_taken_for_a_button_and_back() -> None:
     assert not re.fullmatch(TEMPLATE, bid.menu_id(0))
     with pytest.raises(ValueError):
         ButtonId("risk", 3, 7, "menu", "0").encode()
-    assert parse(bid.encode()) == bid
+    assert ButtonId.parse(bid.encode()) == bid
 
 
 def test_a_forged_menu_choice_is_refused() -> None:

@@ -22,7 +22,7 @@ from bot.table.board import board_buttons, components, prompt_here, public_offer
 from bot.table.presenter import Presenter
 from bot.table.text_board import TEXT_MAX, is_text_board, text_board
 from bot.ui.components import GameButton, GameSelect
-from bot.ui.custom_ids import parse_choice
+from bot.ui.custom_ids import TableVerb, parse_choice
 from cogs.cock_and_bull import CockAndBullPresenter
 from cogs.hold_your_horses import HoldYourHorsesPresenter
 from cogs.horse_collar import HorseCollarPresenter
@@ -105,10 +105,10 @@ def moves_of(items: list[discord.ui.Item[Any]]) -> set[tuple[int | None, str, st
             for option in item.item.options:
                 bid = parse_choice(item.item.custom_id, option.value)
                 moves.add((bid.step, bid.verb, bid.arg))
-        elif isinstance(item, GameButton) and item.button_id.step is not None:
-            if item.button_id.verb == "ask":
+        elif isinstance(item, GameButton) and item.target.step is not None:
+            if item.target.verb == TableVerb.ASK:
                 continue  # a number box: its numbers are the menu's the board leaves off
-            bid = item.button_id
+            bid = item.target
             moves.add((bid.step, bid.verb, bid.arg))
     return moves
 

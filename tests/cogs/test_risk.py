@@ -45,7 +45,7 @@ def laid_out(items: list[discord.ui.Item[Any]]) -> list[Action]:
             ids = [parse_choice(item.item.custom_id, o.value) for o in item.item.options]
         else:
             assert isinstance(item, GameButton)
-            ids = [item.button_id]
+            ids = [item.target]
         actions += [Action(i.verb, i.arg) for i in ids if i.verb not in NOT_MOVES]
     return actions
 
