@@ -3,6 +3,7 @@ thousand in a game (events, actions, steps)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, TypeVar, dataclass_transform
 
@@ -43,3 +44,25 @@ def frozen(cls: type[T]) -> type[T]:
     init.__doc__ = cls.__init__.__doc__
     cls.__init__ = init  # type: ignore[method-assign]
     return cls
+
+
+def replaced(instance: T, changes: Mapping[str, Any]) -> T:
+    """`dataclasses.replace(instance, **changes)` for a frozen dataclass whose instances hold
+    every field, and nothing else, in their `__dict__` (no `__slots__`, `ClassVar`,
+    `__post_init__` or `init=False` field), at a fraction of the cost: the dict is copied,
+    updated and handed to a new instance without running `__init__`, so no value is checked
+    (callers pass values of the fields' types). The copy is complete before anyone sees it,
+    so instances stay immutable.
+
+    Raises:
+        TypeError: For a name in `changes` that is not a field (as `replace` does): the
+            copied dict holds every field, so one more key is a name that is not.
+    """
+    values = instance.__dict__.copy()
+    values.update(changes)
+    names = type(instance).__dataclass_fields__  # type: ignore[attr-defined]
+    if len(values) != len(names):
+        raise TypeError(f"not {type(instance).__name__} fields: {sorted(changes.keys() - names)}")
+    new: T = object.__new__(type(instance))
+    object.__setattr__(new, "__dict__", values)  # a frozen dataclass's own __setattr__ refuses
+    return new

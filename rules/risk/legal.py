@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from rules.core import Action, IllegalAction, illegal_count
+from rules.risk._fast import ASSAULT, ATTACK_FROM, PLACE_AT
 from rules.risk.actions import (
     AUTO,
     BACK,
@@ -48,9 +49,6 @@ from rules.risk.queries import (
     unclaimed,
 )
 from rules.risk.state import ADJACENT, INDEX, NEUTRAL, SLUGS, Phase, RiskState
-
-# The verbs every action's check compares, as globals: see `engine._OVER`.
-_PLACE_AT, _ATTACK_FROM, _ASSAULT = Verb.PLACE_AT, Verb.ATTACK_FROM, Verb.ASSAULT
 
 
 def legal_actions(state: RiskState) -> tuple[Action, ...]:
@@ -253,7 +251,7 @@ def _places_on_own(state: RiskState, action: Action) -> bool:
 
 def _claim_ok(state: RiskState, action: Action) -> bool:
     i = _territory(action.arg)
-    # The verb first: `action == AUTO` is the dataclass's `__eq__`, a Python call.
+    # The verb first: it is cheaper to compare than the whole action with AUTO.
     return (action.verb == Verb.CLAIM and i >= 0 and state.armies[i] == 0) or action == AUTO
 
 
@@ -290,11 +288,11 @@ def _places_now(state: RiskState) -> bool:
 def _place_at_ok(state: RiskState, action: Action) -> bool:
     """`place_at:<territory>,<armies>` where `place_on` may be chosen: `place_on:<territory>`
     legal, and then `place:<armies>` (`queries.how_many` once the place is chosen)."""
-    if action.verb != _PLACE_AT or (placed := written_place_at(action.arg)) is None:
+    if action.verb != PLACE_AT or (placed := written_place_at(action.arg)) is None:
         return False
     territory, armies = placed
-    i = INDEX.get(territory, -1)  # `_territory`, without a call: hot
-    me = state.players[state.current]  # `state.player`, without a property's call: hot
+    i = INDEX.get(territory, -1)
+    me = state.players[state.current]
     return i >= 0 and state.owners[i] == me and 1 <= armies <= placeable(state)
 
 
@@ -306,7 +304,7 @@ def _assault_ok(state: RiskState, arg: str) -> bool:
     if planned is None:
         return False
     source, target, stop, keep = planned
-    i, j = INDEX.get(source, -1), INDEX.get(target, -1)  # `_territory`, without calls: hot
+    i, j = INDEX.get(source, -1), INDEX.get(target, -1)
     owners, armies, me = state.owners, state.armies, state.players[state.current]
     # `can_attack_from(i)` and `j` among its enemy neighbours:
     if i < 0 or owners[i] != me or armies[i] < 2 or j not in ADJACENT[i] or owners[j] == me:
@@ -326,7 +324,7 @@ def _setup_neutral_ok(state: RiskState, action: Action) -> bool:
 
 
 def _reinforce_ok(state: RiskState, action: Action) -> bool:
-    if action.verb == _PLACE_AT:  # the commonest here (the bench's players): first
+    if action.verb == PLACE_AT:  # the commonest here: first
         return not (must_trade(state) or state.source) and _place_at_ok(state, action)
     if action.verb == Verb.BONUS:  # rare: the choices are listed
         return action in _legal_reinforce(state)
@@ -350,10 +348,10 @@ def _attack_ok(state: RiskState, action: Action) -> bool:
         return (verb == Verb.ATTACK_TO and arg in attack_targets(state, state.source)) or (
             action == BACK
         )
-    if verb == _ATTACK_FROM:
+    if verb == ATTACK_FROM:
         i = _territory(arg)
         return i >= 0 and can_attack_from(state, state.player, i)
-    if verb == _ASSAULT:
+    if verb == ASSAULT:
         return _assault_ok(state, arg)
     return action in (END_ATTACKS, END_TURN)
 

@@ -60,6 +60,11 @@ def reinforcement(state: RiskState, player: PlayerId) -> Reinforcement:
     )
 
 
+def two_player(state: RiskState) -> bool:
+    """Whether this is the two-player game, played with a neutral army."""
+    return len(state.players) == 2
+
+
 def alive(state: RiskState) -> tuple[PlayerId, ...]:
     """Players not eliminated, in turn order."""
     return tuple(p for p in state.players if not state.is_out(p))

@@ -7,13 +7,13 @@ ints (`cards.py`): 0–41 the territory cards in map order, 42 and 43 the wilds.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
-from dataclasses import dataclass, fields
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from rules.codec import added_later
 from rules.core import Event, PlayerId
-from rules.frozen import frozen
+from rules.frozen import frozen, replaced
 from rules.risk.map import TERRITORIES, neighbours
 from rules.seats import Seating, seating_field
 
@@ -22,6 +22,10 @@ INDEX: dict[str, int] = {slug: i for i, slug in enumerate(SLUGS)}
 ADJACENT: tuple[tuple[int, ...], ...] = tuple(
     tuple(sorted(INDEX[n] for n in neighbours(slug))) for slug in SLUGS
 )
+
+T = TypeVar("T")
+
+STATE_VERSION = 2  # 2: `bonus_pick` (a stored version 1 state is upgraded by `Risk.load`)
 
 PLAYERS = range(2, 7)
 """Risk is for 2 to 6 players; two play with a neutral army."""
@@ -51,8 +55,8 @@ class Phase(enum.Enum):
     FORTIFY = "fortify"
     OVER = "over"
 
-    # Members are singletons compared by identity: hash them so too, in C, rather than with
-    # Enum's Python-level __hash__ (the engine looks up handlers by phase on every action).
+    # Members are singletons compared by identity: hashed so too, in C, rather than by
+    # Enum's Python-level __hash__ (`legal.py` looks up each action's check by phase).
     __hash__ = object.__hash__
 
 
@@ -177,40 +181,36 @@ class RiskState:
         return self.hands[self.seat_of(player)]
 
 
-_FIELDS = frozenset(f.name for f in fields(RiskState))
-
-
 def evolve(state: RiskState, **changes: Any) -> RiskState:
-    """`dataclasses.replace(state, **changes)`, about twenty times faster (`evolved`).
+    """`dataclasses.replace(state, **changes)`, many times faster (`evolved`).
 
     Raises:
         TypeError: For a name that is not a field (as `replace` does).
     """
-    return evolved(state, changes)
+    return replaced(state, changes)
 
 
-def evolved(state: RiskState, changes: Mapping[str, Any]) -> RiskState:
-    """`evolve` with the changes in a dict: for one built already, half the time again (no
-    unpacking it into keywords and packing them back). The engine copies a state several
-    times an action, and `replace` re-runs the frozen `__init__` over every field. The new
-    instance's dict (a copy, the fastest way to duplicate one) is complete before anyone sees
-    it, so states stay immutable.
-
-    Raises:
-        TypeError: For a name that is not a field: a state's dict holds every field, so one
-            more key is a name that is not (counted, not compared: hot).
-    """
-    values = state.__dict__.copy()
-    values.update(changes)
-    if len(values) != len(_FIELDS):
-        raise TypeError(f"not RiskState fields: {sorted(changes.keys() - _FIELDS)}")
-    new = _new(RiskState)
-    _set(new, "__dict__", values)
-    return new
+evolved: Callable[[RiskState, Mapping[str, Any]], RiskState] = replaced
+"""`evolve` with the changes in a dict (one built already is not unpacked into keywords and
+packed back): the engine copies a state several times an action, and `dataclasses.replace`
+re-runs the frozen `__init__` over every field (`rules.frozen.replaced`, whose contract
+`RiskState` meets: a plain frozen dataclass). Raises TypeError for a name that is not a
+field."""
 
 
-_new = object.__new__
-_set = object.__setattr__  # a frozen dataclass's own `__setattr__` refuses
+def changed_at(values: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
+    """`values` with the one at `i` replaced: one seat's or one territory's entry changed."""
+    changed = list(values)
+    changed[i] = value
+    return tuple(changed)
+
+
+def with_armies(state: RiskState, placements: Iterable[tuple[int, int]]) -> tuple[int, ...]:
+    """The armies on the board once each (territory index, armies) in `placements` is added."""
+    armies = list(state.armies)
+    for i, n in placements:
+        armies[i] += n
+    return tuple(armies)
 
 
 # --- events -----------------------------------------------------------------------------------
