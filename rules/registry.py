@@ -6,24 +6,14 @@ A game is added here with one line (its engine); its house rules are the engine'
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from rules.cock_and_bull import ENGINE as COCK_AND_BULL
 from rules.core import Engine
 from rules.hold_your_horses import ENGINE as HOLD_YOUR_HORSES
 from rules.horse_collar import ENGINE as HORSE_COLLAR
-from rules.options import OptionSet
-from rules.risk import Risk
-from rules.risk.options import OPTIONS as RISK_OPTIONS
+from rules.risk import ENGINE as RISK
 from rules.winners_circle import ENGINE as WINNERS_CIRCLE
-
-
-class _Risk(Risk):
-    """Risk with its `options` declared, until `rules.risk` adopts `EngineBase` (which
-    declares them there): then `rules.risk.ENGINE` takes this one's line."""
-
-    options: ClassVar[OptionSet] = RISK_OPTIONS
-
 
 ENGINES: dict[str, Engine[Any]] = {
     engine.name: engine
@@ -32,6 +22,6 @@ ENGINES: dict[str, Engine[Any]] = {
         HOLD_YOUR_HORSES,
         HORSE_COLLAR,
         WINNERS_CIRCLE,
-        _Risk(),
+        RISK,
     )
 }

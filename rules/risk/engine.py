@@ -15,12 +15,12 @@ holds. Chance is split from resolution: `apply` rolls, `resolve_roll` takes the 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from random import Random
-from typing import Any, ClassVar
 
-from rules.codec import Upgrade, dump_state, load_state
+from rules.codec import Upgrade
 from rules.core import Action, Event, IllegalAction, Options, Outcome, PlayerId, Step
+from rules.engine_base import EngineBase
 from rules.risk import ai
 from rules.risk._fast import DEFEND, OVER, REINFORCE
 from rules.risk.actions import (
@@ -42,6 +42,7 @@ from rules.risk.attack import (
 )
 from rules.risk.battle import max_attack_dice
 from rules.risk.legal import is_legal, legal_actions, refusal
+from rules.risk.options import OPTIONS
 from rules.risk.queries import army_count, must_trade, placeable, territory_count, trade_options
 from rules.risk.resign import resign
 from rules.risk.setup import (
@@ -80,20 +81,20 @@ UPGRADES: dict[int, Upgrade] = {
 """How a stored state of an older version becomes the next (`rules.codec.load_state`)."""
 
 
-class Risk:
+class Risk(EngineBase[RiskState]):
     """The Risk engine (see `rules.core.Engine`)."""
 
-    name: ClassVar[str] = "risk"
-    title: ClassVar[str] = "Risk"
-    min_players: ClassVar[int] = PLAYERS.start
-    max_players: ClassVar[int] = PLAYERS.stop - 1
+    name = "risk"
+    title = "Risk"
+    min_players = PLAYERS.start
+    max_players = PLAYERS.stop - 1
+    options = OPTIONS
+    state_type = RiskState
+    state_version = STATE_VERSION
+    upgrades = UPGRADES
+    ai_choice = staticmethod(ai.choose)
 
     # --- the engine interface ------------------------------------------------------------
-
-    def validate_options(self, options: Options, players: int | None = None) -> None:
-        """Refuse options no table (or no table of `players`) could play, such as secret
-        missions for two (see `Engine.validate_options`)."""
-        parse_rules(options, PLAYERS if players is None else players)
 
     def initial_state(self, seats: Sequence[PlayerId], options: Options, rng: Random) -> RiskState:
         """The roll for first (which also orders the seats), the deck shuffled, missions dealt;
@@ -167,18 +168,6 @@ class Risk:
             },
         )
         return resigned_last(outcome, state.seating)
-
-    def dump(self, state: RiskState) -> dict[str, Any]:
-        """The state as JSON (see `Engine.dump`)."""
-        return dump_state(state)
-
-    def load(self, data: Mapping[str, Any]) -> RiskState:
-        """The state `dump` stored, a version-1 state upgraded (see `Engine.load`)."""
-        return load_state(RiskState, data, STATE_VERSION, self.title, UPGRADES)
-
-    def choose(self, state: RiskState, player: PlayerId, rng: Random) -> Action:
-        """The AI's action (`ai.choose`)."""
-        return ai.choose(state, player, rng)
 
     def ai_seats(self, state: RiskState) -> frozenset[PlayerId]:
         """Seats the AI plays now: those handed to it, and resigners' under `resign_to_ai`

@@ -7,6 +7,7 @@ import typing
 
 from bot.client import COGS
 from cogs.games import GAMES
+from rules.engine_base import EngineBase
 from rules.registry import ENGINES
 
 
@@ -26,7 +27,8 @@ def test_each_presenter_is_typed_by_its_engines_state() -> None:
     for game in GAMES:
         (base,) = [b for b in game.presenter.__orig_bases__ if typing.get_args(b)]
         (state,) = typing.get_args(base)
-        assert state is getattr(game.engine, "state_type", state), game.name
+        assert isinstance(game.engine, EngineBase), game.name
+        assert state is game.engine.state_type, game.name
 
 
 def test_the_bot_loads_the_games() -> None:
