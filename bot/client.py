@@ -13,6 +13,7 @@ import discord
 import yarl
 from discord import app_commands
 from discord.ext import commands
+from typing_extensions import override
 
 from bot.errors import UserError
 from bot.instance_lock import InstanceLock
@@ -85,6 +86,7 @@ def point_at_endpoints(settings: Settings) -> None:
 
 
 class ParlourTree(app_commands.CommandTree["ParlourBot"]):
+    @override
     async def _call(self, interaction: discord.Interaction[ParlourBot]) -> None:
         call = super()._call
         if interaction.type is not discord.InteractionType.application_command:
@@ -95,6 +97,7 @@ class ParlourTree(app_commands.CommandTree["ParlourBot"]):
             Reply.of(interaction), lambda _: call(interaction), on_error=False
         )
 
+    @override
     async def interaction_check(self, interaction: discord.Interaction[ParlourBot], /) -> bool:
         """Run a command only with values it offers, whatever the member's client sent."""
         if interaction.type is not discord.InteractionType.application_command:
@@ -107,6 +110,7 @@ class ParlourTree(app_commands.CommandTree["ParlourBot"]):
         await reply.private(refused)
         return False
 
+    @override
     async def on_error(
         self, interaction: discord.Interaction[ParlourBot], error: app_commands.AppCommandError
     ) -> None:
@@ -192,6 +196,7 @@ class ParlourBot(commands.Bot):
         # Every button's and menu's click, by its id's kind: the cogs add theirs as they load.
         self.clicks = ClickRoutes(self.router)
 
+    @override
     async def setup_hook(self) -> None:
         # Every command's names and descriptions in each language with a catalog.
         await self.tree.set_translator(CatalogTranslator())
@@ -362,6 +367,7 @@ class ParlourBot(commands.Bot):
     ) -> None:
         await self.router.handle(Reply.of(interaction), lambda reply: reply.private(_(text)))
 
+    @override
     async def close(self) -> None:
         """Stop taking clicks, let those in flight finish, then stop timers and bots (they
         are re-armed from the database at the next start), close the database, and only
@@ -401,6 +407,7 @@ class ShardedParlourBot(ParlourBot, commands.AutoShardedBot):
     """Parlour on some of the bot's shards (`SHARD_COUNT`, `SHARD_IDS`): discord.py's
     `AutoShardedBot` runs one gateway connection per shard of this process."""
 
+    @override
     def gateway_up(self) -> bool:
         """Every shard of this process connected."""
         shards = self.shards.values()

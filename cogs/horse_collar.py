@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 import discord
 from discord import app_commands
 from discord.ext import commands
+from typing_extensions import override
 
 from bot.client import Interaction, ParlourBot
 from bot.language.i18n import N_, NP_, _, ngettext
@@ -204,11 +205,13 @@ class HorseCollarPresenter(Presenter[HorseCollarState]):
     }
     sides: ClassVar[Sequence[str]] = SIDES
 
+    @override
     def render_png(self, state: HorseCollarState, names: Mapping[PlayerId, str]) -> bytes:
         return render_png(state, names)
 
     pictures_events = True
 
+    @override
     def picture(
         self, state: HorseCollarState, names: Mapping[PlayerId, str], events: Sequence[Event]
     ) -> Picture:
@@ -218,14 +221,17 @@ class HorseCollarPresenter(Presenter[HorseCollarState]):
             return Picture(render_replay(state.rules, shots[-1]), "replay.gif")
         return Picture(render_png(state, names))
 
+    @override
     def slow_action(self, action: Action) -> bool:
         return action.verb == Verb.SHOOT  # physics and a replay to draw
 
     chapter_name = NP_("chapter", "turn")
 
+    @override
     def chapter(self, state: HorseCollarState) -> int:
         return len(state.history)  # a new board message for every side's turn
 
+    @override
     def prompt(self, state: HorseCollarState, names: Mapping[PlayerId, str]) -> str:
         hammer = _(" (hammer)") if state.side == state.hammer else ""
         tie = _(" (tie frame)") if len(state.contenders) < len(state.sides) else ""
@@ -257,6 +263,7 @@ class HorseCollarPresenter(Presenter[HorseCollarState]):
             frame=frame, points=parts, totals=totals
         )
 
+    @override
     def standings(self, state: HorseCollarState, names: Mapping[PlayerId, str]) -> list[str]:
         """The sides' scores against the target, and what this turn's weights are worth."""
         scores = ", ".join(f"{side_name(s)} {v}" for s, v in enumerate(state.scores))
@@ -270,6 +277,7 @@ class HorseCollarPresenter(Presenter[HorseCollarState]):
             lines.append(line.format(weights=len(values), values=shown, fallen=fell))
         return lines
 
+    @override
     def text_board(self, state: HorseCollarState, names: Mapping[PlayerId, str]) -> list[str]:
         """Scores, then every weight shot this turn: where it lies and what it is worth."""
         lines = self.standings(state, names)
@@ -288,6 +296,7 @@ class HorseCollarPresenter(Presenter[HorseCollarState]):
         zone = zone_of(weight.d, weight.y, state.rules.table, fallen=weight.fallen)
         return zone_value(zone, state.rules.corner_hanger)
 
+    @override
     def narrate(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
         lines: list[str] = []
         game_won = any(isinstance(e, GameWon) for e in events)
@@ -339,6 +348,7 @@ class HorseCollarPresenter(Presenter[HorseCollarState]):
                     pass  # the result line says it
         return lines
 
+    @override
     def button(self, action: Action, state: HorseCollarState) -> ButtonLook:
         aim = state.aims[state.seat_of(state.shooter)]
         match action.verb:
@@ -383,9 +393,11 @@ class HorseCollarPresenter(Presenter[HorseCollarState]):
             description=f"{_(CURRENT)} · {where}" if current else where,
         )
 
+    @override
     def describe_options(self, options: Mapping[str, Any]) -> list[str]:
         return house_rules(OPTIONS, options, LOBBY_WORDS)
 
+    @override
     def result(
         self, state: HorseCollarState, outcome: Outcome, names: Mapping[PlayerId, str]
     ) -> str:
