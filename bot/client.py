@@ -86,6 +86,9 @@ def point_at_endpoints(settings: Settings) -> None:
 
 
 class ParlourTree(app_commands.CommandTree["ParlourBot"]):
+    """The slash commands: each runs through the router, within Discord's deadline, and only
+    with the values it offers."""
+
     @override
     async def _call(self, interaction: discord.Interaction[ParlourBot]) -> None:
         call = super()._call
@@ -114,6 +117,8 @@ class ParlourTree(app_commands.CommandTree["ParlourBot"]):
     async def on_error(
         self, interaction: discord.Interaction[ParlourBot], error: app_commands.AppCommandError
     ) -> None:
+        """A command that failed: the member is told why, privately; anything unexpected is
+        logged."""
         reply = Reply.of(interaction)
         original = getattr(error, "original", error)
         refused = (
@@ -138,6 +143,9 @@ class ParlourTree(app_commands.CommandTree["ParlourBot"]):
 
 
 class ParlourBot(commands.Bot):
+    """Parlour's client, the composition root: `setup_hook` builds the table runtime and loads
+    the cogs; its `on_...` events keep boards and servers in step with Discord."""
+
     storage: Storage
     service: GameService
     presenters: Presenters
@@ -162,6 +170,8 @@ class ParlourBot(commands.Bot):
         settle_memory: bool = False,
         **options: Any,
     ) -> None:
+        """`lock`: the database's instance lock, if taken already; `options` go to
+        discord.py's client. The runtime is built in `setup_hook`, once logged in."""
         point_at_endpoints(settings)
         # Parlour never joins a voice channel: no warnings at every start that it can't.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
@@ -198,6 +208,8 @@ class ParlourBot(commands.Bot):
 
     @override
     async def setup_hook(self) -> None:
+        """Build the runtime, load the cogs and sync the commands, before connecting
+        (`sync_only`: only the cogs and the sync)."""
         # Every command's names and descriptions in each language with a catalog.
         await self.tree.set_translator(CatalogTranslator())
         if self._sync_only:
@@ -310,6 +322,7 @@ class ParlourBot(commands.Bot):
         self._spawn(self.recovery.run())
 
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        """A message deleted: a game's board is posted again (a cleanup must not end a game)."""
         if self.router.closing:
             return  # the database may be closed already; a start-up repairs boards anyway
         row = await self.storage.game_by_board(payload.message_id)
@@ -317,6 +330,7 @@ class ParlourBot(commands.Bot):
             self._spawn(self.publisher.board_deleted(row.id))
 
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A thread deleted: a game played in it ends, and its lobby card says why."""
         if self.router.closing:
             return
         row = await self.storage.game_in_thread(payload.thread_id)
@@ -335,6 +349,7 @@ class ParlourBot(commands.Bot):
             await self.storage.guild_back(guild.id)
 
     async def on_ready(self) -> None:
+        """Every server's data received: the log says where the bot is and how to invite it."""
         if self.user is not None:
             log.info("logged in as %s in %d servers", self.user, len(self.guilds))
         if self.application_id is not None:

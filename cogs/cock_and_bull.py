@@ -106,6 +106,9 @@ def _group(spot: int | None) -> str:
 
 
 class CockAndBullPresenter(Presenter[CockAndBullState]):
+    """Cock & Bull's wording and board: a game of public information played with buttons,
+    the kind `Presenter`'s defaults are made for."""
+
     game = GAME
     title = "Cock & Bull"
     colour = 0xB8322F
@@ -295,6 +298,7 @@ class CockAndBullCog(commands.GroupCog, group_name="cock-and-bull"):
     """Cock & Bull: the two-player dice duel of Cocks, Bulls and Monkeys."""
 
     def __init__(self, bot: ParlourBot) -> None:
+        """The cog of `bot`."""
         self.bot = bot
         super().__init__()
 

@@ -77,6 +77,7 @@ def _name(player: PlayerId, names: Mapping[PlayerId, str]) -> str:
 
 
 def card(horse: int) -> str:
+    """A horse's card as a hand shows it: its number, or J and Q for horses 11 and 12."""
     return CARD_NAMES.get(horse, str(horse))
 
 
@@ -94,6 +95,9 @@ def _payment(p: Payment, names: Mapping[PlayerId, str]) -> str:
 
 
 class HoldYourHorsesPresenter(Presenter[HoldYourHorsesState]):
+    """Hold Your Horses' wording and board: hands of horse cards in the private panel, one
+    board message per race, closed with the finish when a horse wins."""
+
     game = GAME
     title = "Hold Your Horses"
     colour = 0x2E7D32
@@ -317,6 +321,7 @@ class HoldYourHorsesCog(commands.GroupCog, group_name="hold-your-horses"):
     """Hold Your Horses: the dice horse race with private hands, scratches and a pot."""
 
     def __init__(self, bot: ParlourBot) -> None:
+        """The cog of `bot`."""
         self.bot = bot
         super().__init__()
 

@@ -98,6 +98,7 @@ RULES_SUMMARY = (
 
 
 def side_name(side: int) -> str:
+    """A side's colour name ("Red"), or its number past the four colours."""
     return _(SIDES[side]) if side < len(SIDES) else _("Side {number}").format(number=side + 1)
 
 
@@ -124,6 +125,7 @@ def angle_label(angle: int) -> str:
 
 
 def aim_text(aim: Aim) -> str:
+    """A shot's three settings in one line: release, angle, distance."""
     return f"{lane_label(aim.lane)}, {angle_label(aim.angle).lower()}, {_target(aim.target)}"
 
 
@@ -195,6 +197,9 @@ def _turn_line(e: TurnScored, names: Mapping[PlayerId, str]) -> str:
 
 
 class HorseCollarPresenter(Presenter[HorseCollarState]):
+    """Horse Collar's wording, board and controls: sides, three select menus to set up a
+    shot, and a shot answered with its replay."""
+
     game = GAME
     title = "Horse Collar"
     colour = 0x8D6E63
@@ -432,6 +437,7 @@ class HorseCollarCog(commands.GroupCog, group_name="horse-collar"):
     """Horse Collar: table shuffleboard, a physics simulation of aimed shots."""
 
     def __init__(self, bot: ParlourBot) -> None:
+        """The cog of `bot`."""
         self.bot = bot
         super().__init__()
 

@@ -197,6 +197,7 @@ def number_layout(verb: Verb, lo: int, hi: int) -> NumberLayout:
 
 
 def layout_of(asked: HowMany) -> NumberLayout:
+    """The layout for the number `asked` for, from its least to its most."""
     return number_layout(asked.verb, asked.numbers[0], asked.numbers[-1])
 
 
@@ -229,7 +230,8 @@ def number_look(asked: HowMany, n: int, state: RiskState) -> ButtonLook:
 
 
 def card_short(card: int) -> str:
-    """ "🪖 Alaska", "🃏 Wild": short enough for three in a menu option."""
+    """A card as a trade's menu option names it, "🪖 Alaska" or "🃏 Wild": short enough
+    for three in one option."""
     symbol = cards.symbol(card)
     if symbol:
         return f"{SYMBOL_ICON[symbol.value]} {name_of(cards.territory(card))}"
@@ -237,6 +239,7 @@ def card_short(card: int) -> str:
 
 
 def trade_look(traded: tuple[int, ...], state: RiskState) -> ButtonLook:
+    """A set's option in the trade menu: its cards, and where its +2 armies would go."""
     bonus = bonus_territory(state, traded)
     if bonus:
         why = _("+2 on {territory}").format(territory=name_of(bonus))
@@ -275,6 +278,7 @@ def name_of(slug: str) -> str:
 
 
 def continent_name(slug: str) -> str:
+    """A continent's name in the language spoken (the map draws the same)."""
     return _(CONTINENTS[slug].name)
 
 
@@ -325,6 +329,7 @@ def _dice(dice: Sequence[int]) -> str:
 
 
 def card_text(card: int) -> str:
+    """A card in full, as the hand and the narration name it: "🪖 Alaska (infantry)"."""
     symbol = cards.symbol(card)
     if symbol is None:
         return "🃏 " + _("Wild")
@@ -401,6 +406,9 @@ def map_view(state: RiskState, names: Mapping[PlayerId, str]) -> MapView:
 
 
 class RiskPresenter(Presenter[RiskState]):
+    """Risk's wording, map and menus: territories and numbers to pick, cards and missions in
+    the private panel, continents to zoom on, one board message per turn."""
+
     game = GAME
     title = "Risk"
     colour = 0x8E2424
@@ -806,6 +814,7 @@ class RiskCog(commands.GroupCog, group_name="risk"):
     """Risk: the classic game of world domination, for 2–6 players."""
 
     def __init__(self, bot: ParlourBot) -> None:
+        """The cog of `bot`."""
         self.bot = bot
         super().__init__()
 

@@ -142,6 +142,7 @@ def _place_name(kind: LineKind) -> str:
 
 
 def card_values(state: WinnersCircleState, h: int) -> str:
+    """Horse `h`'s card, how far each die symbol runs it: "Head 5 · Cap 4 · Saddle 5 · Shoe 6"."""
     values = card(state.gates[h - 1]).values
     return " · ".join(
         f"{_(name)} {v}" for name, v in zip(SYMBOL_NAMES.values(), values, strict=True)
@@ -193,6 +194,9 @@ class _Batch:
 
 
 class WinnersCirclePresenter(Presenter[WinnersCircleState]):
+    """Winner's Circle's wording and board: a menu of bets (hidden ones in the private
+    panel), move buttons that say where each horse would end up, a board per race."""
+
     game = GAME
     title = "Winner's Circle"
     colour = 0xC62828
@@ -434,7 +438,7 @@ def _standings(
 
 
 def _horse_at(state: WinnersCircleState, h: int) -> str:
-    """ "🟡 Horse 3: space 14, 20 to the line", or where it finished."""
+    """Where horse `h` is, "🟡 Horse 3: space 14, 20 to the line", or where it finished."""
     if h in state.finished:
         place = state.finished.index(h) + 1
         return _("{horse}: finished {place}").format(
@@ -604,6 +608,7 @@ class WinnersCircleCog(commands.GroupCog, group_name="winners-circle"):
     """Winner's Circle: bet on seven horses, then race them with a shared die."""
 
     def __init__(self, bot: ParlourBot) -> None:
+        """The cog of `bot`."""
         self.bot = bot
         super().__init__()
 
