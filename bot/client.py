@@ -13,6 +13,7 @@ import discord
 import yarl
 from discord import app_commands
 from discord.ext import commands
+from typing_extensions import override
 
 from bot.errors import UserError
 from bot.instance_lock import InstanceLock
@@ -85,6 +86,10 @@ def point_at_endpoints(settings: Settings) -> None:
 
 
 class ParlourTree(app_commands.CommandTree["ParlourBot"]):
+    """The slash commands: each runs through the router, within Discord's deadline, and only
+    with the values it offers."""
+
+    @override
     async def _call(self, interaction: discord.Interaction[ParlourBot]) -> None:
         call = super()._call
         if interaction.type is not discord.InteractionType.application_command:
@@ -95,6 +100,7 @@ class ParlourTree(app_commands.CommandTree["ParlourBot"]):
             Reply.of(interaction), lambda _: call(interaction), on_error=False
         )
 
+    @override
     async def interaction_check(self, interaction: discord.Interaction[ParlourBot], /) -> bool:
         """Run a command only with values it offers, whatever the member's client sent."""
         if interaction.type is not discord.InteractionType.application_command:
@@ -107,9 +113,12 @@ class ParlourTree(app_commands.CommandTree["ParlourBot"]):
         await reply.private(refused)
         return False
 
+    @override
     async def on_error(
         self, interaction: discord.Interaction[ParlourBot], error: app_commands.AppCommandError
     ) -> None:
+        """A command that failed: the member is told why, privately; anything unexpected is
+        logged."""
         reply = Reply.of(interaction)
         original = getattr(error, "original", error)
         refused = (
@@ -134,6 +143,9 @@ class ParlourTree(app_commands.CommandTree["ParlourBot"]):
 
 
 class ParlourBot(commands.Bot):
+    """Parlour's client, the composition root: `setup_hook` builds the table runtime and loads
+    the cogs; its `on_...` events keep boards and servers in step with Discord."""
+
     storage: Storage
     service: GameService
     presenters: Presenters
@@ -158,6 +170,8 @@ class ParlourBot(commands.Bot):
         settle_memory: bool = False,
         **options: Any,
     ) -> None:
+        """`lock`: the database's instance lock, if taken already; `options` go to
+        discord.py's client. The runtime is built in `setup_hook`, once logged in."""
         point_at_endpoints(settings)
         # Parlour never joins a voice channel: no warnings at every start that it can't.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
@@ -192,7 +206,10 @@ class ParlourBot(commands.Bot):
         # Every button's and menu's click, by its id's kind: the cogs add theirs as they load.
         self.clicks = ClickRoutes(self.router)
 
+    @override
     async def setup_hook(self) -> None:
+        """Build the runtime, load the cogs and sync the commands, before connecting
+        (`sync_only`: only the cogs and the sync)."""
         # Every command's names and descriptions in each language with a catalog.
         await self.tree.set_translator(CatalogTranslator())
         if self._sync_only:
@@ -305,6 +322,7 @@ class ParlourBot(commands.Bot):
         self._spawn(self.recovery.run())
 
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        """A message deleted: a game's board is posted again (a cleanup must not end a game)."""
         if self.router.closing:
             return  # the database may be closed already; a start-up repairs boards anyway
         row = await self.storage.game_by_board(payload.message_id)
@@ -312,6 +330,7 @@ class ParlourBot(commands.Bot):
             self._spawn(self.publisher.board_deleted(row.id))
 
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A thread deleted: a game played in it ends, and its lobby card says why."""
         if self.router.closing:
             return
         row = await self.storage.game_in_thread(payload.thread_id)
@@ -330,6 +349,7 @@ class ParlourBot(commands.Bot):
             await self.storage.guild_back(guild.id)
 
     async def on_ready(self) -> None:
+        """Every server's data received: the log says where the bot is and how to invite it."""
         if self.user is not None:
             log.info("logged in as %s in %d servers", self.user, len(self.guilds))
         if self.application_id is not None:
@@ -362,6 +382,7 @@ class ParlourBot(commands.Bot):
     ) -> None:
         await self.router.handle(Reply.of(interaction), lambda reply: reply.private(_(text)))
 
+    @override
     async def close(self) -> None:
         """Stop taking clicks, let those in flight finish, then stop timers and bots (they
         are re-armed from the database at the next start), close the database, and only
@@ -401,6 +422,7 @@ class ShardedParlourBot(ParlourBot, commands.AutoShardedBot):
     """Parlour on some of the bot's shards (`SHARD_COUNT`, `SHARD_IDS`): discord.py's
     `AutoShardedBot` runs one gateway connection per shard of this process."""
 
+    @override
     def gateway_up(self) -> bool:
         """Every shard of this process connected."""
         shards = self.shards.values()

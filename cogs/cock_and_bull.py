@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 import discord
 from discord import app_commands
 from discord.ext import commands
+from typing_extensions import override
 
 from bot.client import Interaction, ParlourBot
 from bot.language.i18n import N_, _
@@ -105,6 +106,9 @@ def _group(spot: int | None) -> str:
 
 
 class CockAndBullPresenter(Presenter[CockAndBullState]):
+    """Cock & Bull's wording and board: a game of public information played with buttons,
+    the kind `Presenter`'s defaults are made for."""
+
     game = GAME
     title = "Cock & Bull"
     colour = 0xB8322F
@@ -113,9 +117,11 @@ class CockAndBullPresenter(Presenter[CockAndBullState]):
         "le_pews": N_("Le Pews"),
     }
 
+    @override
     def render_png(self, state: CockAndBullState, names: Mapping[PlayerId, str]) -> bytes:
         return render_png(state, names)
 
+    @override
     def prompt(self, state: CockAndBullState, names: Mapping[PlayerId, str]) -> str:
         if state.phase is Phase.START_ROLL:
             waiting = [
@@ -137,6 +143,7 @@ class CockAndBullPresenter(Presenter[CockAndBullState]):
             player=who, group=group, points=points, noun=agree(points, "point", "points")
         )
 
+    @override
     def standings(self, state: CockAndBullState, names: Mapping[PlayerId, str]) -> list[str]:
         """Each player's colour, Mantle and chips on the Arms (and games won in a match),
         then the last roll: what the picture shows."""
@@ -157,6 +164,7 @@ class CockAndBullPresenter(Presenter[CockAndBullState]):
             lines.append(_("Last roll: {dice}").format(dice=_dice(state.last_roll)))
         return lines
 
+    @override
     def text_board(self, state: CockAndBullState, names: Mapping[PlayerId, str]) -> list[str]:
         """Both players' standing, then the Arms spot by spot, group by group."""
         lines = self.standings(state, names)
@@ -179,6 +187,7 @@ class CockAndBullPresenter(Presenter[CockAndBullState]):
             )
         return lines
 
+    @override
     def narrate(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
         lines: list[str] = []
         for e in events:
@@ -234,6 +243,7 @@ class CockAndBullPresenter(Presenter[CockAndBullState]):
                     pass  # the result line says it
         return lines
 
+    @override
     def button(self, action: Action, state: CockAndBullState) -> ButtonLook:
         if action.verb == Verb.COLOUR:
             red = parse_colour(action) is Colour.RED
@@ -255,9 +265,11 @@ class CockAndBullPresenter(Presenter[CockAndBullState]):
             DECLINE: ButtonLook(_("Decline"), discord.ButtonStyle.secondary),
         }[action]
 
+    @override
     def describe_options(self, options: Mapping[str, Any]) -> list[str]:
         return house_rules(OPTIONS, options)
 
+    @override
     def result(
         self, state: CockAndBullState, outcome: Outcome, names: Mapping[PlayerId, str]
     ) -> str:
@@ -286,6 +298,7 @@ class CockAndBullCog(commands.GroupCog, group_name="cock-and-bull"):
     """Cock & Bull: the two-player dice duel of Cocks, Bulls and Monkeys."""
 
     def __init__(self, bot: ParlourBot) -> None:
+        """The cog of `bot`."""
         self.bot = bot
         super().__init__()
 

@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from discord import app_commands
 from discord.ext import commands
+from typing_extensions import override
 
 from bot.client import Interaction, ParlourBot
 from bot.language.i18n import N_, NP_, _
@@ -76,6 +77,7 @@ def _name(player: PlayerId, names: Mapping[PlayerId, str]) -> str:
 
 
 def card(horse: int) -> str:
+    """A horse's card as a hand shows it: its number, or J and Q for horses 11 and 12."""
     return CARD_NAMES.get(horse, str(horse))
 
 
@@ -93,6 +95,9 @@ def _payment(p: Payment, names: Mapping[PlayerId, str]) -> str:
 
 
 class HoldYourHorsesPresenter(Presenter[HoldYourHorsesState]):
+    """Hold Your Horses' wording and board: hands of horse cards in the private panel, one
+    board message per race, closed with the finish when a horse wins."""
+
     game = GAME
     title = "Hold Your Horses"
     colour = 0x2E7D32
@@ -102,11 +107,13 @@ class HoldYourHorsesPresenter(Presenter[HoldYourHorsesState]):
     }
     private_label = N_("My cards")
 
+    @override
     def render_png(self, state: HoldYourHorsesState, names: Mapping[PlayerId, str]) -> bytes:
         return render_png(state, names)
 
     pictures_events = True
 
+    @override
     def picture(
         self, state: HoldYourHorsesState, names: Mapping[PlayerId, str], events: Sequence[Event]
     ) -> Picture:
@@ -119,9 +126,11 @@ class HoldYourHorsesPresenter(Presenter[HoldYourHorsesState]):
 
     chapter_name = NP_("chapter", "race")
 
+    @override
     def chapter(self, state: HoldYourHorsesState) -> int:
         return state.race.number
 
+    @override
     def prompt(self, state: HoldYourHorsesState, names: Mapping[PlayerId, str]) -> str:
         who = mention(state.players[state.roller], names)
         race = _("Race {race} of {races}").format(race=state.race.number, races=state.rules.races)
@@ -131,6 +140,7 @@ class HoldYourHorsesPresenter(Presenter[HoldYourHorsesState]):
             return line.format(race=race, done=done, scratches=SCRATCHES, player=who)
         return _("{race}: {player} to roll").format(race=race, player=who)
 
+    @override
     def standings(self, state: HoldYourHorsesState, names: Mapping[PlayerId, str]) -> list[str]:
         """The pot and everyone's tokens, the scratched horses, and the horses in front."""
         race = state.race
@@ -151,6 +161,7 @@ class HoldYourHorsesPresenter(Presenter[HoldYourHorsesState]):
             )
         return lines
 
+    @override
     def text_board(self, state: HoldYourHorsesState, names: Mapping[PlayerId, str]) -> list[str]:
         """The pot and tokens, then every horse on the track: where it is, or scratched."""
         lines = self.standings(state, names)
@@ -163,6 +174,7 @@ class HoldYourHorsesPresenter(Presenter[HoldYourHorsesState]):
                 lines.append(_where(state, h))
         return lines
 
+    @override
     def narrate(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
         lines: list[str] = []
         for e in events:
@@ -230,6 +242,7 @@ class HoldYourHorsesPresenter(Presenter[HoldYourHorsesState]):
                     pass  # the result line says it
         return lines
 
+    @override
     def narrate_private(
         self, events: Sequence[Event], player: PlayerId, names: Mapping[PlayerId, str]
     ) -> list[str]:
@@ -239,6 +252,7 @@ class HoldYourHorsesPresenter(Presenter[HoldYourHorsesState]):
             if isinstance(e, HandDealt) and e.player == player
         ]
 
+    @override
     def private(
         self, state: HoldYourHorsesState, player: PlayerId, names: Mapping[PlayerId, str]
     ) -> str:
@@ -253,13 +267,16 @@ class HoldYourHorsesPresenter(Presenter[HoldYourHorsesState]):
             + tokens.format(tokens=state.tokens[seat], won=won)
         )
 
+    @override
     def button(self, action: Action, state: HoldYourHorsesState) -> ButtonLook:
         label = _("Roll for a scratch") if state.phase is Phase.SCRATCH else _("Roll")
         return ButtonLook(label, emoji="🎲")
 
+    @override
     def describe_options(self, options: Mapping[str, Any]) -> list[str]:
         return house_rules(OPTIONS, options)
 
+    @override
     def result(
         self, state: HoldYourHorsesState, outcome: Outcome, names: Mapping[PlayerId, str]
     ) -> str:
@@ -304,6 +321,7 @@ class HoldYourHorsesCog(commands.GroupCog, group_name="hold-your-horses"):
     """Hold Your Horses: the dice horse race with private hands, scratches and a pot."""
 
     def __init__(self, bot: ParlourBot) -> None:
+        """The cog of `bot`."""
         self.bot = bot
         super().__init__()
 

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 import discord
 from discord import app_commands
 from discord.ext import commands
+from typing_extensions import override
 
 from bot.client import Interaction, ParlourBot
 from bot.language.i18n import N_, NP_, _, ngettext
@@ -97,6 +98,7 @@ RULES_SUMMARY = (
 
 
 def side_name(side: int) -> str:
+    """A side's colour name ("Red"), or its number past the four colours."""
     return _(SIDES[side]) if side < len(SIDES) else _("Side {number}").format(number=side + 1)
 
 
@@ -123,6 +125,7 @@ def angle_label(angle: int) -> str:
 
 
 def aim_text(aim: Aim) -> str:
+    """A shot's three settings in one line: release, angle, distance."""
     return f"{lane_label(aim.lane)}, {angle_label(aim.angle).lower()}, {_target(aim.target)}"
 
 
@@ -194,6 +197,9 @@ def _turn_line(e: TurnScored, names: Mapping[PlayerId, str]) -> str:
 
 
 class HorseCollarPresenter(Presenter[HorseCollarState]):
+    """Horse Collar's wording, board and controls: sides, three select menus to set up a
+    shot, and a shot answered with its replay."""
+
     game = GAME
     title = "Horse Collar"
     colour = 0x8D6E63
@@ -204,11 +210,13 @@ class HorseCollarPresenter(Presenter[HorseCollarState]):
     }
     sides: ClassVar[Sequence[str]] = SIDES
 
+    @override
     def render_png(self, state: HorseCollarState, names: Mapping[PlayerId, str]) -> bytes:
         return render_png(state, names)
 
     pictures_events = True
 
+    @override
     def picture(
         self, state: HorseCollarState, names: Mapping[PlayerId, str], events: Sequence[Event]
     ) -> Picture:
@@ -218,14 +226,17 @@ class HorseCollarPresenter(Presenter[HorseCollarState]):
             return Picture(render_replay(state.rules, shots[-1]), "replay.gif")
         return Picture(render_png(state, names))
 
+    @override
     def slow_action(self, action: Action) -> bool:
         return action.verb == Verb.SHOOT  # physics and a replay to draw
 
     chapter_name = NP_("chapter", "turn")
 
+    @override
     def chapter(self, state: HorseCollarState) -> int:
         return len(state.history)  # a new board message for every side's turn
 
+    @override
     def prompt(self, state: HorseCollarState, names: Mapping[PlayerId, str]) -> str:
         hammer = _(" (hammer)") if state.side == state.hammer else ""
         tie = _(" (tie frame)") if len(state.contenders) < len(state.sides) else ""
@@ -257,6 +268,7 @@ class HorseCollarPresenter(Presenter[HorseCollarState]):
             frame=frame, points=parts, totals=totals
         )
 
+    @override
     def standings(self, state: HorseCollarState, names: Mapping[PlayerId, str]) -> list[str]:
         """The sides' scores against the target, and what this turn's weights are worth."""
         scores = ", ".join(f"{side_name(s)} {v}" for s, v in enumerate(state.scores))
@@ -270,6 +282,7 @@ class HorseCollarPresenter(Presenter[HorseCollarState]):
             lines.append(line.format(weights=len(values), values=shown, fallen=fell))
         return lines
 
+    @override
     def text_board(self, state: HorseCollarState, names: Mapping[PlayerId, str]) -> list[str]:
         """Scores, then every weight shot this turn: where it lies and what it is worth."""
         lines = self.standings(state, names)
@@ -288,6 +301,7 @@ class HorseCollarPresenter(Presenter[HorseCollarState]):
         zone = zone_of(weight.d, weight.y, state.rules.table, fallen=weight.fallen)
         return zone_value(zone, state.rules.corner_hanger)
 
+    @override
     def narrate(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
         lines: list[str] = []
         game_won = any(isinstance(e, GameWon) for e in events)
@@ -339,6 +353,7 @@ class HorseCollarPresenter(Presenter[HorseCollarState]):
                     pass  # the result line says it
         return lines
 
+    @override
     def button(self, action: Action, state: HorseCollarState) -> ButtonLook:
         aim = state.aims[state.seat_of(state.shooter)]
         match action.verb:
@@ -383,9 +398,11 @@ class HorseCollarPresenter(Presenter[HorseCollarState]):
             description=f"{_(CURRENT)} · {where}" if current else where,
         )
 
+    @override
     def describe_options(self, options: Mapping[str, Any]) -> list[str]:
         return house_rules(OPTIONS, options, LOBBY_WORDS)
 
+    @override
     def result(
         self, state: HorseCollarState, outcome: Outcome, names: Mapping[PlayerId, str]
     ) -> str:
@@ -420,6 +437,7 @@ class HorseCollarCog(commands.GroupCog, group_name="horse-collar"):
     """Horse Collar: table shuffleboard, a physics simulation of aimed shots."""
 
     def __init__(self, bot: ParlourBot) -> None:
+        """The cog of `bot`."""
         self.bot = bot
         super().__init__()
 

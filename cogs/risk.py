@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 import discord
 from discord import app_commands
 from discord.ext import commands
+from typing_extensions import override
 
 from bot.client import Interaction, ParlourBot
 from bot.errors import UserError, refused
@@ -196,6 +197,7 @@ def number_layout(verb: Verb, lo: int, hi: int) -> NumberLayout:
 
 
 def layout_of(asked: HowMany) -> NumberLayout:
+    """The layout for the number `asked` for, from its least to its most."""
     return number_layout(asked.verb, asked.numbers[0], asked.numbers[-1])
 
 
@@ -228,7 +230,8 @@ def number_look(asked: HowMany, n: int, state: RiskState) -> ButtonLook:
 
 
 def card_short(card: int) -> str:
-    """ "🪖 Alaska", "🃏 Wild": short enough for three in a menu option."""
+    """A card as a trade's menu option names it, "🪖 Alaska" or "🃏 Wild": short enough
+    for three in one option."""
     symbol = cards.symbol(card)
     if symbol:
         return f"{SYMBOL_ICON[symbol.value]} {name_of(cards.territory(card))}"
@@ -236,6 +239,7 @@ def card_short(card: int) -> str:
 
 
 def trade_look(traded: tuple[int, ...], state: RiskState) -> ButtonLook:
+    """A set's option in the trade menu: its cards, and where its +2 armies would go."""
     bonus = bonus_territory(state, traded)
     if bonus:
         why = _("+2 on {territory}").format(territory=name_of(bonus))
@@ -274,6 +278,7 @@ def name_of(slug: str) -> str:
 
 
 def continent_name(slug: str) -> str:
+    """A continent's name in the language spoken (the map draws the same)."""
     return _(CONTINENTS[slug].name)
 
 
@@ -324,6 +329,7 @@ def _dice(dice: Sequence[int]) -> str:
 
 
 def card_text(card: int) -> str:
+    """A card in full, as the hand and the narration name it: "🪖 Alaska (infantry)"."""
     symbol = cards.symbol(card)
     if symbol is None:
         return "🃏 " + _("Wild")
@@ -400,6 +406,9 @@ def map_view(state: RiskState, names: Mapping[PlayerId, str]) -> MapView:
 
 
 class RiskPresenter(Presenter[RiskState]):
+    """Risk's wording, map and menus: territories and numbers to pick, cards and missions in
+    the private panel, continents to zoom on, one board message per turn."""
+
     game = GAME
     title = "Risk"
     colour = 0x8E2424
@@ -411,14 +420,17 @@ class RiskPresenter(Presenter[RiskState]):
     private_label = N_("My cards & mission")
     batch_ai_moves = True
 
+    @override
     def render_png(self, state: RiskState, names: Mapping[PlayerId, str]) -> bytes:
         return render_png(map_view(state, names))
 
     chapter_name = NP_("chapter", "turn")
 
+    @override
     def chapter(self, state: RiskState) -> int:
         return state.turn
 
+    @override
     def prompt(self, state: RiskState, names: Mapping[PlayerId, str]) -> str:
         if state.phase is Phase.DEFEND:
             defender = state.owner(state.target)
@@ -485,9 +497,11 @@ class RiskPresenter(Presenter[RiskState]):
 
     zoomable = True
 
+    @override
     def zooms(self, state: RiskState) -> list[Zoom]:
         return [Zoom(slug, continent_name(slug)) for slug in CONTINENTS]
 
+    @override
     def zoom_default(self, state: RiskState) -> str:
         """Where the action is: the territory picked or attacked, else the continent where
         the player to act holds the most."""
@@ -503,6 +517,7 @@ class RiskPresenter(Presenter[RiskState]):
             ),
         )
 
+    @override
     def zoom(
         self, state: RiskState, names: Mapping[PlayerId, str], key: str
     ) -> tuple[bytes, list[str]]:
@@ -510,6 +525,7 @@ class RiskPresenter(Presenter[RiskState]):
         caption = f"{continent_name(key)} +{CONTINENTS[key].bonus}"
         return render_zoom_png(map_view(state, names), key, caption), lines
 
+    @override
     def standings(self, state: RiskState, names: Mapping[PlayerId, str]) -> list[str]:
         """The legend: each player's territories, armies and cards; the continents held;
         the last attack's arrow."""
@@ -544,6 +560,7 @@ class RiskPresenter(Presenter[RiskState]):
             lines.append(line.format(source=name_of(source), target=name_of(target)))
         return lines
 
+    @override
     def text_board(self, state: RiskState, names: Mapping[PlayerId, str]) -> list[str]:
         """The standings, then every continent's territories with owner and armies."""
         lines = self.standings(state, names)
@@ -551,6 +568,7 @@ class RiskPresenter(Presenter[RiskState]):
             lines += continent_lines(state, names, slug)
         return lines
 
+    @override
     def narrate(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
         lines: list[str] = []
         for e in events:
@@ -647,6 +665,7 @@ class RiskPresenter(Presenter[RiskState]):
                 return line.format(player=_who(p, names), mission=mission_words(m))
         return ""
 
+    @override
     def narrate_private(
         self, events: Sequence[Event], player: PlayerId, names: Mapping[PlayerId, str]
     ) -> list[str]:
@@ -665,6 +684,7 @@ class RiskPresenter(Presenter[RiskState]):
                     )
         return lines
 
+    @override
     def private(self, state: RiskState, player: PlayerId, names: Mapping[PlayerId, str]) -> str:
         hand = state.hand(player)
         held = "\n".join(f"• {card_text(c)}" for c in hand) or "• " + pgettext("cards", "none")
@@ -694,9 +714,11 @@ class RiskPresenter(Presenter[RiskState]):
             lines.append(line.format(menu=_("+2 armies on…"), now=now))
         return lines
 
+    @override
     def is_private(self, action: Action, state: RiskState) -> bool:
         return action.verb in PRIVATE_VERBS  # the cards are secret until traded
 
+    @override
     def number_box(self, state: RiskState, player: PlayerId) -> NumberBox | None:
         asked = how_many(state)
         if asked is None or player != state.player or not layout_of(asked).typed:
@@ -709,6 +731,7 @@ class RiskPresenter(Presenter[RiskState]):
             _(QUESTION[asked.verb]).format(name_of(where)),
         )
 
+    @override
     def button(self, action: Action, state: RiskState) -> ButtonLook:
         verb, arg = Verb(action.verb), action.arg
         asked = how_many(state)
@@ -748,9 +771,11 @@ class RiskPresenter(Presenter[RiskState]):
         }
         return looks[verb]()
 
+    @override
     def describe_options(self, options: Mapping[str, Any]) -> list[str]:
         return house_rules(OPTIONS, options, LOBBY_WORDS)
 
+    @override
     def result(self, state: RiskState, outcome: Outcome, names: Mapping[PlayerId, str]) -> str:
         winners = sorted(outcome.winners)
         n = len(winners)
@@ -789,6 +814,7 @@ class RiskCog(commands.GroupCog, group_name="risk"):
     """Risk: the classic game of world domination, for 2–6 players."""
 
     def __init__(self, bot: ParlourBot) -> None:
+        """The cog of `bot`."""
         self.bot = bot
         super().__init__()
 

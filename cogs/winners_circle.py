@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 import discord
 from discord import app_commands
 from discord.ext import commands
+from typing_extensions import override
 
 from bot.client import Interaction, ParlourBot
 from bot.language.i18n import N_, NP_, _, ngettext, pgettext
@@ -141,6 +142,7 @@ def _place_name(kind: LineKind) -> str:
 
 
 def card_values(state: WinnersCircleState, h: int) -> str:
+    """Horse `h`'s card, how far each die symbol runs it: "Head 5 · Cap 4 · Saddle 5 · Shoe 6"."""
     values = card(state.gates[h - 1]).values
     return " · ".join(
         f"{_(name)} {v}" for name, v in zip(SYMBOL_NAMES.values(), values, strict=True)
@@ -192,6 +194,9 @@ class _Batch:
 
 
 class WinnersCirclePresenter(Presenter[WinnersCircleState]):
+    """Winner's Circle's wording and board: a menu of bets (hidden ones in the private
+    panel), move buttons that say where each horse would end up, a board per race."""
+
     game = GAME
     title = "Winner's Circle"
     colour = 0xC62828
@@ -202,11 +207,13 @@ class WinnersCirclePresenter(Presenter[WinnersCircleState]):
     private_label = N_("My chips")
     batch_ai_moves = True  # a bot's roll and move show as one turn
 
+    @override
     def render_png(self, state: WinnersCircleState, names: Mapping[PlayerId, str]) -> bytes:
         return render_png(state, names)
 
     pictures_events = True
 
+    @override
     def picture(
         self, state: WinnersCircleState, names: Mapping[PlayerId, str], events: Sequence[Event]
     ) -> Picture:
@@ -220,10 +227,12 @@ class WinnersCirclePresenter(Presenter[WinnersCircleState]):
 
     chapter_name = NP_("chapter", "race")
 
+    @override
     def chapter(self, state: WinnersCircleState) -> int:
         # A race's board closes when it is paid out; the next board starts the next race.
         return state.race + (state.phase in (Phase.RACE_OVER, Phase.OVER))
 
+    @override
     def prompt(self, state: WinnersCircleState, names: Mapping[PlayerId, str]) -> str:
         who = mention(state.players[state.current], names)
         race = _("Race {race} of {races}").format(race=state.race, races=RACES)
@@ -251,6 +260,7 @@ class WinnersCirclePresenter(Presenter[WinnersCircleState]):
             return line.format(race=state.race, player=who, next=state.race + 1, why=why)
         return _("The game is over")
 
+    @override
     def standings(self, state: WinnersCircleState, names: Mapping[PlayerId, str]) -> list[str]:
         """Everyone's money, the horses across the line and the leaders of the rest, and
         the pace horse: what the picture shows first."""
@@ -272,6 +282,7 @@ class WinnersCirclePresenter(Presenter[WinnersCircleState]):
             lines.append(_("Pace chip: {horse}").format(horse=horse(state.pace)))
         return lines
 
+    @override
     def text_board(self, state: WinnersCircleState, names: Mapping[PlayerId, str]) -> list[str]:
         """Money and leaders, then each horse: where it runs, its card (face up or down,
         its values) and the chips on it (values hidden while hidden bets run)."""
@@ -290,6 +301,7 @@ class WinnersCirclePresenter(Presenter[WinnersCircleState]):
             lines.append(line)
         return lines
 
+    @override
     def narrate(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
         batch = _Batch.of(events)
         lines: list[str] = []
@@ -343,6 +355,7 @@ class WinnersCirclePresenter(Presenter[WinnersCircleState]):
                     pass  # the result line says it
         return lines
 
+    @override
     def narrate_private(
         self, events: Sequence[Event], player: PlayerId, names: Mapping[PlayerId, str]
     ) -> list[str]:
@@ -357,6 +370,7 @@ class WinnersCirclePresenter(Presenter[WinnersCircleState]):
             and player in e.visible_to
         ]
 
+    @override
     def private(
         self, state: WinnersCircleState, player: PlayerId, names: Mapping[PlayerId, str]
     ) -> str:
@@ -368,6 +382,7 @@ class WinnersCirclePresenter(Presenter[WinnersCircleState]):
         lines.append(_("Money: {money}").format(money=state.money[state.seat_of(player)]))
         return "\n".join(lines)
 
+    @override
     def button(self, action: Action, state: WinnersCircleState) -> ButtonLook:
         if action.verb in (Verb.BET, Verb.HIDDEN_BET):
             h, chip = parse_bet(action)
@@ -387,12 +402,15 @@ class WinnersCirclePresenter(Presenter[WinnersCircleState]):
             return ButtonLook(_("Start race {race}").format(race=state.race + 1), emoji="🏁")
         return ButtonLook(_("Roll"), emoji="🎲")
 
+    @override
     def is_private(self, action: Action, state: WinnersCircleState) -> bool:
         return action.verb == Verb.HIDDEN_BET  # its option value and label carry the chip
 
+    @override
     def describe_options(self, options: Mapping[str, Any]) -> list[str]:
         return house_rules(OPTIONS, options)
 
+    @override
     def result(
         self, state: WinnersCircleState, outcome: Outcome, names: Mapping[PlayerId, str]
     ) -> str:
@@ -420,7 +438,7 @@ def _standings(
 
 
 def _horse_at(state: WinnersCircleState, h: int) -> str:
-    """ "🟡 Horse 3: space 14, 20 to the line", or where it finished."""
+    """Where horse `h` is, "🟡 Horse 3: space 14, 20 to the line", or where it finished."""
     if h in state.finished:
         place = state.finished.index(h) + 1
         return _("{horse}: finished {place}").format(
@@ -590,6 +608,7 @@ class WinnersCircleCog(commands.GroupCog, group_name="winners-circle"):
     """Winner's Circle: bet on seven horses, then race them with a shared die."""
 
     def __init__(self, bot: ParlourBot) -> None:
+        """The cog of `bot`."""
         self.bot = bot
         super().__init__()
 

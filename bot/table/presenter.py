@@ -88,7 +88,9 @@ class Presenter(ABC, Generic[S]):
         return pgettext("chapter", self.chapter_name)
 
     @abstractmethod
-    def render_png(self, state: S, names: Mapping[PlayerId, str]) -> bytes: ...
+    def render_png(self, state: S, names: Mapping[PlayerId, str]) -> bytes:
+        """The still board of `state` as a PNG, drawn in the current language."""
+        ...
 
     # True when a picture after some events is not the still board of the state (a shot's
     # replay, a race's payout): a chapter's closing board and the next then differ.
@@ -122,7 +124,9 @@ class Presenter(ABC, Generic[S]):
         return []
 
     @abstractmethod
-    def button(self, action: Action, state: S) -> ButtonLook: ...
+    def button(self, action: Action, state: S) -> ButtonLook:
+        """How `action` is offered: a button, or an option of a select menu."""
+        ...
 
     def is_private(self, action: Action, state: S) -> bool:
         """True for an action whose label would reveal a secret (a hidden chip, a card): it is
@@ -172,7 +176,11 @@ class Presenter(ABC, Generic[S]):
         return 0
 
     @abstractmethod
-    def describe_options(self, options: Mapping[str, Any]) -> list[str]: ...
+    def describe_options(self, options: Mapping[str, Any]) -> list[str]:
+        """The lobby card's "House rules" lines for the game's stored `options`."""
+        ...
 
     @abstractmethod
-    def result(self, state: S, outcome: Outcome, names: Mapping[PlayerId, str]) -> str: ...
+    def result(self, state: S, outcome: Outcome, names: Mapping[PlayerId, str]) -> str:
+        """The board's last line once the game is over: who won, and how."""
+        ...

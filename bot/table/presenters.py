@@ -11,16 +11,22 @@ from bot.table.presenter import Presenter
 
 
 class Presenters:
+    """Each game's presenter, by its name (`Presenter.game`)."""
+
     def __init__(self) -> None:
+        """Empty until the cogs load."""
         self._by_game: dict[str, Presenter[Any]] = {}
 
     def register(self, presenter: Presenter[Any]) -> None:
+        """Show `presenter.game` with `presenter` from now on."""
         self._by_game[presenter.game] = presenter
 
     def __contains__(self, game: object) -> bool:
+        """True when this bot shows `game`."""
         return game in self._by_game
 
     def __iter__(self) -> Iterator[Presenter[Any]]:
+        """Every game's presenter, in the order they were registered."""
         return iter(self._by_game.values())
 
     def get(self, game: str) -> Presenter[Any]:

@@ -27,7 +27,10 @@ MEMBERS_TTL = 60.0  # seconds the members who asked for the text board are trust
 
 
 class Reading:
+    """The 📝 text board and the 🔍 zoom, and who asked for the text board after each move."""
+
     def __init__(self, service: GameService, presenters: Presenters) -> None:
+        """Who wants the text board after each move is read from storage at the first `wanted`."""
         self._service = service
         self._presenters = presenters
         # The members who get the text board after each move, and when they were read.
