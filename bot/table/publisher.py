@@ -216,14 +216,16 @@ class BoardPublisher:
             ping = {"ping_message_id": None}
         elif not over and first_ping is None:
             ping = await self._send_ping(table, pinged, text, voice)
+        if over:
+            # Before the board is marked shown: a crash between the two shows the final
+            # board again at the next start and posts the result again, rather than never.
+            await self._finish(table, voice)
         # One write for the board and its ping. A crash before it leaves the board behind,
         # shown again (and the player to act pinged again) at the next start.
         await self._service.mark_shown(
             game_id, row.step, presenter.chapter(table.state), board_id, **ping
         )
         self._failures.pop(game_id, None)
-        if over:
-            await self._finish(table, voice)
 
     async def _span(self, table: Table, hints: Sequence[Played]) -> _Span:
         """The events since the shown step: from the moves handed in when they reach back

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from random import Random
@@ -33,6 +34,9 @@ RANGE = re.compile(r"from (\d+) to (\d+)")
 # Buttons of every board that make no move: the way out, and the board read another way.
 NOT_A_MOVE = ("Resign or end…", "Text board", "Zoom")
 ANSWER_WAIT = 5.0  # seconds: far past Discord's 3, to tell "late" from "never"
+# Seconds a game may show nothing to click (the bot at work, a restart) before a storm gives
+# up: far past a restart and its catch-up.
+IDLE_LIMIT = 60.0
 
 
 @dataclass(frozen=True)
@@ -85,6 +89,7 @@ class Storm:
         self.outsiders = [fake.make_user(f"Outsider{n}") for n in range(outsiders)]
         self.tally = Tally()
         self._seen: dict[int, FakeMessage] = {}  # each game's board as last clicked
+        self._idle_since: dict[int, float] = {}  # since when a game showed nothing to click
 
     async def open(self, spec: Spec, names: Sequence[str]) -> Table:
         """A lobby filled with `names` and the spec's bots, started: the game's table."""
@@ -162,8 +167,14 @@ class Storm:
         """One member clicks one thing this game shows."""
         board = self.board(table)
         if board is None or not board.components:
-            await asyncio.sleep(0.05)  # nothing to click yet: the bot is at work
+            # Nothing to click yet: the bot is at work; but not for ever.
+            idle = self._idle_since.setdefault(table.thread_id, time.monotonic())
+            assert time.monotonic() - idle < IDLE_LIMIT, (
+                f"nothing to click for {IDLE_LIMIT} s\n{self.report([table])}\n{self.fake.dump()}"
+            )
+            await asyncio.sleep(0.05)
             return
+        self._idle_since.pop(table.thread_id, None)
         clicks = self.tally.clicks
         actor = player_to_act(board, table.players)
         roll = self.rng.random()

@@ -20,6 +20,7 @@ from tests.e2e.driver import (
     eventually,
     human_turn,
     is_board,
+    is_result,
     move_number,
     newest_board,
     play_one_move,
@@ -263,6 +264,37 @@ async def test_a_board_edit_hung_when_the_process_is_killed_catches_up_at_restar
     await fake.wait_for(lambda: last_ping(fake, board.channel_id, ana["id"]) > before or None)
     assert await play_to_the_end(fake, [ana], newest_board(fake, board)) > 0
     second.assert_clean()
+
+
+async def test_a_result_not_posted_when_the_bot_stopped_is_posted_at_the_next_start(
+    fake: FakeDiscord, start_parlour: ParlourFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot stops after the final move's board is shown but before the game's result is
+    posted: the next start posts it, once."""
+    finish = publisher.BoardPublisher._finish
+    reached = asyncio.Event()
+
+    async def stopped_here(*_args: object, **_kwargs: object) -> None:
+        reached.set()
+        await asyncio.Event().wait()  # the process dies here
+
+    monkeypatch.setattr(publisher.BoardPublisher, "_finish", stopped_here)
+    first = await start_parlour()
+    players = [fake.make_user("Ana"), fake.make_user("Leo")]
+    board = await start_game(fake, players[0], GAME, joiners=players[1:])
+    while not await first.storage.games(status="finished"):
+        up = await human_turn(fake, players, newest_board(fake, board))
+        assert up is not None, "the result was posted"
+        await play_one_move(fake, players, up)
+    await asyncio.wait_for(reached.wait(), 5)  # the final move's board is shown
+    await first.close()
+    assert fake.latest_message(board.channel_id, is_result) is None
+
+    monkeypatch.setattr(publisher.BoardPublisher, "_finish", finish)
+    await start_parlour()
+    await fake.wait_for(lambda: fake.latest_message(board.channel_id, is_result))
+    results = [m for m in fake.messages(board.channel_id) if is_result(m)]
+    assert len(results) == 1, [m.content for m in results]
 
 
 async def test_rate_limited_board_edits_never_hold_a_click_past_its_deadline(
