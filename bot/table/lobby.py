@@ -30,6 +30,8 @@ REQUIRED_PERMISSIONS = {
 # A week, Discord's longest: a slow game's thread stays open between moves (and if it is
 # archived all the same, the board publisher opens it again).
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
+# Discord's error code for a second thread from one message.
+THREAD_ALREADY_MADE = 160004
 
 
 class Lobby:
@@ -203,6 +205,7 @@ class Lobby:
             thread = await message.create_thread(
                 name=f"{title} #{table.row.id}", auto_archive_duration=THREAD_ARCHIVE_MINUTES
             )
+            thread_id = thread.id
         except discord.Forbidden as e:
             raise UserError(
                 _(
@@ -210,7 +213,13 @@ class Lobby:
                     "admin for the Create Public Threads permission, then click Start again."
                 )
             ) from e
-        await self._service.set_ids(table.row.id, thread_id=thread.id)
+        except discord.HTTPException as e:
+            if e.code != THREAD_ALREADY_MADE:
+                raise
+            # An earlier Start made it and the bot stopped before saving it: a thread made
+            # from a message has the message's id.
+            thread_id = message.id
+        await self._service.set_ids(table.row.id, thread_id=thread_id)
 
 
 def _check_permissions(interaction: discord.Interaction[Any]) -> None:

@@ -37,6 +37,7 @@ ANSWER_WAIT = 5.0  # seconds: far past Discord's 3, to tell "late" from "never"
 # Seconds a game may show nothing to click (the bot at work, a restart) before a storm gives
 # up: far past a restart and its catch-up.
 IDLE_LIMIT = 60.0
+START_AGAIN_AFTER = 5.0  # seconds with no first board before a host clicks Start again
 
 
 @dataclass(frozen=True)
@@ -168,10 +169,17 @@ class Storm:
         board = self.board(table)
         if board is None or not board.components:
             # Nothing to click yet: the bot is at work; but not for ever.
-            idle = self._idle_since.setdefault(table.thread_id, time.monotonic())
-            assert time.monotonic() - idle < IDLE_LIMIT, (
+            idle = time.monotonic() - self._idle_since.setdefault(table.thread_id, time.monotonic())
+            assert idle < IDLE_LIMIT, (
                 f"nothing to click for {IDLE_LIMIT} s\n{self.report([table])}\n{self.fake.dump()}"
             )
+            # A thread is made from its lobby message, and has its id.
+            lobby = self.fake.message(table.thread_id)
+            if board is None and idle > START_AGAIN_AFTER and "Start" in offered(lobby):
+                # A Start cut short by a restart: its host clicks it again, as the lobby
+                # still offers it.
+                await self._answered(await self.fake.click(table.players[0], lobby, label="Start"))
+                self._idle_since.pop(table.thread_id)
             await asyncio.sleep(0.05)
             return
         self._idle_since.pop(table.thread_id, None)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.client import ParlourBot
+from bot.service import GameService
 from bot.table import publisher
 from bot.ui.router import MOVED_ON, OLD_BUTTON
 from tests.e2e.conftest import Launcher, ParlourFactory
@@ -23,6 +24,7 @@ from tests.e2e.driver import (
     is_result,
     move_number,
     newest_board,
+    open_lobby,
     play_one_move,
     play_to_the_end,
     player_to_act,
@@ -295,6 +297,40 @@ async def test_a_result_not_posted_when_the_bot_stopped_is_posted_at_the_next_st
     await fake.wait_for(lambda: fake.latest_message(board.channel_id, is_result))
     results = [m for m in fake.messages(board.channel_id) if is_result(m)]
     assert len(results) == 1, [m.content for m in results]
+
+
+async def test_a_start_cut_short_after_its_thread_was_made_starts_there_when_clicked_again(
+    fake: FakeDiscord, start_parlour: ParlourFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot stops after Start made the game's thread but before it saved it: the lobby
+    still offers Start, and clicking it again starts the game in that thread (Discord makes
+    one thread a message)."""
+    set_ids = GameService.set_ids
+    reached = asyncio.Event()
+
+    async def stopped_at_the_thread(self: GameService, game_id: int, **ids: int) -> None:
+        if "thread_id" in ids:
+            reached.set()
+            await asyncio.Event().wait()  # the process dies here
+        await set_ids(self, game_id, **ids)
+
+    monkeypatch.setattr(GameService, "set_ids", stopped_at_the_thread)
+    first = await start_parlour()
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    lobby = await open_lobby(fake, ana, GAME)
+    await click_ok(fake, leo, lobby, "Join")
+    started = asyncio.ensure_future(fake.click(ana, lobby, label="Start"))
+    await asyncio.wait_for(reached.wait(), 5)
+    await first.close()
+    started.cancel()
+    (thread,) = fake.threads
+
+    monkeypatch.setattr(GameService, "set_ids", set_ids)
+    await start_parlour()
+    await click_ok(fake, ana, fake.message(lobby.id), "Start")
+    board = await fake.wait_for(lambda: fake.latest_message(int(thread["id"]), is_board))
+    assert [t["id"] for t in fake.threads] == [thread["id"]]
+    assert player_to_act(board, [ana, leo]) is not None
 
 
 async def test_rate_limited_board_edits_never_hold_a_click_past_its_deadline(
