@@ -58,11 +58,16 @@ def replaced(instance: T, changes: Mapping[str, Any]) -> T:
         TypeError: For a name in `changes` that is not a field (as `replace` does): the
             copied dict holds every field, so one more key is a name that is not.
     """
-    values = instance.__dict__.copy()
+    before = instance.__dict__
+    values = before.copy()
     values.update(changes)
-    names = type(instance).__dataclass_fields__  # type: ignore[attr-defined]
-    if len(values) != len(names):
+    if len(values) != len(before):  # counted, not compared: engines copy states by the thousand
+        names = type(instance).__dataclass_fields__  # type: ignore[attr-defined]
         raise TypeError(f"not {type(instance).__name__} fields: {sorted(changes.keys() - names)}")
-    new: T = object.__new__(type(instance))
-    object.__setattr__(new, "__dict__", values)  # a frozen dataclass's own __setattr__ refuses
+    new: T = _new(type(instance))
+    _set(new, "__dict__", values)  # a frozen dataclass's own __setattr__ refuses
     return new
+
+
+_new = object.__new__
+_set = object.__setattr__
