@@ -21,9 +21,10 @@ from pathlib import Path
 import aiohttp
 import discord
 from dotenv import load_dotenv
+from uvloop import new_event_loop
 
 from bot import __version__
-from bot.client import make_bot
+from bot.client import ParlourBot, make_bot
 from bot.instance_lock import DatabaseInUse, InstanceLock
 from bot.log_format import setup_logging
 from bot.ops.admin import BackupRefused, backup, check, forget_server, forget_user
@@ -75,7 +76,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
     while True:
         bot = make_bot(settings, lock=lock, force_sync=args.sync, settle_memory=True)
         try:
-            bot.run(settings.token, log_handler=None)
+            _serve(bot, settings.token)
         except discord.LoginFailure:
             print(BAD_TOKEN, file=sys.stderr)
             return 1
@@ -100,6 +101,21 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
             attempt += 1
         else:
             return 0
+
+
+def _serve(bot: ParlourBot, token: str) -> None:
+    """`bot.run(token)` on libuv's event loop (uvloop), which takes about half the CPU
+    asyncio's own spends on each click's sockets, tasks and callbacks."""
+
+    async def serve() -> None:
+        async with bot:
+            await bot.start(token)
+
+    with asyncio.Runner(loop_factory=new_event_loop) as runner:
+        try:
+            runner.run(serve())
+        except KeyboardInterrupt:  # as `bot.run`: a Ctrl-C before the bot's own handler is set
+            return
 
 
 def _reason(e: BaseException) -> str:
