@@ -426,8 +426,8 @@ def _draw_lane(
         else:  # a short lane: the words go after its finish box
             draw_text(image, (right + 8, y), text, size=18, bold=True, fill=MUTED, anchor="lm")
         return
-    steps = f"{position}/{finish}"
-    draw_text(image, (LANE_STATUS_X, y), steps, size=lane_status_size(number, steps), anchor="rm")
+    taken = f"{position}/{finish}"
+    draw_text(image, (LANE_STATUS_X, y), taken, size=lane_status_size(number, taken), anchor="rm")
     fill = HIGHLIGHT if won else DISC
     ring = HIGHLIGHT if lit else OUTLINE
     paste_centred(image, _disc(horse, fill, ring), disc_centre(track, horse, position))
