@@ -277,7 +277,11 @@ class HorseCollarPresenter(Presenter[HorseCollarState]):
         if state.weights:
             values = [self._value(state, w) for w in state.weights if not w.fallen]
             fell = sum(w.fallen for w in state.weights)
-            line = _("On the board: {weights} weights worth {values}; {fallen} in the alley")
+            line = ngettext(  # one weight is on the board after a frame's first shot
+                "On the board: {weights} weight worth {values}; {fallen} in the alley",
+                "On the board: {weights} weights worth {values}; {fallen} in the alley",
+                len(values),
+            )
             shown = " + ".join(str(v) for v in sorted(values, reverse=True)) or "0"
             lines.append(line.format(weights=len(values), values=shown, fallen=fell))
         return lines

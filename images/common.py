@@ -74,6 +74,9 @@ def _runs(text: str, size: int) -> list[tuple[str, ImageFont.FreeTypeFont]]:
     return runs
 
 
+SMALLEST_FITTED = 14  # pixels: `fitted_size` draws no smaller
+
+
 @functools.lru_cache(maxsize=4096)
 def text_width(text: str, size: int, *, bold: bool = False) -> float:
     """The drawn width of `text` (bold is a pixel or two wider). Kept: FreeType measures a
@@ -221,6 +224,15 @@ def drawable(text: str) -> str:
         c for c in text if unicodedata.category(c)[0] != "C" and (c.isspace() or _drawable_char(c))
     )
     return " ".join(kept.split())
+
+
+def fitted_size(text: str, size: int, max_width: float, *, bold: bool = False) -> int:
+    """The largest size from `size` down to `SMALLEST_FITTED` at which `text` fits in
+    `max_width` pixels: a longer translation is drawn a little smaller rather than into
+    what stands beside it."""
+    while size > SMALLEST_FITTED and text_width(text, size, bold=bold) > max_width:
+        size -= 1
+    return size
 
 
 @functools.lru_cache(maxsize=2048)

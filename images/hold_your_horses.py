@@ -36,6 +36,7 @@ from images.common import (
     draw_text,
     drawable,
     fit_text,
+    fitted_size,
     fixed_palette,
     named_runs,
     paste_centred,
@@ -68,6 +69,9 @@ HEADER_Y = 32
 LANE_TOP, LANE_H = 64, 40
 LANES_BOTTOM = LANE_TOP + LANE_H * len(HORSES)
 LABEL_X0, LABEL_X1 = 10, 104  # the lane's name: horse number and steps taken
+LANE_NUMBER_X, LANE_NUMBER_SIZE = LABEL_X0 + 26, 26  # the horse number's centre and size
+LANE_STATUS_X, LANE_STATUS_SIZE = LABEL_X1 - 8, 18  # steps taken ("3/17", "out"), its right end
+LABEL_GAP = 4  # pixels kept between a lane's number and its status
 TRACK_X0, TRACK_X1 = 112, 696
 DISC_RADIUS = 15
 SIDE_X0, SIDE_X1 = 708, 990
@@ -387,6 +391,13 @@ def track_words(state: HoldYourHorsesState) -> str:
     return words + _(" · escalating") if state.rules.escalating_scratches else words
 
 
+def lane_status_size(number: str, status: str) -> int:
+    """The size of a lane's status beside its number: smaller where a longer word would run
+    into a two-digit number (Spanish "fuera" beside 10)."""
+    number_right = LANE_NUMBER_X + text_width(number, LANE_NUMBER_SIZE, bold=True) / 2
+    return fitted_size(status, LANE_STATUS_SIZE, LANE_STATUS_X - number_right - LABEL_GAP)
+
+
 def _draw_lane(
     image: Image.Image, state: HoldYourHorsesState, race: Race, horse: int, *, lit: bool
 ) -> None:
@@ -396,10 +407,13 @@ def _draw_lane(
     position = race.position(horse)
     won = race.winner == horse
     label = HIGHLIGHT if lit or won else TEXT
-    draw_text(image, (LABEL_X0 + 26, y), str(horse), size=26, bold=True, fill=label)
+    number = str(horse)
+    draw_text(image, (LANE_NUMBER_X, y), number, size=LANE_NUMBER_SIZE, bold=True, fill=label)
     order = race.scratch_order(horse)
     if order is not None:
-        draw_text(image, (LABEL_X1 - 8, y), _("out"), size=18, fill=MUTED, anchor="rm")
+        out = _("out")
+        size = lane_status_size(number, out)
+        draw_text(image, (LANE_STATUS_X, y), out, size=size, fill=MUTED, anchor="rm")
         top = y - LANE_H // 2 + 2
         slot = slot_width(track)
         right = round(TRACK_X0 + (finish + 1) * slot)
@@ -412,7 +426,8 @@ def _draw_lane(
         else:  # a short lane: the words go after its finish box
             draw_text(image, (right + 8, y), text, size=18, bold=True, fill=MUTED, anchor="lm")
         return
-    draw_text(image, (LABEL_X1 - 8, y), f"{position}/{finish}", size=18, anchor="rm")
+    taken = f"{position}/{finish}"
+    draw_text(image, (LANE_STATUS_X, y), taken, size=lane_status_size(number, taken), anchor="rm")
     fill = HIGHLIGHT if won else DISC
     ring = HIGHLIGHT if lit else OUTLINE
     paste_centred(image, _disc(horse, fill, ring), disc_centre(track, horse, position))

@@ -35,6 +35,7 @@ from images.common import (
     draw_text,
     drawable,
     fit_text,
+    fitted_size,
     fixed_palette,
     named_runs,
     paste_centred,
@@ -329,10 +330,13 @@ def _token(horse: int, radius: int) -> Image.Image:
     return token
 
 
+CHIP_SIDE = 30  # a betting chip's width in pixels
+
+
 @functools.cache
 def _chip(seat: int, label: str) -> Image.Image:
     """A betting chip in the seat's colour showing its value (or "?")."""
-    side = 30
+    side = CHIP_SIDE
 
     def paint(layer: Image.Image, k: int) -> None:
         draw = ImageDraw.Draw(layer)
@@ -573,6 +577,14 @@ def _draw_bets(
 
 PAYOUT_WIDTH = 800
 PAYOUT_ROW = 30
+PAYOUT_WORD_X, PAYOUT_CHIP_X = 52, 142  # a payout line's kind ("Place"), then the chip
+
+
+def payout_word_size(word: str) -> int:
+    """The size of a payout line's kind: smaller where a longer word ("Segundo") would run
+    into the chip after it."""
+    room = PAYOUT_CHIP_X - CHIP_SIDE / 2 - 4 - PAYOUT_WORD_X
+    return fitted_size(word, 18, room, bold=True)
 
 
 def render_payout(state: WinnersCircleState, names: Mapping[PlayerId, str]) -> Image.Image:
@@ -608,8 +620,10 @@ def render_payout(state: WinnersCircleState, names: Mapping[PlayerId, str]) -> I
     for line in lines:
         seat = state.seat_of(line.player)
         paste_centred(image, _token(line.horse, 13), (30, y))
-        draw_text(image, (52, y), _(LINE_WORDS[line.kind]), size=18, bold=True, anchor="lm")
-        paste_centred(image, _chip(seat, str(line.chip)), (142, y))
+        word = _(LINE_WORDS[line.kind])
+        size = payout_word_size(word)
+        draw_text(image, (PAYOUT_WORD_X, y), word, size=size, bold=True, anchor="lm")
+        paste_centred(image, _chip(seat, str(line.chip)), (PAYOUT_CHIP_X, y))
         draw_text(image, (162, y), fit_text(shown[seat], 18, 220), size=18, anchor="lm")
         draw_text(
             image,

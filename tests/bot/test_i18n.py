@@ -127,14 +127,15 @@ async def test_command_names_in_spanish_are_names_discord_accepts() -> None:
 
 # Fields that hold a bare number somewhere ("{left} left"), and Spanish words that agree
 # with a plural subject: a third-person plural verb ("quedan", "han unido", "entraron") or
-# a participle ("apartadas"). One beside a bare number reads wrong on 1 ("le quedan 1"): a
-# count is a plural message (`ngettext`), or the sentence is built so it needs none.
+# a participle after the number ("apartadas"; "3 acumulado" in the singular is as wrong).
+# One beside a bare number reads wrong on some count ("le quedan 1"): a count is a plural
+# message (`ngettext`), or the sentence is built so it needs none.
 NUMBER_FIELDS = {
     "armies", "cards", "carried", "count", "each", "joined", "left", "n", "needed", "paid",
     "played", "points", "pot", "tokens", "total", "unpaid", "votes", "won",
 }  # fmt: skip
 _PLURAL_VERB = r"\w+(?:an|en|aron|ieron|ían)|han|son|van|dan"
-_PARTICIPLE = r"\w+(?:ados|adas|idos|idas)"
+_PARTICIPLE = r"\w+(?:ado|ada|ido|ida)s?"
 _NOT_AGREEING = {"también", "orden", "origen", "bien", "quien", "partidas"}  # nouns, adverbs
 
 
@@ -156,6 +157,7 @@ def test_the_bare_number_check_finds_plural_words_that_fail_on_1() -> None:
         "{armies} más entraron"
     ]
     assert plural_with_a_bare_number(" ({cards} apartadas)") == ["{cards} apartadas"]
+    assert plural_with_a_bare_number("{carried} acumulado") == ["{carried} acumulado"]
     assert plural_with_a_bare_number("{territory} se queda con {armies}") == []
     assert plural_with_a_bare_number("{players} comparten la victoria") == []  # not a number
 

@@ -13,6 +13,7 @@ from typing import Any
 from PIL import Image
 
 from bot.client import ParlourBot
+from bot.language.i18n import speaking
 from cogs.horse_collar import ANGLE_MENU, CURRENT, RELEASE_MENU, SHOOT_MENU, HorseCollarPresenter
 from rules.horse_collar import ENGINE
 from rules.horse_collar.actions import line_up_action, shoot_action
@@ -429,3 +430,20 @@ def test_a_new_frame_prompt_gives_the_frame_scores() -> None:
         "Frame 1: Red +24, Blue +3 → Red 24, Blue 3 · Frame 2, Red: <@1> to shoot R1 (1 of 8)"
     )
     assert presenter.chapter(step.state) == 2  # a new board message for each side's turn
+
+
+def test_the_standings_count_the_weights_on_the_board_in_either_language() -> None:
+    """After a frame's first shot one weight is on the board: "1 weight", "1 tejo que vale"."""
+    presenter = HorseCollarPresenter()
+    state = ENGINE.initial_state([1, 2], {}, Random(0))
+    one = replace(state, weights=(Weight(0, 3_000, 0),), shot=1)
+    two = replace(state, weights=(Weight(0, 3_000, 0), Weight(1, 3_000, 2_400)), shot=2)
+    assert presenter.standings(one, NAMES)[1] == "On the board: 1 weight worth 3; 0 in the alley"
+    assert presenter.standings(two, NAMES)[1] == (
+        "On the board: 2 weights worth 3 + 3; 0 in the alley"
+    )
+    with speaking("es"):
+        assert presenter.standings(one, NAMES)[1] == "En la mesa: 1 tejo que vale 3; 0 en el foso"
+        assert presenter.standings(two, NAMES)[1] == (
+            "En la mesa: 2 tejos que valen 3 + 3; 0 en el foso"
+        )

@@ -176,6 +176,12 @@ async def test_a_finished_games_standings_history_and_replay_in_each_language(
     assert footer.fullmatch(mine.embeds[0]["footer"]["text"])
     assert theirs.embeds[0]["footer"]["text"].startswith("Move 0 of ")
     assert mine.embeds[0]["description"].startswith("▶ **" + es("The start.") + "**")
+    # The frame's alt text speaks the viewer's language too (" · " read as a comma).
+    (frame,) = mine.attachments
+    heading = mine.embeds[0]["title"] + ", " + es("Move {step}", step=0) + ". "
+    assert (frame.description or "").startswith(heading.replace(" · ", ", "))
+    (frame,) = theirs.attachments
+    assert (frame.description or "").startswith(f"Replay, Cock & Bull #{done.id}, Move 0. ")
     assert labels(mine) == [
         es("First"),
         es("Back"),
@@ -193,6 +199,14 @@ async def test_a_finished_games_standings_history_and_replay_in_each_language(
     assert "`1.`" not in mine.embeds[0]["description"]  # the current move is marked
     assert es("Roll one die") in mine.embeds[0]["description"]
     assert "Roll one die" in theirs.embeds[0]["description"]
+    # The animated summary's alt text, in Spanish for a Spanish member.
+    rec = await fake.click(ana, mine, label=es("Animated summary"))
+    sent = await fake.wait_for(lambda: rec.followups[-1] if rec.followups else None, 30)
+    (animation,) = sent.attachments
+    summary = "{game} #{id}: an animated summary, one frame per {chapter} ({frames})."
+    said = es(summary, game="Cock & Bull", id=done.id, chapter="@", frames="@").split("@")[0]
+    assert said != summary.split("{chapter}")[0]
+    assert (animation.description or "").startswith(said)
 
 
 async def test_the_table_menu_speaks_the_clickers_language_and_its_notes_the_games(

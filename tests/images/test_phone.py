@@ -78,10 +78,14 @@ def race_won() -> bytes:
     return render_finished_png(state, NAMES)
 
 
+def payout_state() -> Any:
+    """A Winner's Circle race just paid out."""
+    return mid_game(WinnersCirclePresenter(), 3, 2000, {}, lambda s: s.phase.value == "race_over")
+
+
 def payout() -> bytes:
     """Winner's Circle's closing picture of a race: the itemised payout."""
-    state = mid_game(WinnersCirclePresenter(), 3, 2000, {}, lambda s: s.phase.value == "race_over")
-    return render_payout_png(state, NAMES)
+    return render_payout_png(payout_state(), NAMES)
 
 
 PICTURES: dict[str, Callable[[], bytes]] = {

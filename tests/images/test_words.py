@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -22,10 +23,14 @@ from images.risk import TOP, name_point, render, territory_name
 from images.risk_layout import CONTINENT_LABELS, NAME_SIZE
 from images.risk_regions import ORDER
 from images.words import _, language, use_translations
-from rules.core import Event
+from rules.core import Event, setup_rng
+from rules.hold_your_horses import ENGINE as HYH_ENGINE
 from rules.registry import ENGINES
 from rules.risk.map import CONTINENTS
+from tests.images.drawn import DrawnText
 from tests.images.test_palettes import PICTURES
+from tests.images.test_phone import NAMES as PHONE_NAMES
+from tests.images.test_phone import payout_state
 from tests.images.test_risk import badge_box, early_view, overlap
 
 Box = tuple[float, float, float, float]
@@ -188,3 +193,29 @@ def test_the_spanish_first_turn_caption_fits_between_the_side_panels(spanish: No
     caption = _("First turn: Monkey beats Bull beats Cock")
     assert caption != "First turn: Monkey beats Bull beats Cock"
     assert text_width(caption, 20) <= gap
+
+
+def test_spanish_words_beside_a_number_or_a_chip_are_drawn_clear_of_it(
+    spanish: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "fuera" beside a scratched horse 10-12 and "Segundo" before a payout's chip are drawn
+    smaller where they must be, never into the number or the chip (the English fits as is)."""
+    drawn = DrawnText(monkeypatch)
+    start = HYH_ENGINE.initial_state([1, 2, 3], {}, setup_rng("words"))
+    scratched = replace(start, race=replace(start.race, scratched=(10, 11, 12)))
+    hold_your_horses.render(scratched, {})
+    out = _("out")
+    sizes = {size for text, size in drawn.sized if text == out}
+    number_right = hold_your_horses.LANE_NUMBER_X + text_width("12", 26, bold=True) / 2
+    assert sizes and all(
+        hold_your_horses.LANE_STATUS_X - text_width(out, size) >= number_right + 3 for size in sizes
+    )
+
+    drawn.sized.clear()
+    winners_circle.render_payout(payout_state(), PHONE_NAMES)
+    words = {_(word) for word in winners_circle.LINE_WORDS.values()}
+    shown = [(text, size) for text, size in drawn.sized if text in words]
+    chip_left = winners_circle.PAYOUT_CHIP_X - winners_circle.CHIP_SIDE / 2
+    assert _("Place") in {text for text, _size in shown}
+    for text, size in shown:
+        assert winners_circle.PAYOUT_WORD_X + text_width(text, size, bold=True) <= chip_left - 3
