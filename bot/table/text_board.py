@@ -50,7 +50,8 @@ def text_board(
         text = text[: TEXT_MAX - 1] + "…"
     title = _("Text board · {game} #{id} · move {step}")
     embed = discord.Embed(
-        title="📝 " + title.format(game=presenter.title, id=table.row.id, step=table.row.step),
+        title="📝 "
+        + spoken(title.format(game=presenter.title, id=table.row.id, step=table.row.step)),
         description=text,
         colour=presenter.colour,
     )
