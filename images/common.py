@@ -85,6 +85,14 @@ def text_width(text: str, size: int, *, bold: bool = False) -> float:
     return width + (_bold_shift(size) if bold else 0)
 
 
+def ink_width(text: str, size: int, *, bold: bool = False) -> int:
+    """The width of `text`'s letters as drawn, without the room `text_width` leaves either
+    side of them or the outline: what must fit where a word has no room to spare."""
+    mask, _ring, _corner = _text_masks(text, size, "mm", bold, True)  # as `draw_text` draws it
+    box = mask.getbbox()
+    return 0 if box is None else box[2] - box[0]
+
+
 @functools.lru_cache(maxsize=2048)
 def _text_masks(
     text: str, size: int, anchor: str, bold: bool, outlined: bool

@@ -10,6 +10,7 @@ weight is a cached sprite, so a render is a copy, a few pastes and the text.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -29,6 +30,7 @@ from images.common import (
     drawable,
     fit_text,
     fixed_palette,
+    ink_width,
     paste_centred,
     smooth,
     text_width,
@@ -77,6 +79,7 @@ ZOOM_SCALE = 18  # px per inch
 ZOOM_LEFT, ZOOM_MID_Y = 20, 395
 ZOOM_END_X = ZOOM_LEFT + ZOOM_INCHES * ZOOM_SCALE  # x of the target end: 668
 ALLEY_PX = 34  # the alley drawn beyond the end and the sides
+END_WORD_SIZE = 18  # the word naming the end, on its alley
 PANEL_BOX = (730, 190, 990, 600)
 FOOTER_Y = 620
 
@@ -180,7 +183,7 @@ def _table_layer(key: TableKey, _language: str) -> Image.Image:
         ("1", (ZOOM_LEFT + x2) / 2),
     ):
         draw_text(image, (x, z_top - ALLEY_PX / 2), text, size=26, bold=True, fill=HIGHLIGHT)
-    draw_text(image, (ZOOM_END_X + ALLEY_PX / 2, ZOOM_MID_Y), _("END"), size=18, fill=MUTED)
+    _draw_end_word(image, z_bottom - z_top)
     draw_text(
         image,
         (ZOOM_LEFT + 6, z_bottom + ALLEY_PX / 2),
@@ -202,6 +205,20 @@ def _table_layer(key: TableKey, _language: str) -> Image.Image:
     )
     draw.rectangle(PANEL_BOX, fill=PANEL, outline=PANEL_EDGE, width=2)
     return image
+
+
+def _draw_end_word(image: Image.Image, length: float) -> None:
+    """The word naming the end, on the alley beyond it: across the alley where it fits, as
+    "END" does, else turned to run along it (Spanish "FONDO" is too wide even drawn at the
+    smallest size `fitted_size` allows) and no longer than the end is wide."""
+    word, centre = _("END"), (ZOOM_END_X + ALLEY_PX / 2, ZOOM_MID_Y)
+    if ink_width(word, END_WORD_SIZE) <= ALLEY_PX:
+        draw_text(image, centre, word, size=END_WORD_SIZE, fill=MUTED)
+        return
+    word = fit_text(word, END_WORD_SIZE, length)
+    layer = Image.new("RGBA", (math.ceil(text_width(word, END_WORD_SIZE)) + 8, 2 * END_WORD_SIZE))
+    draw_text(layer, (layer.width / 2, layer.height / 2), word, size=END_WORD_SIZE, fill=MUTED)
+    paste_centred(image, layer.transpose(Image.Transpose.ROTATE_90), centre)  # reads upwards
 
 
 def _lines(table: Table) -> list[tuple[int, RGB, int]]:

@@ -1,10 +1,12 @@
-"""Boards for everyone, through the fake Discord: the 📝 text board (private, the board's
-moves with the same ids and checks, the setting to get it after each move) and Risk's 🔍
-zoom (a continent at full size, picked in a menu)."""
+"""Boards for everyone, through the fake Discord: every picture's alt text, the 📝 text
+board (private, the board's moves with the same ids and checks, the setting to get it after
+each move) and Risk's 🔍 zoom (a continent at full size, picked in a menu)."""
 
 from __future__ import annotations
 
 from typing import Any
+
+import pytest
 
 from tests.e2e.conftest import ParlourFactory
 from tests.e2e.driver import (
@@ -14,9 +16,12 @@ from tests.e2e.driver import (
     start_game,
 )
 from tests.e2e.fake_discord import STRING_SELECT, FakeDiscord, FakeMessage, walk_components
+from tests.e2e.payloads import Payloads, check_alt_texts
+from tests.e2e.storm import SPECS, Spec, Storm
 
 JSON = dict[str, Any]
 TEXT_BOARD = "Text board"
+MAX_CLICKS = 3000
 
 
 def move_ids(message: FakeMessage) -> set[str]:
@@ -29,6 +34,22 @@ async def open_text_board(fake: FakeDiscord, user: JSON, board: FakeMessage) -> 
     panel = callback.message
     assert panel is not None and panel.ephemeral and panel.visible_to == int(user["id"])
     return panel
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda spec: spec.game)
+async def test_every_picture_of_a_whole_game_has_alt_text_naming_the_player_to_act(
+    fake: FakeDiscord, start_parlour: ParlourFactory, spec: Spec
+) -> None:
+    """A game of each title in English, played to its end by members clicking at random:
+    every picture it posts (its boards, and Horse Collar's replays) has its alt text."""
+    await start_parlour(autoplay_pace=0.0)
+    storm = Storm(fake, seed=5)
+    table = await storm.open(spec, ("Ana", "Leo"))
+    while not storm.finished(table):
+        assert storm.tally.clicks < MAX_CLICKS, storm.report([table])
+        await storm.click(table)
+    public, _private = Payloads(fake).split()
+    check_alt_texts(public, {int(u["id"]): u["username"] for u in table.players})
 
 
 async def test_the_text_board_is_private_and_plays_like_the_board(

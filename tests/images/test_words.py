@@ -25,6 +25,7 @@ from images.risk_regions import ORDER
 from images.words import _, language, use_translations
 from rules.core import Event, setup_rng
 from rules.hold_your_horses import ENGINE as HYH_ENGINE
+from rules.horse_collar import ENGINE as HC_ENGINE
 from rules.registry import ENGINES
 from rules.risk.map import CONTINENTS
 from tests.images.drawn import DrawnText
@@ -219,3 +220,34 @@ def test_spanish_words_beside_a_number_or_a_chip_are_drawn_clear_of_it(
     assert _("Place") in {text for text, _size in shown}
     for text, size in shown:
         assert winners_circle.PAYOUT_WORD_X + text_width(text, size, bold=True) <= chip_left - 3
+
+
+def test_the_word_at_the_end_of_the_horse_collar_board_fits_its_alley(
+    spanish: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The enlarged end's word ("END", Spanish "FONDO") is drawn on the alley beyond the end,
+    clear of the board and of the background past the alley: only its outline may lap over
+    an edge. Its pixels are those the board's art loses when the word is left out."""
+    rules = HC_ENGINE.initial_state((1, 2), {}, setup_rng("words")).rules
+    table = rules.table
+    key = horse_collar.TableKey.of(rules)
+    draw = horse_collar._table_layer.__wrapped__  # drawn afresh, not from the cache
+    worded = horse_collar._
+    _left, top = horse_collar.zoom_xy(0, -table.half_width)
+    _right, bottom = horse_collar.zoom_xy(0, table.half_width)
+    # The alley's columns, from the one its edge shares with the board's (Pillow's boxes hold
+    # both corners) to its last, between the board's sides; and the outline's width around.
+    alley = (
+        horse_collar.ZOOM_END_X - common._RING,
+        top - common._RING,
+        horse_collar.ZOOM_END_X + horse_collar.ALLEY_PX + 1 + common._RING,
+        bottom + common._RING,
+    )
+    for spoken in ("en", "es"):
+        with speaking(spoken), monkeypatch.context() as unworded:
+            named = draw(key, spoken)
+            unworded.setattr(horse_collar, "_", lambda text: " " if text == "END" else worded(text))
+            box = ImageChops.difference(named, draw(key, spoken)).getbbox()
+        assert box is not None, spoken
+        assert alley[0] <= box[0] and box[2] <= alley[2], (spoken, box, alley)
+        assert alley[1] <= box[1] and box[3] <= alley[3], (spoken, box, alley)
