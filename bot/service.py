@@ -14,7 +14,7 @@ import logging
 import secrets
 import time
 import weakref
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
@@ -185,6 +185,12 @@ class GameService:
             raise GameUnreadable(f"state of game {game_id} can't be loaded: {e!r}") from e
         engine = self.engine(row.game)
         return Table(row, seats, state, frozenset() if state is None else engine.ai_seats(state))
+
+    def forget_cached(self, game_ids: Iterable[int]) -> None:
+        """Read these games afresh at their next move: forgetting a member rewrote their
+        seats and state without a new step."""
+        for game_id in game_ids:
+            self._latest.pop(game_id, None)
 
     async def game_in_thread(self, thread_id: int) -> Table | None:
         """The active game played in this thread (for commands typed there)."""

@@ -71,7 +71,9 @@ async def check(settings: Settings, note: Callable[[str], object] = print) -> li
     try:
         version = await storage.schema_version()
         latest = migrations(storage.backend)[-1][0]
-        if version > latest:
+        if version == 0:  # an empty database made for the bot: a fresh machine too
+            note("The database has no tables yet: the bot creates them at its first start.")
+        elif version > latest:
             problems.append(
                 f"The database is at schema {version}, newer than this version of Parlour "
                 f"knows ({latest}): upgrade Parlour before starting it on this database."

@@ -57,9 +57,18 @@ async def forget_member(service: GameService, player_id: int) -> Forgotten:
             else:
                 await service.leave(row.id, player_id)
             done.lobbies.append(row.id)
-    done.games = await service.storage.forget_player(
-        player_id, await _new_stand_in(service), FORMER_PLAYER
+    stand_in = await _new_stand_in(service)
+    # Games still in play after the resignation (a seat the rules play on): their moves wait
+    # while the ids are swapped, then read the swapped seats and state, not this process's
+    # copy, which would write the member's id back.
+    playing = sorted(
+        row.id for row in await service.storage.games(status=ACTIVE, player_id=player_id)
     )
+    async with contextlib.AsyncExitStack() as held:
+        for game_id in playing:
+            await held.enter_async_context(service.lock(game_id))
+        done.games = await service.storage.forget_player(player_id, stand_in, FORMER_PLAYER)
+        service.forget_cached(playing)
     return done
 
 

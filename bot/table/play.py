@@ -93,6 +93,11 @@ class Play:
 
     async def typed(self, reply: Reply, bid: ButtonId, value: str) -> None:
         """The number typed in a box: played as the click on that number would be."""
+        if len(value) > BOX_LENGTH:  # a forged box: `int` refuses over 4,300 digits
+            too_long = _(
+                "“{value}…” is longer than any box takes: type a number from the box's range."
+            )
+            raise UserError(too_long.format(value=value[:20]))
         number = typed_number(value)
         if number is None:
             wrong = _("“{value}” is not a number: type digits only, e.g. 12.")
@@ -123,6 +128,9 @@ class Play:
             table = await self._service.table(game_id)
             played = await self._service.act(game_id, reply.user_id, action, table.row.step)
             await self.show(played)
+
+
+BOX_LENGTH = 4000  # characters: Discord's longest text input
 
 
 def typed_number(text: str) -> int | None:

@@ -13,6 +13,7 @@ from random import Random
 from bot.service import GameService
 from bot.storage import migrations, open_storage
 from rules.registry import ENGINES
+from tests.databases import dump
 from tests.e2e.process import REPO, clean_env
 
 GAME = "cock_and_bull"
@@ -162,3 +163,19 @@ async def test_check_reads_postgresql_too(tmp_path: Path, postgres_url: str) -> 
     await storage.close()
     done = chore("check", cwd=tmp_path, DATABASE_URL=postgres_url, DISCORD_TOKEN="t")
     assert (done.returncode, done.stdout) == (0, "No problems found.\n")
+
+
+async def test_check_on_an_empty_database_says_the_first_start_creates_the_tables(
+    tmp_path: Path, database_url: str
+) -> None:
+    """A PostgreSQL database just made for the bot (or an empty SQLite file) is a fresh
+    machine's too: no problem, and check creates nothing in it."""
+    if database_url.startswith("sqlite:///"):
+        Path(database_url.removeprefix("sqlite:///")).touch()
+    done = chore("check", cwd=tmp_path, DATABASE_URL=database_url, DISCORD_TOKEN="t")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == (
+        "The database has no tables yet: the bot creates them at its first start.\n"
+        "No problems found.\n"
+    )
+    assert "CREATE TABLE" not in dump(database_url)

@@ -89,6 +89,52 @@ async def test_forgetting_a_member_leaves_neither_id_nor_name_and_games_replay(
     assert (await storage.get_game(joined)).status == LOBBY  # type: ignore[union-attr]
 
 
+async def play_on(service: GameService, game_id: int, moves: int, rng: Random) -> None:
+    """Up to `moves` random legal moves, each by a seat to act (a resigned one's too, as
+    the bot plays it)."""
+    for _ in range(moves):
+        table = await service.table(game_id)
+        engine = service.engine(table.row.game)
+        if engine.outcome(table.state) is not None:
+            return
+        player = min(p for p in engine.to_act(table.state) if p in table.names)
+        action = rng.choice(engine.legal_actions(table.state, player))
+        await service.act(game_id, player, action, table.row.step)
+
+
+async def test_every_game_forgets_the_member_and_plays_on_without_them(
+    service: GameService, database_url: str
+) -> None:
+    """A game's state and actions name its players by id (a seat's owner, a Risk mission to
+    destroy them): none still names the member, in any game, and a game that plays on after
+    their seat was resigned (a pot race) never writes them back."""
+    rng = Random(5)
+    for game in ENGINES:
+        table = await service.create_lobby(
+            game, guild_id=HOME, channel_id=5, host_id=LEO, host_name="Leo", options={}
+        )
+        await service.join(table.row.id, ZED, ZED_NAME)
+        await service.start(table.row.id, LEO)
+        await play_on(service, table.row.id, 30, rng)
+    assert str(ZED) in dump(database_url)
+
+    done = await forget_member(service, ZED)
+
+    assert done.games == len(ENGINES)
+    playing_on = await service.storage.games(status=ACTIVE)
+    assert playing_on  # the test's point: some games go on after the resignation
+    for row in playing_on:
+        await play_on(service, row.id, 5, rng)
+    text = dump(database_url)
+    assert str(ZED) not in text and ZED_NAME not in text
+    rows = [*playing_on, *await service.storage.games(status=FINISHED)]
+    assert sorted(row.game for row in rows) == sorted(ENGINES)
+    for row in rows:
+        table = await service.table(row.id)
+        replayed = await service.replay(row.id)
+        assert service.engine(row.game).dump(replayed) == table.row.state, row.game
+
+
 async def test_forgetting_a_server_deletes_all_of_it_and_nothing_else(
     service: GameService, database_url: str
 ) -> None:

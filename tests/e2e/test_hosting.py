@@ -20,7 +20,7 @@ from bot import __version__
 from bot.__main__ import NOT_ON_WINDOWS, UNREACHABLE
 from bot.client import SHUTDOWN_GRACE
 from bot.service import GameService
-from bot.storage import open_storage
+from bot.storage import migrations, open_storage
 from rules.registry import ENGINES
 from tests.bot.test_admin import a_game, chore
 from tests.e2e.conftest import Launcher, ParlourFactory
@@ -37,6 +37,17 @@ def test_one_version_everywhere(tmp_path: Path) -> None:
     changelog = (REPO / "CHANGELOG.md").read_text()
     released = re.findall(r"^## \[(\d+\.\d+\.\d+)\]", changelog, re.MULTILINE)
     assert released[0] == __version__  # the newest release the changelog describes
+
+
+def test_the_changelog_names_every_migration() -> None:
+    """Each version lists the migrations it runs (`**009**`, or `**001** to **008**`): an
+    upgrader reads which ones will run."""
+    changelog = (REPO / "CHANGELOG.md").read_text()
+    named: set[int] = set()
+    for low, high in re.findall(r"\*\*(\d{3})\*\*(?: to \*\*(\d{3})\*\*)?", changelog):
+        named |= set(range(int(low), int(high or low) + 1))
+    for backend in ("sqlite", "postgres"):
+        assert {number for number, _ in migrations(backend)} == named
 
 
 async def test_help_shows_the_version_and_the_privacy_commands(

@@ -193,6 +193,10 @@ async def test_a_number_box_takes_decimal_digits_of_any_script_and_nothing_else(
 
     for text in ("²", "①", "4²"):
         assert await typed(text) == f"“{text}” is not a number: type digits only, e.g. 12."
+    # Past Discord's 4,000 characters a box holds, as a forged box sends: past `int`'s too.
+    assert await typed("9" * 5000) == (
+        f"“{'9' * 20}…” is longer than any box takes: type a number from the box's range."
+    )
     step = move_number(board)
     assert await typed("٤٢") is None  # Arabic-Indic 42: no refusal, the board moves on
     await fake.wait_for(lambda: move_number(newest_board(fake, board)) > step or None)
