@@ -485,13 +485,33 @@ def _draw_infield(image: Image.Image, state: WinnersCircleState, shown: tuple[st
     if line:
         draw_text(image, ((CX1 + CX2) / 2, CY + 72), fit_text(line, 18, 500), size=18)
     if state.race == RACES and state.phase is not Phase.OVER:
+        _draw_double_pay(image, _("Race 3 pays double"))
+
+
+# Between the money's column and the winner's circle, under the pace chip.
+DOUBLE_PAY_GAP = (CX1 + 225, CX2 - 185)
+
+
+def _draw_double_pay(image: Image.Image, text: str) -> None:
+    """The last race's note, on one line where it fits between the infield's columns, else on
+    two of about equal length (a longer translation), each drawn smaller if it must be."""
+    left, right = DOUBLE_PAY_GAP
+    width = right - left
+    lines = [text] if text_width(text, 18) <= width else _halves(text)
+    for i, line in enumerate(lines):
+        y = CY - 52 + i * 22
         draw_text(
-            image,
-            ((CX1 + CX2) / 2 + 10, CY - 96),
-            _("Race 3 pays double"),
-            size=18,
-            fill=HIGHLIGHT,
+            image, ((left + right) / 2, y), line, size=fitted_size(line, 18, width), fill=HIGHLIGHT
         )
+
+
+def _halves(text: str) -> list[str]:
+    """`text` broken at the space nearest its middle (whole, if it has none)."""
+    spaces = [i for i, c in enumerate(text) if c == " "]
+    if not spaces:
+        return [text]
+    cut = min(spaces, key=lambda i: abs(2 * i - len(text)))
+    return [text[:cut], text[cut + 1 :]]
 
 
 def _last_move_line(state: WinnersCircleState, shown: tuple[str, ...]) -> str:

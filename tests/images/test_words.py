@@ -28,6 +28,7 @@ from rules.hold_your_horses import ENGINE as HYH_ENGINE
 from rules.horse_collar import ENGINE as HC_ENGINE
 from rules.registry import ENGINES
 from rules.risk.map import CONTINENTS
+from rules.winners_circle.state import RACES
 from tests.images.drawn import DrawnText
 from tests.images.test_palettes import PICTURES
 from tests.images.test_phone import NAMES as PHONE_NAMES
@@ -251,3 +252,33 @@ def test_the_word_at_the_end_of_the_horse_collar_board_fits_its_alley(
         assert box is not None, spoken
         assert alley[0] <= box[0] and box[2] <= alley[2], (spoken, box, alley)
         assert alley[1] <= box[1] and box[3] <= alley[3], (spoken, box, alley)
+
+
+@pytest.mark.parametrize("spoken", ["en", "es"])
+def test_the_last_races_note_stands_between_the_infields_columns_under_the_pace_chip(
+    spoken: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Winner's Circle's "Race 3 pays double" (Spanish "La carrera 3 paga el doble") is drawn
+    clear of the money's column, the winner's circle and the pace chip waiting by space 18.
+    Its pixels are those the board loses when the note is left out."""
+    use_translations(TRANSLATIONS)
+    worded = winners_circle._
+    start = ENGINES["winners_circle"].initial_state([1, 2, 3], {}, setup_rng("words"))
+    last_race = replace(start, race=RACES)
+    try:
+        with speaking(spoken), monkeypatch.context() as unworded:
+            with_note = winners_circle.render(last_race, {})
+            unworded.setattr(
+                winners_circle,
+                "_",
+                lambda text: "" if text == "Race 3 pays double" else worded(text),
+            )
+            box = ImageChops.difference(with_note, winners_circle.render(last_race, {})).getbbox()
+    finally:
+        use_translations(None)
+    assert box is not None
+    money_right = winners_circle.CX1 + 210  # the money's right-aligned numbers
+    circle_left = winners_circle.CX2 - 170  # "Winner's circle" and its rows
+    chip_bottom = winners_circle.PACE_CHIP_AT[1] + 34 / 2
+    assert money_right < box[0] and box[2] < circle_left, (spoken, box)
+    assert chip_bottom < box[1], (spoken, box)
