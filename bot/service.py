@@ -146,7 +146,8 @@ class GameService:
         # sleep). Weak values: a game nobody is acting on keeps no lock in memory.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         # Each game in play as this process last saved it: the next move's table lends its
-        # state and seats, unread and undecoded, while the row is still at that step.
+        # state and seats, unread and undecoded, while the row is still at that step and
+        # revision.
         self._latest: dict[int, Table] = {}
 
     def lock(self, game_id: int) -> asyncio.Lock:
@@ -165,8 +166,9 @@ class GameService:
     async def table(self, game_id: int, *, known: Table | None = None) -> Table:
         """The game as saved; GameUnreadable if this version cannot load it. `known`, a
         table of this game as an action just saved it, lends its state and seats when the
-        row is still at that step (a step's state never changes, and seats are fixed once
-        the game started) instead of reading and decoding them again."""
+        row is still at that step and revision (a step's state changes only when forgetting
+        a member rewrites it, which counts a revision, and seats are fixed once the game
+        started) instead of reading and decoding them again."""
         row = await self.storage.get_game(game_id)
         if row is None:
             raise UserError(_("That game no longer exists."))
@@ -174,7 +176,11 @@ class GameService:
         if row.broken is not None:
             raise GameUnreadable(row.broken, marked=True)
         known = known or self._latest.get(game_id)
-        if known is not None and known.row.id == game_id and known.row.step == row.step:
+        if (
+            known is not None
+            and known.row.id == game_id
+            and (known.row.step, known.row.revision) == (row.step, row.revision)
+        ):
             return Table(row, known.seats, known.state, known.ai_seats)  # seats: set at start
         seats = await self.storage.seats(game_id)
         if row.game not in self.engines:
@@ -401,6 +407,7 @@ class GameService:
             await self.storage.record_action(
                 row.id,
                 step=row.step,
+                revision=row.revision,
                 player_id=player,
                 action=action,
                 by_ai=by_ai,

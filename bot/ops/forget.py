@@ -60,7 +60,8 @@ async def forget_member(service: GameService, player_id: int) -> Forgotten:
     stand_in = await _new_stand_in(service)
     # Games still in play after the resignation (a seat the rules play on): their moves wait
     # while the ids are swapped, then read the swapped seats and state, not this process's
-    # copy, which would write the member's id back.
+    # copy, which would write the member's id back. Other processes see the game's revision
+    # counted up, and read it afresh too.
     playing = sorted(
         row.id for row in await service.storage.games(status=ACTIVE, player_id=player_id)
     )

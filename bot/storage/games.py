@@ -234,6 +234,7 @@ class Games(Ratings):
         game_id: int,
         *,
         step: int,
+        revision: int,
         player_id: int,
         action: Action,
         by_ai: bool,
@@ -244,16 +245,22 @@ class Games(Ratings):
     ) -> None:
         """Log the action taken at `step` and save the state after it, in one transaction,
         the game row locked meanwhile: of two processes acting on one step, exactly one
-        writes.
+        writes. The game's `revision` is left as it is.
 
-        Raises StaleStep (writing nothing) if the game is no longer at `step`.
+        Raises StaleStep (writing nothing) if the game is no longer at `step` and `revision`
+        (forgetting a member rewrote the state the action was applied to).
         """
         async with self._transaction() as db:
             game = await db.fetchone(
-                "SELECT step, status, guild_id, game FROM games WHERE id = ?" + self.for_update,
+                "SELECT step, revision, status, guild_id, game FROM games WHERE id = ?"
+                + self.for_update,
                 game_id,
             )
-            if game is None or game["step"] != step or game["status"] != ACTIVE:
+            if (
+                game is None
+                or (game["step"], game["revision"]) != (step, revision)
+                or game["status"] != ACTIVE
+            ):
                 raise StaleStep(game_id)
             await db.execute(
                 "UPDATE games SET state = ?, step = step + 1, deadline = ?, reminded = 0,"
@@ -342,6 +349,7 @@ def _game(row: Row) -> GameRow:
         ended_by=row["ended_by"],
         end_votes=tuple(json.loads(row["end_votes"])),
         rematch_of=row["rematch_of"],
+        revision=row["revision"],
     )
 
 

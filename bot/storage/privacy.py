@@ -34,7 +34,7 @@ class Privacy(Connected):
             for game in games:
                 await db.execute(
                     "UPDATE games SET host_id = ?, ended_by = ?, end_votes = ?, options = ?,"
-                    " state = ? WHERE id = ?",
+                    " state = ?, revision = revision + 1 WHERE id = ?",
                     stand_in if game["host_id"] == player_id else game["host_id"],
                     stand_in if game["ended_by"] == player_id else game["ended_by"],
                     swapped(game["end_votes"]),

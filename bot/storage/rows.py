@@ -53,6 +53,9 @@ class GameRow:
     ended_by: int | None = None  # who ended an abandoned game (None: by vote, or no thread)
     end_votes: tuple[int, ...] = ()  # players who voted to end the game, in order
     rematch_of: int | None = None  # the finished game whose Rematch button opened this lobby
+    # Rewrites of the saved game outside its action log (forgetting a member): a copy of
+    # the game kept at the same step but another revision is out of date.
+    revision: int = 0
 
     @property
     def behind(self) -> bool:

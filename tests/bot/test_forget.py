@@ -5,15 +5,19 @@ data deleted, and servers the bot left purged after 30 days unless it came back.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack
 from random import Random
 
 import pytest
 
+from bot.instance_lock import InstanceLock
 from bot.language.wording import FORMER_PLAYER
 from bot.ops.forget import RETENTION, forget_member, purge_departed
 from bot.service import GameService
 from bot.shards import Shards
-from bot.storage import ACTIVE, CANCELLED, FINISHED, LOBBY, open_storage
+from bot.storage import ACTIVE, CANCELLED, FINISHED, LOBBY, StaleStep, open_storage
+from bot.storage.url import sqlite_path
+from rules.hold_your_horses.actions import ROLL
 from rules.registry import ENGINES
 from rules.seats import RESIGN
 from tests.bot.test_admin import play
@@ -133,6 +137,64 @@ async def test_every_game_forgets_the_member_and_plays_on_without_them(
         table = await service.table(row.id)
         replayed = await service.replay(row.id)
         assert service.engine(row.game).dump(replayed) == table.row.state, row.game
+
+
+async def test_a_game_another_process_keeps_in_memory_is_read_afresh_after_forgetting(
+    database_url: str,
+) -> None:
+    """The bot plays on in one process while another (`forget-user`, another shard)
+    forgets the member: the bot's next move reads the swapped state, not the copy it kept
+    of the game, which still names the member."""
+    # One instance lock for both connections on SQLite: the test is one process.
+    path = sqlite_path(database_url)
+    lock = None if path is None else InstanceLock.acquire(path)
+    async with AsyncExitStack() as stack:
+        bot, chore = [
+            GameService(await open_storage(database_url, lock), ENGINES, fixed_seed="forget")
+            for _ in range(2)
+        ]
+        for service in (bot, chore):
+            stack.push_async_callback(service.storage.close)
+        rng = Random(3)
+        table = await bot.create_lobby(
+            "hold_your_horses",
+            guild_id=HOME,
+            channel_id=5,
+            host_id=LEO,
+            host_name="Leo",
+            options={},
+        )
+        game_id = table.row.id
+        await bot.join(game_id, ZED, ZED_NAME)
+        await bot.start(game_id, LEO)
+        await play_on(bot, game_id, 6, rng)
+        await bot.seat_action(game_id, ZED, RESIGN)  # the race goes on without them
+        await play_on(bot, game_id, 1, rng)  # the bot's copy: the state after this move
+
+        assert (await forget_member(chore, ZED)).games == 1
+
+        # A move applied to the state from before the rewrite is refused, at the current step.
+        row = await chore.storage.get_game(game_id)
+        assert row is not None and row.revision == 1
+        with pytest.raises(StaleStep):
+            await bot.storage.record_action(
+                game_id,
+                step=row.step,
+                revision=0,
+                player_id=LEO,
+                action=ROLL,
+                by_ai=False,
+                state={},
+                deadline=None,
+                results=None,
+                now=0.0,
+            )
+        await play_on(bot, game_id, 3, rng)
+        assert (await bot.storage.get_game(game_id)).status == ACTIVE  # type: ignore[union-attr]
+        text = dump(database_url)
+        assert str(ZED) not in text and ZED_NAME not in text
+        table = await bot.table(game_id)
+        assert bot.engine(table.row.game).dump(await bot.replay(game_id)) == table.row.state
 
 
 async def test_forgetting_a_server_deletes_all_of_it_and_nothing_else(

@@ -57,6 +57,7 @@ async def test_two_connections_writing_one_step_write_it_once(postgres_url: str)
             await second.record_action(
                 game_id,
                 step=0,
+                revision=0,
                 player_id=player,
                 action=ROLL,
                 by_ai=False,

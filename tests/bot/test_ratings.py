@@ -81,6 +81,7 @@ async def finish(
     await storage.record_action(
         game_id,
         step=0,
+        revision=0,
         player_id=places[0][0],
         action=Action("end"),
         by_ai=False,
