@@ -62,7 +62,7 @@ async def test_the_text_board_is_private_and_plays_like_the_board(
     panel = await open_text_board(fake, ana, board)
     leos = await open_text_board(fake, leo, board)
     (embed,) = panel.embeds
-    assert embed["title"].startswith("📝 Text board · Cock & Bull")
+    assert embed["title"].startswith("📝 Text board, Cock & Bull")
     text = embed["description"]
     assert "roll one die for the first turn" in text and "Ana: Mantle 0 of 36" in text
     assert "<@" not in text  # names, for a screen reader, not mention ids
