@@ -21,6 +21,7 @@ from rules.hold_your_horses.actions import ROLL
 from rules.registry import ENGINES
 from rules.seats import RESIGN
 from tests.bot.test_admin import play
+from tests.bot.test_race import write_over
 from tests.databases import dump
 
 GAME = "cock_and_bull"
@@ -177,17 +178,8 @@ async def test_a_game_another_process_keeps_in_memory_is_read_afresh_after_forge
         row = await chore.storage.get_game(game_id)
         assert row is not None and row.revision == 1
         with pytest.raises(StaleStep):
-            await bot.storage.record_action(
-                game_id,
-                step=row.step,
-                revision=0,
-                player_id=LEO,
-                action=ROLL,
-                by_ai=False,
-                state={},
-                deadline=None,
-                results=None,
-                now=0.0,
+            await write_over(
+                bot.storage, game_id, step=row.step, revision=0, player_id=LEO, action=ROLL
             )
         await play_on(bot, game_id, 3, rng)
         assert (await bot.storage.get_game(game_id)).status == ACTIVE  # type: ignore[union-attr]

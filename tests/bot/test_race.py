@@ -13,6 +13,7 @@ from bot.errors import UserError
 from bot.service import GameService
 from bot.storage import StaleStep, Storage, open_storage
 from rules.cock_and_bull.actions import ROLL
+from rules.core import Action
 from rules.registry import ENGINES
 from tests.e2e.process import REPO, clean_env
 
@@ -31,6 +32,25 @@ async def new_games(storage: Storage, count: int) -> list[int]:
         await service.start(table.row.id, ANA)
         ids.append(table.row.id)
     return ids
+
+
+async def write_over(
+    storage: Storage, game_id: int, *, step: int, revision: int, player_id: int, action: Action
+) -> None:
+    """`record_action` of an empty state at `step` and `revision`: for the writes a storage
+    must refuse as stale (StaleStep)."""
+    await storage.record_action(
+        game_id,
+        step=step,
+        revision=revision,
+        player_id=player_id,
+        action=action,
+        by_ai=False,
+        state={},
+        deadline=None,
+        results=None,
+        now=0.0,
+    )
 
 
 async def test_two_connections_writing_one_step_write_it_once(postgres_url: str) -> None:
@@ -54,18 +74,7 @@ async def test_two_connections_writing_one_step_write_it_once(postgres_url: str)
         assert "out of date" in str(refused[0])
         assert [a.step for a in await first.actions(game_id)] == [0]
         with pytest.raises(StaleStep):  # the storage's own refusal, without the service
-            await second.record_action(
-                game_id,
-                step=0,
-                revision=0,
-                player_id=player,
-                action=ROLL,
-                by_ai=False,
-                state={},
-                deadline=None,
-                results=None,
-                now=0.0,
-            )
+            await write_over(second, game_id, step=0, revision=0, player_id=player, action=ROLL)
     finally:
         await first.close()
         await second.close()
