@@ -395,8 +395,9 @@ class GameService:
         engine = self.engine(row.game)
         rng = step_rng(row.seed, row.step)
         try:
-            # In a worker thread: a shot's physics or an AI's search must not stall the gateway.
-            step = await asyncio.to_thread(engine.apply, table.state, player, action, rng)
+            # On the loop: every engine's move takes at most a few ms (a shot's physics
+            # included, `bench.engine`), less than a hop to a thread and back costs a busy loop.
+            step = engine.apply(table.state, player, action, rng)
         except IllegalAction as e:
             raise refused(e) from e
         outcome = engine.outcome(step.state)

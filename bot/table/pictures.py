@@ -7,6 +7,11 @@ keeps its core and the drawing uses the others. A worker is started by `spawn` (
 fork of a process running an event loop and threads), warms every game's static layers
 before its first job, speaks the language of the request it is drawing, and exits when
 the bot process is gone, even after SIGKILL.
+
+Each worker talks to the event loop over its own socket, read and written by the loop
+itself: a job costs the loop a pickle and two socket operations. (`ProcessPoolExecutor`
+hands each job through two threads of the bot's process, a queue feeder and a result
+reader, and those hand-overs cost the loop several times the drawing's own pickling.)
 """
 
 from __future__ import annotations
@@ -15,11 +20,15 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import pickle
+import socket
+import struct
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from typing import Any
 
 from bot.language.i18n import current, languages, speaking
@@ -31,9 +40,48 @@ log = logging.getLogger(__name__)
 
 ORPHAN_CHECK = 1.0  # seconds between a worker's checks that the bot process still exists
 DRAW_TIMEOUT = 10.0  # seconds: a board takes milliseconds, a replay GIF well under one
+# A message's length, as `multiprocessing.connection.Connection` frames it on the worker's side.
+_LENGTH = struct.Struct("!i")
 
-_pool: ProcessPoolExecutor | None = None
 _planned: tuple[int, Iterable[Presenter[Any]], Callable[[], None] | None] = (0, (), None)
+_workers: set[_Worker] = set()
+_idle: asyncio.Queue[_Worker] | None = None  # None: drawn in a thread
+
+
+class WorkerLost(Exception):
+    """A picture worker exited, or broke its side of the conversation, during a job."""
+
+
+@dataclass(eq=False)
+class _Worker:
+    """One picture process and the loop's end of its socket."""
+
+    process: BaseProcess
+    reader: asyncio.StreamReader
+    writer: asyncio.StreamWriter
+
+    async def receive(self) -> bytes:
+        try:
+            (size,) = _LENGTH.unpack(await self.reader.readexactly(_LENGTH.size))
+            return await self.reader.readexactly(size)
+        except (asyncio.IncompleteReadError, ConnectionError) as error:
+            raise WorkerLost(f"picture worker {self.process.pid} exited") from error
+
+    async def run(self, job: bytes) -> Any:
+        """The worker's answer to `job`: its picture, or the exception drawing it raised."""
+        self.writer.write(_LENGTH.pack(len(job)) + job)
+        drawn, value = pickle.loads(await self.receive())
+        if not drawn:
+            raise value
+        return value
+
+    def close(self) -> None:
+        """End the conversation: the worker exits when it reads the end of its socket."""
+        self.writer.close()
+
+    def kill(self) -> None:
+        self.close()
+        self.process.kill()
 
 
 def use_workers(
@@ -50,60 +98,86 @@ def use_workers(
 
 async def ready() -> None:
     """Start the worker processes, if any, and wait until each is up and warm."""
-    global _pool
+    global _idle
     count, presenters, setup = _planned
-    if count <= 0:
+    if count <= 0 or _idle is not None:
         return
-    if _pool is None:
-        _pool = ProcessPoolExecutor(
-            count,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=_start_worker,
-            initargs=(os.getpid(), tuple(presenters), setup),
-        )
-    loop = asyncio.get_running_loop()
-    await asyncio.gather(*(loop.run_in_executor(_pool, os.getpid) for _ in range(count)))
+    idle: asyncio.Queue[_Worker] = asyncio.Queue()
+    started = await asyncio.gather(*(_start(tuple(presenters), setup) for _ in range(count)))
+    for worker in started:
+        idle.put_nowait(worker)
+    _idle = idle
 
 
 def stop() -> None:
     """Shut the picture workers down without waiting: until `ready` starts them again, pictures are
     drawn in a thread."""
-    global _pool
-    if _pool is not None:
-        _pool.shutdown(wait=False, cancel_futures=True)
-        _pool = None
+    global _idle
+    for worker in _workers:
+        worker.close()
+    _workers.clear()
+    _idle = None
 
 
 async def draw(
     presenter: Presenter[Any], state: Any, names: Mapping[PlayerId, str], events: Sequence[Event]
 ) -> Picture:
     """`presenter`'s picture of `state` after `events`, in the language spoken now. In a
-    worker, a drawing that takes longer than `DRAW_TIMEOUT` is given up: the workers are
-    killed and new ones draw it once more (Pillow's quantizer can spin forever on rare
-    occasions, and a thread could never be stopped)."""
-    if _pool is None:  # a thread inherits the language being spoken
+    worker, a drawing that takes longer than `DRAW_TIMEOUT` is given up: that worker is
+    killed and a new one draws it once more (Pillow's quantizer can spin forever on rare
+    occasions, and a thread could never be stopped); so is a drawing whose worker died."""
+    if _idle is None:  # a thread inherits the language being spoken
         return await asyncio.to_thread(presenter.picture, state, names, events)
-    job = (current(), presenter, state, dict(names), tuple(events))
+    job = pickle.dumps(
+        (current(), presenter, state, dict(names), tuple(events)), pickle.HIGHEST_PROTOCOL
+    )
     try:
-        return await _in_worker(job)
-    except (BrokenProcessPool, TimeoutError) as error:
-        log.error("picture worker lost or stuck (%r); starting new ones", error)
-        _kill_workers()
-        await ready()
-        return await _in_worker(job)
+        return await _in_worker(_idle, job)
+    except (WorkerLost, TimeoutError) as error:
+        log.error("picture worker lost or stuck (%r); drawing again in a new one", error)
+    if _idle is None:  # the workers were stopped meanwhile
+        return await asyncio.to_thread(presenter.picture, state, names, events)
+    return await _in_worker(_idle, job)
 
 
-async def _in_worker(job: tuple[Any, ...]) -> Picture:
-    assert _pool is not None
-    future = asyncio.get_running_loop().run_in_executor(_pool, _draw, *job)
-    return await asyncio.wait_for(future, DRAW_TIMEOUT)
+async def _in_worker(idle: asyncio.Queue[_Worker], job: bytes) -> Picture:
+    worker = await idle.get()
+    # The job runs to its end even if the caller is cancelled: a worker is handed on only
+    # between jobs, never with an answer still to read.
+    return await asyncio.shield(asyncio.ensure_future(_run(idle, worker, job)))
 
 
-def _kill_workers() -> None:
-    """Kill the worker processes (a stuck one never takes a shutdown) and forget the pool."""
-    for child in multiprocessing.active_children():  # the bot starts no other processes
-        child.kill()
-    stop()
+async def _run(idle: asyncio.Queue[_Worker], worker: _Worker, job: bytes) -> Picture:
+    try:
+        picture: Picture = await asyncio.wait_for(worker.run(job), DRAW_TIMEOUT)
+    except (WorkerLost, TimeoutError):
+        worker.kill()
+        _workers.discard(worker)
+        if idle is _idle:  # not stopped meanwhile
+            _count, presenters, setup = _planned
+            idle.put_nowait(await _start(tuple(presenters), setup))
+        raise
+    except BaseException:
+        idle.put_nowait(worker)  # the drawing's own error: the worker is fine
+        raise
+    idle.put_nowait(worker)
+    return picture
+
+
+async def _start(presenters: Sequence[Presenter[Any]], setup: Callable[[], None] | None) -> _Worker:
+    """A new worker process, once it is warm."""
+    ours, theirs = socket.socketpair()
+    context = multiprocessing.get_context("spawn")
+    process = context.Process(
+        target=_serve, args=(theirs, os.getpid(), presenters, setup), daemon=True
+    )
+    process.start()
+    theirs.close()  # the worker holds its own copy: its exit ends the stream
+    reader, writer = await asyncio.open_unix_connection(sock=ours)
+    worker = _Worker(process, reader, writer)
+    _workers.add(worker)
+    await worker.receive()  # an empty message: warm, waiting for jobs
+    return worker
 
 
 def warm(presenters: Iterable[Presenter[Any]]) -> None:
@@ -129,17 +203,41 @@ def _draw(
         return presenter.picture(state, names, events)
 
 
-def _start_worker(
-    parent: int, presenters: Sequence[Presenter[Any]], setup: Callable[[], None] | None
+def _serve(
+    sock: socket.socket,
+    parent: int,
+    presenters: Sequence[Presenter[Any]],
+    setup: Callable[[], None] | None,
 ) -> None:
+    """A worker process: warm up, then draw each job read from `sock` until its end."""
     if setup is not None:
         setup()
     threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
     warm(presenters)
+    conn = Connection(sock.detach())
+    conn.send_bytes(b"")
+    while True:
+        try:
+            job = conn.recv_bytes()
+        except (EOFError, OSError):
+            return  # the bot closed its end, or is gone
+        conn.send_bytes(_answer(job))
+
+
+def _answer(job: bytes) -> bytes:
+    """The pickled (drawn, picture or exception) for a pickled job."""
+    try:
+        result: tuple[bool, Any] = (True, _draw(*pickle.loads(job)))
+    except Exception as error:
+        result = (False, error)
+    try:
+        return pickle.dumps(result, pickle.HIGHEST_PROTOCOL)
+    except Exception:  # an exception that does not pickle
+        return pickle.dumps((False, RuntimeError(repr(result[1]))), pickle.HIGHEST_PROTOCOL)
 
 
 def _exit_with(parent: int) -> None:
-    """Exit once the bot process is gone (a killed parent never shuts its pool down)."""
+    """Exit once the bot process is gone, even in the middle of a drawing that never ends."""
     while os.getppid() == parent:
         time.sleep(ORPHAN_CHECK)
     os._exit(0)
