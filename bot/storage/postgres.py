@@ -59,7 +59,6 @@ class PostgresStorage(Storage):
 
     backend = "postgres"
     stats_array = "json_agg(stats::json)::text"
-    for_update = " FOR UPDATE"
     # Two keys: this lock's kind, then the server folded into 32 bits (a clash only waits).
     lock_guild = f"SELECT pg_advisory_xact_lock({RATINGS_LOCK}, (?::bigint % 2147483647)::int)"
 

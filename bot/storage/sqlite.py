@@ -49,7 +49,6 @@ class SqliteStorage(Storage):
 
     backend = "sqlite"
     stats_array = "json_group_array(json(stats))"
-    for_update = ""  # BEGIN IMMEDIATE holds the whole file's write lock already
     lock_guild = ""  # and so orders rating updates too
 
     def __init__(self, db: aiosqlite.Connection, lock: InstanceLock | None = None) -> None:
