@@ -1,6 +1,7 @@
 """Boards drawn in worker processes: the same picture as in a thread, in the language of
-the request; a worker stuck on a drawing is replaced and the board drawn again; no worker
-outlives a bot process killed outright."""
+the request; a worker stuck on a drawing, or gone in the middle of one, is replaced and the
+board drawn again; a drawing's own error reaches its caller; a caller that gives up never
+leaves its picture to the next one; no worker outlives a bot process killed outright."""
 
 from __future__ import annotations
 
@@ -109,6 +110,55 @@ async def test_a_stuck_worker_is_replaced_and_the_board_drawn_again(
     assert picture.data[:8] == b"\x89PNG\r\n\x1a\n"
     assert (tmp_path / "mark").exists()  # it was stuck once
     assert not any(_alive(pid) for pid in stuck)  # and that worker is gone
+
+
+class LabelPresenter(CockAndBullPresenter):
+    """A picture that is only its label, drawn after `delay` seconds; "fail" raises, and
+    "exit" ends the worker's process the first time (while `mark` does not exist)."""
+
+    def __init__(self, label: str, delay: float = 0.0, mark: Path | None = None) -> None:
+        self.label, self.delay, self.mark = label, delay, mark
+
+    def picture(
+        self, state: Any, names: Mapping[PlayerId, str], events: Sequence[Event] = ()
+    ) -> Picture:
+        time.sleep(self.delay)
+        if self.label == "fail":
+            raise ValueError("no picture")
+        if self.label == "exit" and self.mark is not None and not self.mark.exists():
+            self.mark.touch()
+            os._exit(1)
+        return Picture(self.label.encode())
+
+
+async def test_a_worker_gone_in_the_middle_of_a_drawing_is_replaced_and_it_draws_again(
+    one_worker: None, tmp_path: Path
+) -> None:
+    gone = [worker.pid for worker in multiprocessing.active_children()]
+    exits = LabelPresenter("exit", mark=tmp_path / "mark")
+    picture = await asyncio.wait_for(pictures.draw(exits, a_state(), NAMES, ()), 30)
+    assert picture.data == b"exit" and (tmp_path / "mark").exists()
+    assert not any(_alive(pid) for pid in gone)
+
+
+async def test_a_drawings_own_error_reaches_its_caller_and_the_worker_draws_on(
+    one_worker: None,
+) -> None:
+    workers = [worker.pid for worker in multiprocessing.active_children()]
+    with pytest.raises(ValueError, match="no picture"):
+        await pictures.draw(LabelPresenter("fail"), a_state(), NAMES, ())
+    assert (await pictures.draw(LabelPresenter("next"), a_state(), NAMES, ())).data == b"next"
+    assert [worker.pid for worker in multiprocessing.active_children()] == workers
+
+
+async def test_a_caller_that_gives_up_never_leaves_its_picture_to_the_next_one(
+    one_worker: None,
+) -> None:
+    slow = asyncio.create_task(pictures.draw(LabelPresenter("slow", 0.5), a_state(), NAMES, ()))
+    await asyncio.sleep(0.1)  # the one worker is drawing it
+    slow.cancel()
+    next_one = await pictures.draw(LabelPresenter("next"), a_state(), NAMES, ())
+    assert slow.cancelled() and next_one.data == b"next"
 
 
 A_BOT_WITH_A_WORKER = """
