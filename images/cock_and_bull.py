@@ -325,6 +325,23 @@ def _lit_hole(colour: Colour | None) -> Image.Image:
     return _disc(tint, tint, 0, 3.6)
 
 
+@functools.cache
+def _lit_holes(colour: Colour | None, mantle: int) -> tuple[Image.Image, tuple[int, int]]:
+    """Holes 1 to `mantle` - 1 lit, as one layer, and its corner from a panel's left edge
+    and the top: a board pastes one layer a seat, not up to 35 holes."""
+    hole = _lit_hole(colour)
+    corners = [
+        (round(TRACK_DX - hole.width / 2), round(peg_centre(0, n)[1] - hole.height / 2))
+        for n in range(1, mantle)
+    ]
+    left, top = min(x for x, _ in corners), min(y for _, y in corners)
+    bottom = max(y for _, y in corners) + hole.height
+    layer = Image.new("RGBA", (hole.width, bottom - top), (0, 0, 0, 0))
+    for x, y in corners:
+        layer.alpha_composite(hole, (x - left, y - top))
+    return layer, (left, top)
+
+
 def die(face: Face | None) -> Image.Image:
     """A die showing `face`, its name in the language spoken."""
     return _die(face, language())
@@ -513,8 +530,9 @@ def _draw_mantle(
             size=18,
             fill=MUTED,
         )
-    for hole in range(1, mantle):
-        paste_centred(image, _lit_hole(colour), peg_centre(seat, hole))
+    if mantle > 1:
+        holes, (x, y) = _lit_holes(colour, mantle)
+        image.paste(holes, (PANELS[seat][0] + x, y), holes)
     peg = peg_centre(seat, mantle)
     paste_centred(image, _peg(colour), peg)
     if mantle > 0:
