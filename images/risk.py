@@ -356,6 +356,7 @@ def render(view: MapView) -> Image.Image:
     """The map picture for `view`, `SIZE` pixels."""
     image = Image.new("RGB", SIZE, BACKGROUND)
     image.paste(_map(view), (0, TOP))
+    _draw_rims(image, view)
     _draw_badges(image, view)
     if view.attack is not None:
         _draw_arrow(image, *view.attack)
@@ -409,15 +410,28 @@ def render_zoom_png(view: MapView, continent: str, caption: str) -> bytes:
     return to_png(render_zoom(view, continent, caption), _palette(language()))
 
 
+# Map frames kept: a Risk board changes its owners far less often than its armies (every
+# battle short of a conquest, every army placed, keeps them), and drawing the frame is a
+# third of a board's time. Each is 5 MB.
+FRAMES_KEPT = 4
+
+
 def _map(view: MapView) -> Image.Image:
-    """The map frame: fills and patterns by palette, the static overlay, highlighted rims."""
+    """The map frame for `view` (never to be drawn on: it is kept for the next board)."""
+    return _frame(tuple(sorted(view.owners.items())), language())
+
+
+@functools.lru_cache(maxsize=FRAMES_KEPT)
+def _frame(owners: tuple[tuple[str, int], ...], in_language: str) -> Image.Image:
+    """The map frame: fills and patterns by palette, the static overlay."""
+    owned = dict(owners)
     fills = _fill_indices().copy()
     palette = [0] * 768
     for i, slug in enumerate(ORDER):
-        palette[3 * i : 3 * i + 3] = owner_fill(view.owners.get(slug))
+        palette[3 * i : 3 * i + 3] = owner_fill(owned.get(slug))
     palette[3 * _SHALLOWS : 3 * _SHALLOWS + 3] = SHALLOWS
     palette[3 * SEA : 3 * SEA + 3] = SEA_FILL
-    for slug, owner in view.owners.items():
+    for slug, owner in owners:
         if owner != NEUTRAL:
             i = INDEX[slug]
             palette[3 * (_INK + i) : 3 * (_INK + i) + 3] = owner_ink(owner)
@@ -425,18 +439,22 @@ def _map(view: MapView) -> Image.Image:
             fills.paste(_INK + i, box[:2], _pattern_in(slug, owner))
     fills.putpalette(palette)
     frame = fills.convert("RGB")
-    overlay = _overlay(language())
+    overlay = _overlay(in_language)
     frame.paste(overlay, (0, 0), overlay)
+    return frame
+
+
+def _draw_rims(image: Image.Image, view: MapView) -> None:
+    """The last battle's territories and a territory being picked, outlined on the map."""
     rims = [(slug, HIGHLIGHT) for slug in view.attack or ()]
     if view.selected is not None:
         rims.append((view.selected, SELECTED))
     masks = _rims(language())  # built on the first picture, even one with nothing highlighted
     for slug, colour in rims:
         # A dark inner edge keeps the rim visible on a fill of much the same colour.
-        box, _skip = region(slug)
-        frame.paste(OUTLINE, box[:2], masks[slug, RIM_WIDTH + 2])
-        frame.paste(colour, box[:2], masks[slug, RIM_WIDTH])
-    return frame
+        (left, top, _right, _bottom), _skip = region(slug)
+        image.paste(OUTLINE, (left, top + TOP), masks[slug, RIM_WIDTH + 2])
+        image.paste(colour, (left, top + TOP), masks[slug, RIM_WIDTH])
 
 
 @static_layer

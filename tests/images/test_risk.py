@@ -22,6 +22,7 @@ from images.risk import (
     TOP,
     LegendRow,
     MapView,
+    _frame,
     badge_centre,
     legend_row_y,
     name_point,
@@ -407,6 +408,21 @@ def test_same_view_same_bytes() -> None:
     first = render_png(late_view())
     render_png(early_view())
     assert render_png(late_view()) == first
+
+
+def test_boards_with_the_same_owners_share_one_map_frame_and_none_of_each_others_marks() -> None:
+    """Armies, battles and selections change far more often than owners: the map frame is drawn
+    once for them all, and what one board marks on the map (rims, an arrow, army counts)
+    never shows on the next."""
+    plain = replace(late_view(), attack=None, selected=None)
+    armies = {slug: count + 7 for slug, count in plain.armies.items()}
+    marked = replace(plain, armies=armies, attack=("ukraine", "southern_europe"), selected="ural")
+    _frame.cache_clear()
+    fresh = render_png(plain)  # its frame drawn for it
+    _frame.cache_clear()
+    render_png(marked)
+    assert render_png(plain) == fresh
+    assert _frame.cache_info().misses == 1
 
 
 def test_png_keeps_the_flat_colours_exactly() -> None:
