@@ -166,6 +166,24 @@ def draw_text(
     image.paste(_solid(image, fill), box, mask)
 
 
+def text_layer(text: str, size: int, *, bold: bool = False) -> tuple[Image.Image, tuple[int, int]]:
+    """`draw_text`'s centred letters, outline included, as one RGBA layer, and its corner from
+    the centre: for a sprite that carries its own words, composed once and pasted many times."""
+    mask, ring, corner = _text_masks(text, size, "mm", bold, True)
+    layer = Image.new("RGBA", mask.size, (0, 0, 0, 0))
+    if ring is not None:
+        layer.alpha_composite(alpha_layer(ring, OUTLINE))
+    layer.alpha_composite(alpha_layer(mask, TEXT))
+    return layer, corner
+
+
+def alpha_layer(mask: Image.Image, colour: RGB) -> Image.Image:
+    """`colour` wherever `mask` covers, as an RGBA layer."""
+    layer = Image.new("RGBA", mask.size, colour)
+    layer.putalpha(mask)
+    return layer
+
+
 def _solid(image: Image.Image, colour: RGB) -> tuple[int, ...]:
     return (*colour, 255) if image.mode == "RGBA" else colour
 

@@ -29,12 +29,14 @@ from images.common import (
     RGB,
     TEXT,
     Point,
+    alpha_layer,
     draw_text,
     drawable,
     fit_text,
     fixed_palette,
     paste_centred,
     smooth,
+    text_layer,
     text_width,
     to_png,
 )
@@ -252,12 +254,6 @@ def _fill_indices() -> Image.Image:
     return fills
 
 
-def _alpha_layer(mask: Image.Image, colour: RGB) -> Image.Image:
-    layer = Image.new("RGBA", mask.size, colour)
-    layer.putalpha(mask)
-    return layer
-
-
 def _dashes(draw: ImageDraw.ImageDraw, a: Point, b: Point, dash: float, gap: float) -> None:
     length = math.dist(a, b)
     dx, dy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
@@ -320,7 +316,7 @@ def _overlay(in_language: str) -> Image.Image:
 
     overlay = Image.new("RGBA", MAP_SIZE, (0, 0, 0, 0))
     for mask, colour in ((lanes, SEA_LANE), (borders, OUTLINE), (outlines, CONTINENT_LINE)):
-        overlay = Image.alpha_composite(overlay, _alpha_layer(mask, colour))
+        overlay = Image.alpha_composite(overlay, alpha_layer(mask, colour))
     for slug, point in CONTINENT_LABELS.items():
         continent = CONTINENTS[slug]
         draw_text(
@@ -470,14 +466,32 @@ def _rims(in_language: str) -> dict[tuple[str, int], Image.Image]:
     }
 
 
+ARMY_BADGES_KEPT = 512  # an owner's badge with a count: about 16 KB each
+
+
 def _draw_badges(image: Image.Image, view: MapView) -> None:
     for slug, owner in view.owners.items():
         x, y = badge_centre(slug)
-        paste_centred(image, _badge(owner), (x, y))
-        armies = str(view.armies.get(slug, 0))
-        y_text = y - 3 if _shape(owner) == "shield" else y  # the shield narrows at the bottom
-        size = 27 if len(armies) < 3 else 21
-        draw_text(image, (x, y_text), armies, size=size, bold=True)
+        sprite, (dx, dy) = _army_badge(owner, view.armies.get(slug, 0))
+        image.paste(sprite, (x + dx, y + dy), sprite)
+
+
+@functools.lru_cache(maxsize=ARMY_BADGES_KEPT)
+def _army_badge(owner: int, armies: int) -> tuple[Image.Image, tuple[int, int]]:
+    """`owner`'s badge with `armies` on it as one sprite, and its corner from the badge's
+    centre: a board pastes one sprite a territory, not a badge and two layers of text."""
+    badge = _badge(owner)
+    count = str(armies)
+    letters, (tx, ty) = text_layer(count, 27 if len(count) < 3 else 21, bold=True)
+    ty -= 3 if _shape(owner) == "shield" else 0  # the shield narrows at the bottom
+    bx, by = round(-badge.width / 2), round(-badge.height / 2)
+    left, top = min(bx, tx), min(by, ty)
+    right = max(bx + badge.width, tx + letters.width)
+    bottom = max(by + badge.height, ty + letters.height)
+    sprite = Image.new("RGBA", (right - left, bottom - top), (0, 0, 0, 0))
+    sprite.alpha_composite(badge, (bx - left, by - top))
+    sprite.alpha_composite(letters, (tx - left, ty - top))
+    return sprite, (left, top)
 
 
 def _draw_arrow(image: Image.Image, source: str, target: str) -> None:
@@ -548,6 +562,25 @@ def legend_row_y(i: int) -> int:
 
 
 def _draw_legend(image: Image.Image, view: MapView) -> None:
+    image.paste(_legend_panel(language()), (0, LEGEND_TOP))
+    for i, row in enumerate(view.legend):
+        _draw_player(image, row, legend_row_y(i))
+    names = {row.colour: row.name for row in view.legend}
+    for i, continent in enumerate(CONTINENTS.values()):
+        y = legend_row_y(i)
+        holders = {view.owners.get(slug) for slug in continent.territories}
+        holder = holders.pop() if len(holders) == 1 else None
+        if holder is not None and holder != NEUTRAL:  # the neutral army never collects
+            paste_centred(image, _swatch(holder), (HOLDER_X + 30, y))
+            name = fit_text(drawable(names.get(holder, "")), 24, SIZE[0] - HOLDER_X - 100)
+            draw_text(image, (HOLDER_X + 70, y), name, size=24, anchor="lm")
+
+
+@functools.cache
+def _legend_panel(_language: str) -> Image.Image:
+    """The legend's part that every board shares (its panel, headings, the continents and
+    their bonuses), from the map's foot to the picture's: drawn once, pasted on each board."""
+    image = Image.new("RGB", SIZE, BACKGROUND)
     draw = ImageDraw.Draw(image)
     panel = (10, LEGEND_TOP + 8, SIZE[0] - 10, SIZE[1] - 8)
     draw.rounded_rectangle(panel, radius=12, fill=PANEL, outline=PANEL_EDGE, width=2)
@@ -555,22 +588,14 @@ def _draw_legend(image: Image.Image, view: MapView) -> None:
     draw_text(image, (NAME_X, header), _("Player"), size=22, fill=MUTED, anchor="lm")
     for label, x in COUNT_X.items():
         draw_text(image, (x, header), _(label), size=22, fill=MUTED, anchor="rm")
-    for i, row in enumerate(view.legend):
-        _draw_player(image, row, legend_row_y(i))
     draw_text(image, (CONTINENT_X, header), _("Continent"), size=22, fill=MUTED, anchor="lm")
     draw_text(image, (BONUS_X, header), _("Bonus"), size=22, fill=MUTED, anchor="rm")
     draw_text(image, (HOLDER_X, header), _("Held by"), size=22, fill=MUTED, anchor="lm")
-    names = {row.colour: row.name for row in view.legend}
     for i, continent in enumerate(CONTINENTS.values()):
         y = legend_row_y(i)
         draw_text(image, (CONTINENT_X, y), _(continent.name), size=26, anchor="lm")
         draw_text(image, (BONUS_X, y), f"+{continent.bonus}", size=26, bold=True, anchor="rm")
-        holders = {view.owners.get(slug) for slug in continent.territories}
-        holder = holders.pop() if len(holders) == 1 else None
-        if holder is not None and holder != NEUTRAL:  # the neutral army never collects
-            paste_centred(image, _swatch(holder), (HOLDER_X + 30, y))
-            name = fit_text(drawable(names.get(holder, "")), 24, SIZE[0] - HOLDER_X - 100)
-            draw_text(image, (HOLDER_X + 70, y), name, size=24, anchor="lm")
+    return image.crop((0, LEGEND_TOP, SIZE[0], SIZE[1]))
 
 
 def _draw_player(image: Image.Image, row: LegendRow, y: int) -> None:
