@@ -126,25 +126,39 @@ async def draw(
     worker, a drawing that takes longer than `DRAW_TIMEOUT` is given up: that worker is
     killed and a new one draws it once more (Pillow's quantizer can spin forever on rare
     occasions, and a thread could never be stopped); so is a drawing whose worker died."""
-    if _idle is None:  # a thread inherits the language being spoken
+    if (idle := _usable()) is None:  # a thread inherits the language being spoken
         return await asyncio.to_thread(presenter.picture, state, names, events)
     job = pickle.dumps(
         (current(), presenter, state, dict(names), tuple(events)), pickle.HIGHEST_PROTOCOL
     )
     try:
-        return await _in_worker(_idle, job)
+        return await _in_worker(idle, job)
     except (WorkerLost, TimeoutError) as error:
         log.error("picture worker lost or stuck (%r); drawing again in a new one", error)
-    if _idle is None:  # the workers were stopped meanwhile
+    if (idle := _usable()) is None:  # stopped meanwhile, or no worker could start again
         return await asyncio.to_thread(presenter.picture, state, names, events)
-    return await _in_worker(_idle, job)
+    return await _in_worker(idle, job)
+
+
+def _usable() -> asyncio.Queue[_Worker] | None:
+    """The queue of idle workers; None while pictures are drawn in a thread (no workers
+    started, or none left)."""
+    return _idle if _workers else None
 
 
 async def _in_worker(idle: asyncio.Queue[_Worker], job: bytes) -> Picture:
     worker = await idle.get()
     # The job runs to its end even if the caller is cancelled: a worker is handed on only
     # between jobs, never with an answer still to read.
-    return await asyncio.shield(asyncio.ensure_future(_run(idle, worker, job)))
+    job_done = asyncio.ensure_future(_run(idle, worker, job))
+    job_done.add_done_callback(_observed)
+    return await asyncio.shield(job_done)
+
+
+def _observed(job_done: asyncio.Future[Picture]) -> None:
+    """Read a job's error, so that one whose caller gave up is not reported as never read."""
+    if not job_done.cancelled():
+        job_done.exception()
 
 
 async def _run(idle: asyncio.Queue[_Worker], worker: _Worker, job: bytes) -> Picture:
@@ -154,14 +168,23 @@ async def _run(idle: asyncio.Queue[_Worker], worker: _Worker, job: bytes) -> Pic
         worker.kill()
         _workers.discard(worker)
         if idle is _idle:  # not stopped meanwhile
-            _count, presenters, setup = _planned
-            idle.put_nowait(await _start(tuple(presenters), setup))
+            await _replace(idle)
         raise
     except BaseException:
         idle.put_nowait(worker)  # the drawing's own error: the worker is fine
         raise
     idle.put_nowait(worker)
     return picture
+
+
+async def _replace(idle: asyncio.Queue[_Worker]) -> None:
+    """A new worker in the place of a lost one (while none starts, the others draw, or a
+    thread when none is left)."""
+    _count, presenters, setup = _planned
+    try:
+        idle.put_nowait(await _start(tuple(presenters), setup))
+    except Exception:
+        log.exception("a new picture worker could not be started")
 
 
 async def _start(presenters: Sequence[Presenter[Any]], setup: Callable[[], None] | None) -> _Worker:

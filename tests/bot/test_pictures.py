@@ -1,7 +1,8 @@
 """Boards drawn in worker processes: the same picture as in a thread, in the language of
 the request; a worker stuck on a drawing, or gone in the middle of one, is replaced and the
 board drawn again; a drawing's own error reaches its caller; a caller that gives up never
-leaves its picture to the next one; no worker outlives a bot process killed outright."""
+leaves its picture to the next one; with no worker left, a thread draws; no worker outlives
+a bot process killed outright."""
 
 from __future__ import annotations
 
@@ -139,6 +140,19 @@ async def test_a_worker_gone_in_the_middle_of_a_drawing_is_replaced_and_it_draws
     picture = await asyncio.wait_for(pictures.draw(exits, a_state(), NAMES, ()), 30)
     assert picture.data == b"exit" and (tmp_path / "mark").exists()
     assert not any(_alive(pid) for pid in gone)
+
+
+async def test_when_no_worker_can_start_again_boards_are_drawn_in_a_thread(
+    one_worker: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def cannot_start(*_args: Any) -> None:
+        raise OSError("no more processes")
+
+    monkeypatch.setattr(pictures, "_start", cannot_start)
+    exits = LabelPresenter("exit", mark=tmp_path / "mark")  # in a thread, it draws
+    picture = await asyncio.wait_for(pictures.draw(exits, a_state(), NAMES, ()), 30)
+    assert picture.data == b"exit" and not multiprocessing.active_children()
+    assert (await pictures.draw(LabelPresenter("next"), a_state(), NAMES, ())).data == b"next"
 
 
 async def test_a_drawings_own_error_reaches_its_caller_and_the_worker_draws_on(
