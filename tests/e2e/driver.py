@@ -178,14 +178,23 @@ def offered(message: FakeMessage) -> list[str]:
     return labels
 
 
-def first_offered(message: FakeMessage, choices: Sequence[Choice]) -> str | None:
-    """The label of the first of `choices` (in their order) that `message` offers."""
-    labels = offered(message)
+def matches(label: str, choice: Choice) -> bool:
+    """Whether `label` is `choice` (a label) or matches it (a pattern)."""
+    return label == choice if isinstance(choice, str) else choice.search(label) is not None
+
+
+def first_of(labels: Sequence[str], choices: Sequence[Choice]) -> str | None:
+    """The first of `labels` that the first of `choices` (in their order) picks."""
     for choice in choices:
         for label in labels:
-            if label == choice if isinstance(choice, str) else choice.search(label):
+            if matches(label, choice):
                 return label
     return None
+
+
+def first_offered(message: FakeMessage, choices: Sequence[Choice]) -> str | None:
+    """The label of the first of `choices` (in their order) that `message` offers."""
+    return first_of(offered(message), choices)
 
 
 async def choose(fake: FakeDiscord, user: JSON, message: FakeMessage, label: str) -> Interaction:
