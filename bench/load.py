@@ -1,17 +1,29 @@
 """Load: many games at once at a fixed aggregate rate, through one real bot process.
 
-`python -m bot` runs against the fake Discord in this process. `--games` Cock & Bull games
-of two members each are opened first (not measured); then, for `--seconds`, members click
-at `--rate` interactions a second in all — open loop: a click goes out at its scheduled
-time to a game whose board waits for a move, however long earlier answers took (a slot
-that finds no game waiting is counted as missed, so a bot that falls behind shows as an
-achieved rate under the target, not as a slower schedule). A game that ends is replaced
-by a new one, whose slash command, join and start take their slots too.
+`python -m bot` runs against the fake Discord in this process. `--games` games of two
+members each (`--game`: Cock & Bull, the default, or Risk; `Title` says how each is played)
+are opened first (not measured); then, for `--seconds`, members click at `--rate`
+interactions a second in all — open loop: a click goes out at its scheduled time to a game
+whose board waits for a move, however long earlier answers took (a slot that finds no game
+waiting is counted as missed, so a bot that falls behind shows as an achieved rate under
+the target, not as a slower schedule). A game that ends is replaced by a new one, whose
+slash command, join and start take their slots too.
+
+Risk (`RISK`): each game is first played, unmeasured, through its set-up to the first
+turn's attacks. Then the player to act attacks from and on the first territories the menus
+offer, from every territory that can until none can, rolling with the most dice (never
+Blitz, which fights a whole battle in one move) and moving everything in after a capture;
+reinforcements are placed with Auto and the turn ends without fortifying. Nearly every
+move measured is part of an attack: an attack's source or target picked, a roll, or a
+move-in after a capture; reinforcements, turn ends and replaced games' set-ups are the
+rest (the mix, by the label clicked, is printed as "moves by kind"). Every one of those
+moves draws the 1600 px map.
 
 Printed per (games, rate): the achieved rate, click → answer latency p50 / p99 / max, how
 many answers came after Discord's 3 s (or never), the requests the bot made to Discord per
 move (by route), the bot process's CPU (% of one core, and ms per interaction) and its
-resident memory when idle, with the games open, at the end, and per open game.
+resident memory when idle, with the games open, at the end, and per open game. Results go
+to `bench/results/load.json` (Risk: `load_risk.json`).
 
 `soak` plays at a steady moderate rate for `--minutes` and prints a line a minute (rate,
 p99, CPU, RSS, and what the bot logged about stalls): memory must level off.
@@ -20,7 +32,7 @@ This process stands in for Discord, so its own garbage collector is held while m
 (`collector_held`): its full collections, over every message the fake keeps, would
 otherwise be counted as the bot's latency.
 
-Run: .venv/bin/python -m bench.load [table|soak] [--help]
+Run: .venv/bin/python -m bench.load [table|soak] [--game risk] [--help]
 """
 
 from __future__ import annotations
@@ -29,6 +41,7 @@ import argparse
 import asyncio
 import gc
 import itertools
+import re
 import tempfile
 import time
 from collections import Counter, deque
@@ -41,17 +54,84 @@ from bench.bot_process import Usage, launch, usage
 from bench.common import percentile, print_load, print_table, spread
 from bench.results import ROOT, Run, argv_of, commit_of
 from tests.databases import fresh_schema
-from tests.e2e.driver import human_turn, play_one_move, start_game
+from tests.e2e.driver import (
+    COCK_AND_BULL_CHOICES,
+    Choice,
+    first_offered,
+    human_turn,
+    matches,
+    play_one_move,
+    start_game,
+)
 from tests.e2e.fake_discord import JSON, FakeDiscord, FakeMessage
 from tests.e2e.fake_model import ANSWER_REQUIRED
 from tests.e2e.process import BotProcess, connected, process_env
 
-GAME = "cock-and-bull"
-# What a move runs through: a change here makes the figures stale.
-HOT_PATHS = ("bot", "cogs", "images", "rules/cock_and_bull", "rules/core.py", "pyproject.toml")
-ROWS = ((10, 10), (10, 25), (50, 25), (50, 50), (100, 50), (200, 100))  # (games, rate)
 DEADLINE = 3.0  # Discord's window for an answer
 MB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Title:
+    """A game as the load benches play it, two members a table: the labels the player to act
+    picks (the first of `choices` the board offers), and what sets it apart from the others."""
+
+    name: str  # as `--game` names it, and the slash command (with dashes)
+    caption: str
+    hot_paths: tuple[str, ...]  # what a move runs through: a change makes the figures stale
+    rows: tuple[tuple[int, float], ...]  # (games, rate) measured when none are given
+    profiled: tuple[int, float]  # (games, rate) `bench.profile` plays by default
+    choices: tuple[Choice, ...] = COCK_AND_BULL_CHOICES
+    # A label each game is played to, unpaced, before measuring (a set-up skipped).
+    played_to: Choice | None = None
+    # What a picked label counts as in the mix of moves printed (none: no mix printed).
+    kinds: tuple[tuple[Choice, str], ...] = ()
+    results: str = ""  # the suffix of its output files' names: bench/results/load<suffix>.json
+
+    @property
+    def command(self) -> str:
+        return self.name.replace("_", "-")
+
+    def kind_of(self, label: str | None) -> str:
+        """What a move that picked `label` counts as (`kinds`)."""
+        return next(
+            (kind for choice, kind in self.kinds if label and matches(label, choice)), "other"
+        )
+
+
+COCK_AND_BULL = Title(
+    "cock_and_bull",
+    "Cock & Bull",
+    ("bot", "cogs", "images", "rules/cock_and_bull", "rules/core.py", "pyproject.toml"),
+    ((10, 10), (10, 25), (50, 25), (50, 50), (100, 50), (200, 100)),
+    (50, 40.0),
+)
+# An option of a Risk territory menu, "Ukraine (3)": placed after Auto and before End turn
+# in `RISK.choices`, it is only ever picked as an attack's source or target.
+TERRITORY = re.compile(r"^\D.* \(\d+\)$")
+RISK_ROLLS = ("Roll 3 dice", "Roll 2 dice", "Roll 1 die")
+MOVE_IN_ALL = re.compile(r"^Move in \d+ \(all\)")
+RISK = Title(
+    "risk",
+    "Risk",
+    ("bot", "cogs", "images", "rules/risk", "rules/core.py", "pyproject.toml"),
+    ((10, 5), (20, 10), (50, 20)),
+    (20, 10.0),
+    # Roll by roll with the most dice, everything moved in after a capture, set-up and
+    # reinforcements by Auto, attacks until no territory can attack (then the turn ends, no
+    # fortifying): never Blitz, so nearly every move is one step of an attack.
+    choices=(*RISK_ROLLS, MOVE_IN_ALL, "Auto", TERRITORY, "End turn"),
+    played_to="End attacks",  # the first turn's attacks: the set-up (26 Auto moves) skipped
+    kinds=(
+        *((roll, "attack: a roll") for roll in RISK_ROLLS),
+        (TERRITORY, "attack: source or target picked"),
+        (MOVE_IN_ALL, "move in after a capture"),
+        ("Auto", "set-up or reinforcements (Auto)"),
+        ("End turn", "end of turn"),
+    ),
+    results="_risk",
+)
+TITLES = {title.name: title for title in (COCK_AND_BULL, RISK)}
 
 
 class Pacer:
@@ -89,10 +169,15 @@ class Tally:
     games_started: int = 0
     stuck: int = 0  # a move whose board did not show it within the driver's 5 s
     errors: list[str] = field(default_factory=list)
+    kinds: Counter[str] = field(default_factory=Counter)  # moves by `Title.kinds`
 
 
 async def _new_game(
-    fake: FakeDiscord, players: list[JSON], pacer: Pacer | None, opening: asyncio.Lock
+    fake: FakeDiscord,
+    players: list[JSON],
+    pacer: Pacer | None,
+    opening: asyncio.Lock,
+    title: Title,
 ) -> FakeMessage:
     """Open, join and start a game: three interactions (three slots when paced). One game
     opens at a time: `start_game` finds its board as the newest thread's."""
@@ -100,7 +185,18 @@ async def _new_game(
         for _ in range(3):
             await pacer.slot()
     async with opening:
-        return await start_game(fake, players[0], GAME, joiners=players[1:])
+        return await start_game(fake, players[0], title.command, joiners=players[1:])
+
+
+async def _played_to(
+    fake: FakeDiscord, players: list[JSON], board: FakeMessage, title: Title
+) -> FakeMessage:
+    """`board`'s game played, unpaced, until its board offers `title.played_to`."""
+    while title.played_to is not None and first_offered(board, (title.played_to,)) is None:
+        up = await human_turn(fake, players, board, title.choices)
+        assert up is not None, "the game ended before it was played to its measured part"
+        board = await play_one_move(fake, players, up, title.choices)
+    return board
 
 
 async def _table(
@@ -110,17 +206,20 @@ async def _table(
     pacer: Pacer,
     opening: asyncio.Lock,
     tally: Tally,
+    title: Title,
 ) -> None:
     """One game's members: each move waits for a slot; a finished game is replaced."""
     while True:
         try:
-            up = await human_turn(fake, players, board)
+            up = await human_turn(fake, players, board, title.choices)
             if up is None:
-                board = await _new_game(fake, players, pacer, opening)
+                board = await _new_game(fake, players, pacer, opening, title)
                 tally.games_started += 1
                 continue
             await pacer.slot()
-            board = await play_one_move(fake, players, up)
+            if title.kinds:
+                tally.kinds[title.kind_of(first_offered(up, title.choices))] += 1
+            board = await play_one_move(fake, players, up, title.choices)
             tally.moves += 1
         except TimeoutError:
             tally.stuck += 1
@@ -167,6 +266,7 @@ def window(
 
 @dataclass
 class Bench:
+    title: Title
     fake: FakeDiscord
     bot: BotProcess
     boards: list[FakeMessage]
@@ -177,10 +277,15 @@ class Bench:
 
 @asynccontextmanager
 async def running(
-    games: int, postgres: bool, workers: int | None, code: Path | None = None
+    games: int,
+    postgres: bool,
+    workers: int | None,
+    code: Path | None = None,
+    title: Title = COCK_AND_BULL,
 ) -> AsyncIterator[Bench]:
-    """The fake Discord, one bot process and `games` games open and waiting for a move;
-    the bot's code from the checkout `code` instead of this one's, when given."""
+    """The fake Discord, one bot process and `games` games of `title` open (and played to
+    `title.played_to`) and waiting for a move; the bot's code from the checkout `code`
+    instead of this one's, when given."""
     async with FakeDiscord() as fake, _database(postgres) as database:
         with tempfile.TemporaryDirectory() as tmp:
             db = database or Path(tmp) / "parlour.sqlite3"
@@ -198,8 +303,14 @@ async def running(
                     for n in range(games)
                 ]
                 opening = asyncio.Lock()
-                boards = [await _new_game(fake, pair, None, opening) for pair in players]
-                yield Bench(fake, bot, boards, players, idle, usage(bot.proc.pid))
+                opened = [await _new_game(fake, pair, None, opening, title) for pair in players]
+                boards = await asyncio.gather(
+                    *(
+                        _played_to(fake, pair, board, title)
+                        for pair, board in zip(players, opened, strict=True)
+                    )
+                )
+                yield Bench(title, fake, bot, boards, players, idle, usage(bot.proc.pid))
             finally:
                 await bot.kill()
 
@@ -220,7 +331,7 @@ async def playing(bench: Bench, rate: float, tally: Tally) -> AsyncIterator[Pace
     pacer = Pacer(rate)
     opening = asyncio.Lock()
     tables = [
-        asyncio.create_task(_table(bench.fake, pair, board, pacer, opening, tally))
+        asyncio.create_task(_table(bench.fake, pair, board, pacer, opening, tally, bench.title))
         for pair, board in zip(bench.players, bench.boards, strict=True)
     ]
     try:
@@ -255,7 +366,7 @@ def collect_now() -> None:
     gc.freeze()
 
 
-async def measure(bench: Bench, rate: float, seconds: float) -> tuple[Window, Pacer]:
+async def measure(bench: Bench, rate: float, seconds: float) -> tuple[Window, Pacer, Tally]:
     tally = Tally()
     async with playing(bench, rate, tally) as pacer:
         with collector_held():
@@ -265,7 +376,7 @@ async def measure(bench: Bench, rate: float, seconds: float) -> tuple[Window, Pa
             end = time.monotonic()
         after, ours = usage(bench.bot.proc.pid), time.process_time() - ours
         await asyncio.sleep(DEADLINE)  # the last clicks' answers
-    return window(bench.fake, start, end, tally.moves, used(before, after), ours), pacer
+    return window(bench.fake, start, end, tally.moves, used(before, after), ours), pacer, tally
 
 
 def used(before: Usage, after: Usage) -> Usage:
@@ -280,17 +391,26 @@ def per_move(requests: Counter[str], moves: int) -> str:
     return f"{total:.2f} ({each})"
 
 
+def mix(kinds: Counter[str], games_started: int) -> str:
+    """The moves played by kind, and the games started (three interactions each)."""
+    moves = sum(kinds.values())
+    each = ", ".join(f"{kind} {100 * n / max(moves, 1):.0f} %" for kind, n in kinds.most_common())
+    return f"{moves} moves: {each}; {games_started} games started"
+
+
 async def row(
+    title: Title,
     games: int,
     rate: float,
     seconds: float,
     postgres: bool,
     workers: int | None,
     code: Path | None = None,
-) -> tuple[tuple[object, ...], str]:
-    """One measured row of the table, and its requests per move by route."""
-    async with running(games, postgres, workers, code) as bench:
-        measured, pacer = await measure(bench, rate, seconds)
+) -> tuple[tuple[object, ...], str, str]:
+    """One measured row of the table, its requests per move by route, and its moves by
+    kind."""
+    async with running(games, postgres, workers, code, title) as bench:
+        measured, pacer, tally = await measure(bench, rate, seconds)
         end = usage(bench.bot.proc.pid)
         errors = len(bench.bot.errors())
         for line in bench.bot.errors()[:3]:
@@ -302,7 +422,7 @@ async def row(
     cpu_ms = 1000 * measured.cpu_s / max(done, 1)
     main_ms = 1000 * measured.main_cpu_s / max(done, 1)
     cells = (
-        commit_of(code or ROOT, HOT_PATHS),
+        commit_of(code or ROOT, title.hot_paths),
         games,
         f"{rate:g}",
         f"{done / measured.seconds:.1f}",
@@ -319,8 +439,12 @@ async def row(
         f"{rss_game:.0f}",
         errors,
     )
-    routes = f"{games} games at {rate:g}/s: {per_move(measured.requests, measured.moves)}"
-    return cells, routes
+    at = f"{games} games at {rate:g}/s"
+    return (
+        cells,
+        f"{at}: {per_move(measured.requests, measured.moves)}",
+        f"{at}: {mix(tally.kinds, tally.games_started)}",
+    )
 
 
 KNEE_P99_MS = 100
@@ -364,6 +488,7 @@ HEADERS = (
 
 
 async def table(
+    title: Title,
     pairs: Sequence[tuple[int, float]],
     seconds: float,
     postgres: bool,
@@ -372,15 +497,18 @@ async def table(
     baseline: Path | None,
 ) -> None:
     """Each row measured (after the same row against `baseline`'s bot, when given)."""
-    rows, routes = [], []
+    rows, routes, mixes = [], [], []
     for games, rate in pairs:
         for code in (baseline, None) if baseline is not None else (None,):
-            cells, per_route = await row(games, rate, seconds, postgres, workers, code)
+            cells, per_route, moves = await row(
+                title, games, rate, seconds, postgres, workers, code
+            )
             rows.append(cells)
             routes.append(f"{cells[0]}, {per_route}")
+            mixes.append(f"{cells[0]}, {moves}")
     backend = "PostgreSQL" if postgres else "SQLite"
     run.table(
-        f"Cock & Bull games of two members, {seconds:.0f} s a row, one process, {backend}",
+        f"{title.caption} games of two members, {seconds:.0f} s a row, one process, {backend}",
         HEADERS,
         rows,
     )
@@ -399,14 +527,16 @@ async def table(
     print("requests to Discord per move (REST calls, interaction answers included):")
     for line in routes:
         run.note(f"requests per move, {line}")
+    for line in mixes if title.kinds else ():
+        run.note(f"moves by kind, {line}")
 
 
 async def soak(
-    games: int, rate: float, minutes: float, postgres: bool, workers: int | None
+    title: Title, games: int, rate: float, minutes: float, postgres: bool, workers: int | None
 ) -> None:
     tally = Tally()
     async with (
-        running(games, postgres, workers) as bench,
+        running(games, postgres, workers, None, title) as bench,
         playing(bench, rate, tally) as pacer,
     ):
         pid = bench.bot.proc.pid
@@ -454,9 +584,16 @@ def _mb(used: Usage) -> str:
     return f"{used.rss_bytes / MB:.1f} MB"
 
 
+def add_title_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--game", choices=TITLES, default=COCK_AND_BULL.name, help="the game the members play"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("mode", nargs="?", choices=("table", "soak"), default="table")
+    add_title_option(parser)
     parser.add_argument("--games", type=int, help="games at once (default: the table's rows)")
     parser.add_argument(
         "--rate", type=float, nargs="+", help="interactions a second, in all (several: a row each)"
@@ -473,10 +610,12 @@ def main() -> None:
         help="a checkout of an older version: each row is measured against its bot first",
     )
     args = parser.parse_args()
+    title = TITLES[args.game]
     print_load("before")
     if args.mode == "soak":
         asyncio.run(
             soak(
+                title,
                 args.games or 100,
                 args.rate[0] if args.rate else 30,
                 args.minutes,
@@ -485,14 +624,17 @@ def main() -> None:
             )
         )
     else:
+        most_games, fastest = title.rows[-1]
         pairs = (
-            ROWS
+            title.rows
             if args.games is None and args.rate is None
-            else [(args.games or 200, rate) for rate in args.rate or (100,)]
+            else [(args.games or most_games, rate) for rate in args.rate or (fastest,)]
         )
-        run = Run("load", HOT_PATHS, argv_of(args.baseline))
+        run = Run(f"load{title.results}", title.hot_paths, argv_of(args.baseline))
         asyncio.run(
-            table(pairs, args.seconds, args.postgres, args.picture_workers, run, args.baseline)
+            table(
+                title, pairs, args.seconds, args.postgres, args.picture_workers, run, args.baseline
+            )
         )
         run.save()
     print_load("after")

@@ -1,6 +1,7 @@
-"""Where a move's CPU goes: `bench.load`'s Cock & Bull games played at a steady rate while
-py-spy samples the bot's processes (the event loop's and its picture workers), each sample
-put in the stage of the work it belongs to.
+"""Where a move's CPU goes: `bench.load`'s games (Cock & Bull; `--game risk`: Risk, played
+as `bench.load.RISK` says) played at a steady rate while py-spy samples the bot's processes
+(the event loop's and its picture workers), each sample put in the stage of the work it
+belongs to.
 
 A sample's stage is that of the innermost frame a stage claims (`STAGES`, first match from
 the leaf up); samples of a thread waiting (for a socket, a queue, a lock) are left out. The
@@ -8,7 +9,7 @@ CPU per interaction measured from /proc is shared out by the stages' samples. Wi
 `--baseline DIR` the same run is made first against another checkout's bot.
 
 Needs py-spy (`.venv/bin/pip install py-spy`; it reads the bot's memory, so run as root or
-with ptrace allowed). Run: .venv/bin/python -m bench.profile [--rate 40] [--seconds 20]
+with ptrace allowed). Run: .venv/bin/python -m bench.profile [--game risk] [--seconds 20]
 """
 
 from __future__ import annotations
@@ -21,11 +22,22 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 from bench.bot_process import usage
 from bench.common import print_load
-from bench.load import HOT_PATHS, Tally, collector_held, playing, running, used
+from bench.load import (
+    TITLES,
+    Tally,
+    Title,
+    add_title_option,
+    collector_held,
+    mix,
+    playing,
+    running,
+    used,
+)
 from bench.results import ROOT, Run, argv_of, commit_of
 
 # (stage, pattern of a frame "function (file:line)"), the first that a frame matches.
@@ -93,14 +105,25 @@ def stages(raw: str) -> Counter[str]:
     return counts
 
 
+@dataclass(frozen=True)
+class Profiled:
+    """What one profiled stretch of play gave."""
+
+    stages: Counter[str]  # samples per stage
+    cpu_ms: float  # the bot's CPU per interaction
+    answered: int  # interactions
+    moves: str  # the moves played by kind (`bench.load.mix`)
+
+
 async def profile(
-    games: int, rate: float, seconds: float, code: Path | None
-) -> tuple[Counter[str], float, int]:
-    """Samples per stage, the bot's CPU ms per interaction, and the interactions."""
-    async with running(games, False, None, code) as bench:
+    title: Title, games: int, rate: float, seconds: float, code: Path | None
+) -> Profiled:
+    """`games` games of `title` played at `rate` for `seconds`, py-spy sampling the bot."""
+    async with running(games, False, None, code, title) as bench:
         tally = Tally()
         async with playing(bench, rate, tally) as pacer:
             await pacer.run(time.monotonic() + 3)  # warm: every game's first moves
+            kinds, started = Counter(tally.kinds), tally.games_started
             with collector_held(), tempfile.TemporaryDirectory() as tmp:
                 out = Path(tmp) / "raw.txt"
                 before, sent = usage(bench.bot.proc.pid), len(bench.fake.interactions)
@@ -116,7 +139,8 @@ async def profile(
                 cpu = used(before, usage(bench.bot.proc.pid))
                 answered = len(bench.fake.interactions) - sent
                 counts = stages(out.read_text())
-    return counts, 1000 * cpu.cpu_s / max(answered, 1), answered
+                moves = mix(tally.kinds - kinds, tally.games_started - started)
+    return Profiled(counts, 1000 * cpu.cpu_s / max(answered, 1), answered, moves)
 
 
 def py_spy() -> str:
@@ -128,24 +152,30 @@ def py_spy() -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=50)
-    parser.add_argument("--rate", type=float, default=40.0, help="interactions a second")
+    add_title_option(parser)
+    parser.add_argument("--games", type=int, help="default: 50 (Risk: 20)")
+    parser.add_argument("--rate", type=float, help="interactions a second (default: 40; Risk: 10)")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--baseline", type=Path, help="a checkout of an older version")
     args = parser.parse_args()
+    title = TITLES[args.game]
+    games, rate = args.games or title.profiled[0], args.rate or title.profiled[1]
     print_load("before")
-    run = Run("profile", HOT_PATHS, argv_of(args.baseline))
+    run = Run(f"profile{title.results}", title.hot_paths, argv_of(args.baseline))
     columns: list[str] = []
     rows = {name: [name] for name, _ in (*STAGES, ("other", ""), ("all", ""))}
     for code in (args.baseline, None) if args.baseline is not None else (None,):
-        counts, cpu_ms, answered = asyncio.run(profile(args.games, args.rate, args.seconds, code))
-        total = sum(counts.values()) or 1
-        columns.append(f"{commit_of(code or ROOT, HOT_PATHS)} ms/int")
+        got = asyncio.run(profile(title, games, rate, args.seconds, code))
+        total = sum(got.stages.values()) or 1
+        columns.append(f"{commit_of(code or ROOT, title.hot_paths)} ms/int")
         for name, cells in rows.items():
-            cells.append(f"{cpu_ms * (counts[name] / total if name != 'all' else 1):.2f}")
-        run.note(f"{columns[-1][:-7]}: {answered} interactions, {total} samples")
+            share = got.stages[name] / total if name != "all" else 1
+            cells.append(f"{got.cpu_ms * share:.2f}")
+        run.note(f"{columns[-1][:-7]}: {got.answered} interactions, {total} samples")
+        if title.kinds:
+            run.note(f"{columns[-1][:-7]}: moves by kind, {got.moves}")
     run.table(
-        f"CPU per interaction by stage, Cock & Bull, {args.games} games at {args.rate:g}/s, "
+        f"CPU per interaction by stage, {title.caption}, {games} games at {rate:g}/s, "
         f"{args.seconds:g} s, the bot's processes together (ms)",
         ("stage", *columns),
         list(rows.values()),
