@@ -41,6 +41,26 @@ ABOUT = {
         "claims (`bench/profile.py`, `STAGES`), samples of waiting threads are left out, and "
         "the CPU per interaction measured from /proc is shared out by the stages' samples.",
     ),
+    "load_risk": (
+        "Load: Risk games through one real bot process",
+        "`python -m bench.load --game risk`: the load above with Risk games of two members "
+        "(the rules' neutral army as a third side, default options), each played unmeasured "
+        "through its set-up to the first turn's attacks. Then the player to act attacks "
+        "from every territory that can, on the first enemy the menu offers, roll by roll "
+        "with the most dice (never Blitz), moves everything in after a capture, places "
+        "reinforcements with Auto and ends the turn when no attack is left (no fortifying). "
+        "Every move draws the 1600 px map. CPU is the bot's processes together per "
+        "interaction over every move measured: an attack's source or target picked, a roll "
+        "and a move-in after a capture make nearly all of them, in the mix the notes give "
+        "(`moves by kind`, by the label clicked), with reinforcements, turn ends and "
+        "replaced games' openings and set-ups as the rest; not a roll alone.",
+    ),
+    "profile_risk": (
+        "Where a Risk move's CPU goes",
+        "`python -m bench.profile --game risk`: the Risk load above at a steady rate, "
+        "sampled by py-spy and shared out by stage as for Cock & Bull; the notes give the "
+        "mix of moves sampled.",
+    ),
     "engine": (
         "Rules engines",
         "`python -m bench.engine`: seeded AI-against-AI games through the engine alone. Risk "

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import subprocess
 
-from bench.report import page, stale_since
+import pytest
+
+from bench.load import TITLES, Title
+from bench.report import ABOUT, page, stale_since
 from bench.results import ROOT, Run
 
 
@@ -15,8 +18,8 @@ def git(*args: str) -> str:
     ).stdout.strip()
 
 
-def result(commit: str, hot_paths: tuple[str, ...]) -> dict[str, object]:
-    run = Run("load", hot_paths, ["--games", "10"])
+def result(commit: str, hot_paths: tuple[str, ...], bench: str = "load") -> dict[str, object]:
+    run = Run(bench, hot_paths, ["--games", "10"])
     run.commit = commit
     run.tables.append({"caption": "A row", "headers": ["games", "p99 ms"], "rows": [["10", "20"]]})
     run.notes.append("requests per move: 1.14")
@@ -50,3 +53,15 @@ def test_a_result_older_than_a_change_to_its_hot_path_is_marked_stale() -> None:
     # Figures measured on uncommitted changes are stale at once.
     head = git("rev-parse", "--short=7", "HEAD")
     assert stale_since(f"{head}-dirty", ["bot"]) == [f"{head}-dirty"]
+
+
+@pytest.mark.parametrize("title", TITLES.values(), ids=lambda title: title.name)
+def test_each_games_load_and_profile_results_have_their_own_section(title: Title) -> None:
+    head = git("rev-parse", "--short=7", "HEAD")
+    for bench in (f"load{title.results}", f"profile{title.results}"):
+        heading, about = ABOUT[bench]
+        assert f"## {heading}\n\n{about}\n" in page([result(head, title.hot_paths, bench)])
+
+
+def test_no_games_figures_overwrite_anothers() -> None:
+    assert len({title.results for title in TITLES.values()}) == len(TITLES)
