@@ -50,7 +50,9 @@ STAGES = (
     ("picture drawing", r"\(images/|\(cogs/[a-z_]+\.py:\d+\)$"),
     (
         "picture hand-over",
-        r"multiprocessing/|concurrent/futures/process\.py|bot/table/pictures\.py",
+        # An older bot's process pool; the bot's only asyncio streams: its workers' sockets.
+        r"multiprocessing/|concurrent/futures/process\.py|asyncio/streams\.py"
+        r"|bot/table/pictures\.py",
     ),
     ("rules engine", r"\(rules/"),
     ("storage", r"aiosqlite|asyncpg|bot/storage/|sqlite3"),
