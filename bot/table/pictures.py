@@ -238,13 +238,12 @@ def _serve(
     threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
     warm(presenters)
     conn = Connection(sock.detach())
-    conn.send_bytes(b"")
-    while True:
-        try:
-            job = conn.recv_bytes()
-        except (EOFError, OSError):
-            return  # the bot closed its end, or is gone
-        conn.send_bytes(_answer(job))
+    try:
+        conn.send_bytes(b"")  # warm: ready for jobs
+        while True:
+            conn.send_bytes(_answer(conn.recv_bytes()))
+    except (EOFError, OSError):
+        return  # the bot closed its end, or is gone (even in the middle of a drawing)
 
 
 def _answer(job: bytes) -> bytes:

@@ -203,6 +203,48 @@ def test_no_worker_outlives_its_bot_process_killed_outright() -> None:
     assert not any(_alive(pid) for pid in workers)
 
 
+A_BOT_KILLED_WHILE_ITS_WORKER_DRAWS = """
+import asyncio
+from bot.table import pictures
+from tests.bot.test_pictures import NAMES, LabelPresenter, a_state, patient_worker
+async def main():
+    pictures.use_workers(1, [], patient_worker)
+    await pictures.ready()
+    drawing = pictures.draw(LabelPresenter("slow", 1.0), a_state(), NAMES, ())
+    asyncio.get_running_loop().create_task(drawing)
+    await asyncio.sleep(0.3)
+    print("drawing", flush=True)
+    await asyncio.sleep(60)
+asyncio.run(main())
+"""
+
+
+def patient_worker() -> None:
+    """A worker that looks for its bot process only every minute: one whose bot is killed
+    in the middle of a drawing finishes it first."""
+    pictures.ORPHAN_CHECK = 60
+
+
+def test_a_worker_whose_bot_is_killed_in_the_middle_of_a_drawing_exits_quietly() -> None:
+    bot = subprocess.Popen(
+        [sys.executable, "-c", A_BOT_KILLED_WHILE_ITS_WORKER_DRAWS],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert bot.stdout is not None and bot.stdout.readline() == "drawing\n"
+    workers = _children(bot.pid)
+    bot.kill()
+    bot.wait()
+    for _attempt in range(50):  # the drawing ends a second after it started
+        if not any(_alive(pid) for pid in workers):
+            break
+        time.sleep(0.1)
+    assert workers and not any(_alive(pid) for pid in workers)
+    assert bot.stderr is not None and bot.stderr.read() == ""  # the worker's stderr too
+
+
 def _children(parent: int) -> list[int]:
     found = []
     for entry in os.listdir("/proc"):
