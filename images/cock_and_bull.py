@@ -544,12 +544,14 @@ def _draw_dice(image: Image.Image, state: CockAndBullState, shown: tuple[str, st
     thrower = state.last_roller
     if state.last_roll is not None and thrower is not None:  # both set, or neither
         roller = fit_text(shown[thrower], 20, 200)
-        draw_text(
+        # In runs, the name apart: a worker keeps each text it draws, and a line per name
+        # and outcome would crowd the others out of that cache when many games are on.
+        line = _("{player} rolled: {outcome}")
+        outcome = _roll_outcome(state.last_roll)
+        draw_runs(
             image,
             (CENTRE_X, CAPTION_Y),
-            _("{player} rolled: {outcome}").format(
-                player=roller, outcome=_roll_outcome(state.last_roll)
-            ),
+            named_runs(line, {"player": roller}, outcome=outcome),
             size=20,
         )
         paste_centred(image, die(state.last_roll[0]), left)
