@@ -495,8 +495,19 @@ def _army_badge(owner: int, armies: int) -> tuple[Image.Image, tuple[int, int]]:
 
 
 def _draw_arrow(image: Image.Image, source: str, target: str) -> None:
-    """An arrow from the attacker's badge to the defender's, in one or two legs."""
+    for layer, corner in _arrow(source, target):
+        image.paste(layer, corner, layer)
+
+
+ARROWS_KEPT = 64  # a few KB each; a game attacks along the same borders again and again
+
+
+@functools.lru_cache(maxsize=ARROWS_KEPT)
+def _arrow(source: str, target: str) -> tuple[tuple[Image.Image, tuple[int, int]], ...]:
+    """An arrow from the attacker's badge to the defender's, in one or two legs: each leg's
+    layer and its corner on the board."""
     legs = _crossing(source, target)
+    drawn = []
     for i, (a, b) in enumerate(legs):
         last = i == len(legs) - 1
         length = math.dist(a, b)
@@ -505,10 +516,11 @@ def _draw_arrow(image: Image.Image, source: str, target: str) -> None:
         start = (a[0] + ux * start_trim, a[1] + uy * start_trim + TOP)
         end_trim = BADGE_RADIUS + 6 if last else 0
         tip = (b[0] - ux * end_trim, b[1] - uy * end_trim + TOP)
-        _draw_leg(image, start, tip, head=last)
+        drawn.append(_leg(start, tip, head=last))
+    return tuple(drawn)
 
 
-def _draw_leg(image: Image.Image, start: Point, tip: Point, *, head: bool) -> None:
+def _leg(start: Point, tip: Point, *, head: bool) -> tuple[Image.Image, tuple[int, int]]:
     margin = 20
     left, top = min(start[0], tip[0]) - margin, min(start[1], tip[1]) - margin
     size = (round(abs(tip[0] - start[0]) + 2 * margin), round(abs(tip[1] - start[1]) + 2 * margin))
@@ -528,8 +540,7 @@ def _draw_leg(image: Image.Image, start: Point, tip: Point, *, head: bool) -> No
             triangle = [at(p, k) for p in (tip, *barbs)]
             draw.polygon(triangle, fill=HIGHLIGHT, outline=OUTLINE, width=3 * k)
 
-    layer = smooth(size, paint, scale=2)
-    image.paste(layer, (round(left), round(top)), layer)
+    return smooth(size, paint, scale=2), (round(left), round(top))
 
 
 def _draw_caption(image: Image.Image, caption: str) -> None:

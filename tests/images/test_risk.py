@@ -22,6 +22,7 @@ from images.risk import (
     TOP,
     LegendRow,
     MapView,
+    _arrow,
     _frame,
     badge_centre,
     legend_row_y,
@@ -423,6 +424,24 @@ def test_boards_with_the_same_owners_share_one_map_frame_and_none_of_each_others
     render_png(marked)
     assert render_png(plain) == fresh
     assert _frame.cache_info().misses == 1
+
+
+def test_an_attack_arrow_is_drawn_once_for_every_board_that_shows_it() -> None:
+    """A game rolls along the same border again and again: each board with that attack pastes
+    the arrow drawn for the first, the same as a fresh one, and none shows it once the attack
+    is gone."""
+    attack = ("ukraine", "southern_europe")
+    plain = replace(late_view(), attack=None, selected=None)
+    attacked = replace(plain, attack=attack)
+    _arrow.cache_clear()
+    fresh = render_png(attacked)
+    armies = {slug: count + 1 for slug, count in plain.armies.items()}
+    render_png(replace(attacked, armies=armies))
+    assert _arrow.cache_info().misses == 1
+    assert render_png(attacked) == fresh
+    assert render_png(plain) != fresh
+    _arrow.cache_clear()
+    assert render_png(attacked) == fresh
 
 
 def test_png_keeps_the_flat_colours_exactly() -> None:
