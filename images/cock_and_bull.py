@@ -2,7 +2,9 @@
 in the middle, each player's 36-hole Mantle at the sides, the last roll below, the prompt on top.
 
 Everything that never changes (shield, tracks, labels) is drawn once into a cached base, and
-chips, pegs and dice are pre-drawn sprites, so a render is a copy, a few pastes and the text.
+chips, pegs and dice are pre-drawn sprites. A board is the base with pieces on it
+(`images.pieces`), each drawn and mapped onto the palette once: a move draws only what it
+changed.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from PIL import Image, ImageChops, ImageDraw
 
@@ -29,7 +31,6 @@ from images.common import (
     RGB,
     TEXT,
     Point,
-    draw_runs,
     draw_text,
     drawable,
     fit_text,
@@ -37,9 +38,20 @@ from images.common import (
     named_runs,
     paste_centred,
     smooth,
-    to_png,
 )
 from images.layer_cache import static_layer
+from images.pieces import (
+    Ground,
+    Layer,
+    Op,
+    Piece,
+    Runs,
+    Sprite,
+    Words,
+    board,
+    board_png,
+    even_box,
+)
 from images.words import N_, _, language, ngettext, pgettext
 from rules.cock_and_bull import ENGINE
 from rules.cock_and_bull.engine import match_winner
@@ -466,80 +478,130 @@ def _win_kind(kind: WinKind) -> str:
 # --- the picture --------------------------------------------------------------------------
 
 
+# A board is the base with pieces on it (`images.pieces`): the prompt on top, a chip spot each,
+# a panel's words and its track each, and the foot (the roll, or how the game ended). Each
+# is drawn and mapped onto the palette once, whichever board shows it again (the other
+# player's panel on most moves, the chips at every roll, a track at the same count), and a
+# lit panel's outline is in the base. The boxes neither overlap nor cut what is drawn in them.
+TOP_BOX = (0, 0, SIZE[0], PANELS[0][1])
+FOOT_BOX = (PANELS[0][2] + 2, 436, PANELS[1][0], SIZE[1])
+SPOT_REACH = 26  # half a chip's side
+HEADER_BOTTOM = 174  # a panel's words end above it, its track starts below
+TRACK_LEFT, TRACK_RIGHT, TRACK_BOTTOM = 60, 140, 544  # from a panel's left edge; above its rim
+
+
+@dataclass(frozen=True)
+class _Base(Ground):
+    """The base with the lit panels' outlines, in a language."""
+
+    lit: tuple[bool, bool]
+    in_language: str
+
+    def image(self) -> Image.Image:
+        return _lit_base(self.lit, self.in_language)
+
+    def palette(self) -> Image.Image:
+        return _palette(self.in_language)
+
+
+@functools.cache
+def _lit_base(lit: tuple[bool, bool], in_language: str) -> Image.Image:
+    image = _base(in_language).copy()
+    for seat in (0, 1):
+        if lit[seat]:
+            ImageDraw.Draw(image).rounded_rectangle(
+                PANELS[seat], radius=14, outline=HIGHLIGHT, width=4
+            )
+    return image
+
+
 def render(state: CockAndBullState, names: Mapping[PlayerId, str]) -> Image.Image:
     """The board for `state` as an RGB image of `SIZE`; `names` maps player ids to display
     names (a missing name shows as "Player 1"/"Player 2")."""
-    image = base().copy()
-    shown = _names(state, names)
-    for spot, owner in enumerate(state.spots):
-        sprite = _empty_spot() if owner == EMPTY else _chip(state.colour_of(owner))
-        paste_centred(image, sprite, SPOT_CENTRES[spot])
-    match = _match_line(state, shown)
-    draw_runs(image, (CENTRE_X, 28 if match else 40), _prompt(state, shown), size=28, bold=True)
-    if match:
-        draw_text(image, (CENTRE_X, 60), match, size=18, fill=MUTED)
-    acting = _acting(state)
-    for seat in (0, 1):
-        _draw_mantle(image, state, seat, shown[seat], lit=seat in acting)
-    if state.phase is Phase.OVER:
-        _draw_result(image, state, shown)
-    else:
-        _draw_dice(image, state, shown)
-    return image
+    return board(*_board(state, names))
 
 
 def render_png(state: CockAndBullState, names: Mapping[PlayerId, str]) -> bytes:
     """`render` as PNG bytes, ready to attach as board.png."""
-    return to_png(render(state, names), _palette(language()))
+    return board_png(*_board(state, names))
 
 
-def _draw_mantle(
-    image: Image.Image, state: CockAndBullState, seat: int, name: str, *, lit: bool
-) -> None:
-    x0, y0, x1, y1 = PANELS[seat]
-    middle = (x0 + x1) / 2
-    if lit:
-        ImageDraw.Draw(image).rounded_rectangle(
-            (x0, y0, x1, y1), radius=14, outline=HIGHLIGHT, width=4
+def _board(state: CockAndBullState, names: Mapping[PlayerId, str]) -> tuple[_Base, list[Piece]]:
+    shown = _names(state, names)
+    acting = _acting(state)
+    lit = (0 in acting, 1 in acting)
+    pieces = [_top(state, shown)]
+    for spot, owner in enumerate(state.spots):
+        x, y = SPOT_CENTRES[spot]
+        box = even_box((x, y), SPOT_REACH)
+        sprite = (
+            Sprite((x, y), _empty_spot)
+            if owner == EMPTY
+            else Sprite((x, y), _chip, (state.colour_of(owner),))
         )
-    draw_text(
-        image,
-        (middle, NAME_Y),
-        fit_text(name, 22, x1 - x0 - 16, bold=True),
-        size=22,
-        bold=True,
-        fill=HIGHLIGHT if lit else TEXT,
-    )
+        pieces.append(Piece(box, (sprite,)))
+    for seat in (0, 1):
+        pieces += _panel(state, seat, shown[seat], lit=lit[seat])
+    foot = _result(state, shown) if state.phase is Phase.OVER else _dice(state, shown)
+    pieces.append(Piece(FOOT_BOX, tuple(foot)))
+    return _Base(lit, language()), pieces
+
+
+def _top(state: CockAndBullState, shown: tuple[str, str]) -> Piece:
+    match = _match_line(state, shown)
+    prompt = Runs((CENTRE_X, 28 if match else 40), tuple(_prompt(state, shown)), 28, bold=True)
+    if not match:
+        return Piece(TOP_BOX, (prompt,))
+    return Piece(TOP_BOX, (prompt, Words((CENTRE_X, 60), match, 18, fill=MUTED)))
+
+
+def _panel(state: CockAndBullState, seat: int, name: str, *, lit: bool) -> list[Piece]:
+    """A seat's words, and its track: lit holes, the peg and its count."""
+    x0, y0, x1, _y1 = PANELS[seat]
+    middle = (x0 + x1) / 2
     colour = state.colour_of(seat)
     colour_word = _(COLOUR_WORDS[colour]) if colour else _("no colour")
     mantle = state.mantle[seat]
-    draw_text(
-        image,
-        (middle, COLOUR_Y),
-        f"{colour_word} · {mantle}/{MANTLE_TOP}",
-        size=20,
-    )
+    words = [
+        Words(
+            (middle, NAME_Y),
+            fit_text(name, 22, x1 - x0 - 16, bold=True),
+            22,
+            bold=True,
+            fill=HIGHLIGHT if lit else TEXT,
+        ),
+        Words((middle, COLOUR_Y), f"{colour_word} · {mantle}/{MANTLE_TOP}", 20),
+    ]
     if _is_match(state):
         won = state.wins[seat]
-        draw_text(
-            image,
-            (middle, MATCH_Y),
-            ngettext("{games} game · {points} pts", "{games} games · {points} pts", won).format(
-                games=won, points=state.match_points[seat]
-            ),
-            size=18,
-            fill=MUTED,
+        line = ngettext("{games} game · {points} pts", "{games} games · {points} pts", won)
+        words.append(
+            Words(
+                (middle, MATCH_Y),
+                line.format(games=won, points=state.match_points[seat]),
+                18,
+                fill=MUTED,
+            )
         )
+    track: list[Op] = []
     if mantle > 1:
-        holes, (x, y) = _lit_holes(colour, mantle)
-        image.paste(holes, (PANELS[seat][0] + x, y), holes)
+        _holes, (x, y) = _lit_holes(colour, mantle)
+        track.append(Layer((x0 + x, y), _lit_holes_layer, (colour, mantle)))
     peg = peg_centre(seat, mantle)
-    paste_centred(image, _peg(colour), peg)
+    track.append(Sprite(peg, _peg, (colour,)))
     if mantle > 0:
-        draw_text(image, (peg[0] + 16, peg[1]), str(mantle), size=20, bold=True, anchor="lm")
+        track.append(Words((peg[0] + 16, peg[1]), str(mantle), 20, bold=True, anchor="lm"))
+    return [
+        Piece((x0, y0, x1 + 1, HEADER_BOTTOM), tuple(words)),
+        Piece((x0 + TRACK_LEFT, HEADER_BOTTOM, x0 + TRACK_RIGHT, TRACK_BOTTOM), tuple(track)),
+    ]
 
 
-def _draw_dice(image: Image.Image, state: CockAndBullState, shown: tuple[str, str]) -> None:
+def _lit_holes_layer(colour: Colour | None, mantle: int) -> Image.Image:
+    return _lit_holes(colour, mantle)[0]
+
+
+def _dice(state: CockAndBullState, shown: tuple[str, str]) -> list[Op]:
     left, right = (CENTRE_X - DICE_GAP, DICE_Y), (CENTRE_X + DICE_GAP, DICE_Y)
     thrower = state.last_roller
     if state.last_roll is not None and thrower is not None:  # both set, or neither
@@ -548,67 +610,58 @@ def _draw_dice(image: Image.Image, state: CockAndBullState, shown: tuple[str, st
         # and outcome would crowd the others out of that cache when many games are on.
         line = _("{player} rolled: {outcome}")
         outcome = _roll_outcome(state.last_roll)
-        draw_runs(
-            image,
-            (CENTRE_X, CAPTION_Y),
-            named_runs(line, {"player": roller}, outcome=outcome),
-            size=20,
-        )
-        paste_centred(image, die(state.last_roll[0]), left)
-        paste_centred(image, die(state.last_roll[1]), right)
-        return
+        caption = named_runs(line, {"player": roller}, outcome=outcome)
+        return [
+            Runs((CENTRE_X, CAPTION_Y), tuple(caption), 20),
+            Sprite(left, die, (state.last_roll[0],)),
+            Sprite(right, die, (state.last_roll[1],)),
+        ]
     if state.phase is not Phase.START_ROLL and state.start_rolls == (None, None):
-        return
+        return []
     # The first-turn roll: one die each, beside its roller's name.
     if state.phase is Phase.START_ROLL:
-        caption = _("First turn: Monkey beats Bull beats Cock")
+        first = _("First turn: Monkey beats Bull beats Cock")
     else:
         winner = fit_text(shown[state.current], 20, 200)
-        caption = _("{player} won the first turn").format(player=winner)
+        first = _("{player} won the first turn").format(player=winner)
     room = PANELS[1][0] - PANELS[0][2] - 16  # between the side panels, a margin each side
-    draw_text(image, (CENTRE_X, CAPTION_Y), fit_text(caption, 20, room), size=20)
-    paste_centred(image, die(state.start_rolls[0]), left)
-    paste_centred(image, die(state.start_rolls[1]), right)
     gap = DICE_GAP + DIE_SIZE / 2 + 10
-    draw_text(image, (CENTRE_X - gap, DICE_Y), fit_text(shown[0], 20, 110), size=20, anchor="rm")
-    draw_text(image, (CENTRE_X + gap, DICE_Y), fit_text(shown[1], 20, 110), size=20, anchor="lm")
+    return [
+        Words((CENTRE_X, CAPTION_Y), fit_text(first, 20, room), 20),
+        Sprite(left, die, (state.start_rolls[0],)),
+        Sprite(right, die, (state.start_rolls[1],)),
+        Words((CENTRE_X - gap, DICE_Y), fit_text(shown[0], 20, 110), 20, anchor="rm"),
+        Words((CENTRE_X + gap, DICE_Y), fit_text(shown[1], 20, 110), 20, anchor="lm"),
+    ]
 
 
-def _draw_result(image: Image.Image, state: CockAndBullState, shown: tuple[str, str]) -> None:
+def _result(state: CockAndBullState, shown: tuple[str, str]) -> list[Op]:
     """The end: how the last game was won and its scores (match totals: top line, panels);
     or who resigned."""
     if state.seating.resigned:
         resigner = shown[state.seat_of(state.seating.resigned[0])]
         caption = _("{player} resigned").format(player=fit_text(resigner, 22, 300))
-        draw_text(image, (CENTRE_X, CAPTION_Y + 6), caption, size=26, bold=True, fill=HIGHLIGHT)
-        return
+        return [Words((CENTRE_X, CAPTION_Y + 6), caption, 26, bold=True, fill=HIGHLIGHT)]
     result = state.results[-1]
     how = _win_kind(result.kind) + (_(" · Flying Monkey!") if result.flying_monkey else "")
     if _is_match(state):  # these are the last game's scores, not the match totals
         how = _("Game {game}: {how}").format(game=result.game_no, how=how)
-    draw_text(image, (CENTRE_X, CAPTION_Y + 6), how, size=26, bold=True, fill=HIGHLIGHT)
-    draw_runs(
-        image,
-        (CENTRE_X, CAPTION_Y + 42),
-        [
-            (fit_text(shown[0], 22, 130, bold=True), TEXT),
-            (f" {result.scores[0]}", HIGHLIGHT),
-            ("  ·  ", MUTED),
-            (fit_text(shown[1], 22, 130, bold=True), TEXT),
-            (f" {result.scores[1]}", HIGHLIGHT),
-        ],
-        size=22,
-        bold=True,
+    scores = (
+        (fit_text(shown[0], 22, 130, bold=True), TEXT),
+        (f" {result.scores[0]}", HIGHLIGHT),
+        ("  ·  ", MUTED),
+        (fit_text(shown[1], 22, 130, bold=True), TEXT),
+        (f" {result.scores[1]}", HIGHLIGHT),
     )
+    ops: list[Op] = [
+        Words((CENTRE_X, CAPTION_Y + 6), how, 26, bold=True, fill=HIGHLIGHT),
+        Runs((CENTRE_X, CAPTION_Y + 42), scores, 22, bold=True),
+    ]
     if result.le_pew:
         loser = fit_text(shown[1 - result.winner], 20, 200)
-        draw_text(
-            image,
-            (CENTRE_X, CAPTION_Y + 76),
-            _("Le Pew for {player}: 0 points").format(player=loser),
-            size=20,
-            fill=MUTED,
-        )
+        line = _("Le Pew for {player}: 0 points").format(player=loser)
+        ops.append(Words((CENTRE_X, CAPTION_Y + 76), line, 20, fill=MUTED))
+    return ops
 
 
 # --- the palette --------------------------------------------------------------------------

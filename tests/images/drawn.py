@@ -12,7 +12,7 @@ import pytest
 
 import images
 import images.common
-from images import layer_cache
+from images import layer_cache, pieces
 
 
 class DrawnText:
@@ -36,6 +36,8 @@ class DrawnText:
                     "language" in name for name in inspect.signature(drawn).parameters
                 ):
                     value.cache_clear()
+        # Pieces of boards already drawn are pasted, not drawn: forget them too.
+        pieces._indexed_piece.cache_clear()
 
     @property
     def texts(self) -> list[str]:

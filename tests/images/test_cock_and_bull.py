@@ -5,20 +5,25 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 from dataclasses import replace
+from random import Random
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
+from bot.language.i18n import speaking
 from images.cock_and_bull import (
     PANELS,
     SIZE,
     SPOT_CENTRES,
     SPOT_EMPTY,
+    _board,
+    _palette,
     peg_centre,
     render,
     render_png,
 )
-from images.common import HIGHLIGHT, drawable
+from images.common import HIGHLIGHT, drawable, to_png
+from images.pieces import _indexed_piece
 from rules.cock_and_bull import ENGINE
 from rules.cock_and_bull.actions import FLIP, POINT, choose_colour
 from rules.cock_and_bull.state import EMPTY, CockAndBullState, Colour, Face, Phase
@@ -167,3 +172,62 @@ def test_awkward_names_still_render() -> None:
     names = {ANA: "🐸🐸🐸", BOB: "W" * 200}  # nothing drawable; far too wide
     assert render(mid_game(), names).size == SIZE
     assert render(initial(), {}).size == SIZE  # names unknown: "Player 1", "Player 2"
+
+
+def played_boards() -> list[tuple[CockAndBullState, dict[int, str]]]:
+    """States of seeded games played to their end, a match among them, with short, long and
+    accented names."""
+    boards = []
+    for seed, options in (("a", {}), ("b", {"best_of": 3}), ("c", {"point_limit": 60})):
+        state = ENGINE.initial_state((ANA, BOB), options, setup_rng(seed))
+        names = {ANA: "Ana María Wolfeschlegel", BOB: "Bo"} if seed != "a" else NAMES
+        step = 0
+        while to_act := ENGINE.to_act(state):
+            player = min(to_act)
+            action = ENGINE.choose(state, player, Random(f"{seed}{step}"))
+            state = ENGINE.apply(state, player, action, step_rng(seed, step)).state
+            boards.append((state, names))
+            step += 1
+    return boards
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_boards_drawn_piece_by_piece_are_the_whole_board_mapped(language: str) -> None:
+    """Each piece is mapped onto the palette by itself and kept: a board pasted from them is
+    the board drawn whole and mapped, pixel for pixel, whichever boards came before."""
+    palette = _palette(language)
+    with speaking(language):
+        for state, names in played_boards()[::3]:
+            pieced = Image.open(io.BytesIO(render_png(state, names))).convert("RGB")
+            whole = Image.open(io.BytesIO(to_png(render(state, names), palette))).convert("RGB")
+            assert pieced.tobytes() == whole.tobytes(), state
+
+
+def test_each_piece_draws_inside_its_box_and_none_overlaps_another() -> None:
+    for state, names in played_boards()[::4]:
+        _ground, pieces = _board(state, names)
+        for i, piece in enumerate(pieces):
+            left, top, right, bottom = piece.box
+            for other in pieces[i + 1 :]:
+                ol, ot, orr, ob = other.box
+                assert right <= ol or orr <= left or bottom <= ot or ob <= top, (piece, other)
+            blank = Image.new("RGB", SIZE, (255, 0, 255))
+            canvas = blank.copy()
+            for op in piece.ops:
+                op.draw(canvas, (0, 0))
+            drawn = ImageChops.difference(canvas, blank).getbbox()
+            assert drawn is None or (
+                drawn[0] >= left and drawn[1] >= top and drawn[2] <= right and drawn[3] <= bottom
+            ), (piece, drawn)
+
+
+def test_a_roll_maps_only_the_pieces_it_changed() -> None:
+    """A roll that changes nothing but the dice maps one new piece (the foot); the spots,
+    panels and prompt come from the boards before."""
+    state = ENGINE.resolve_roll(ana_red(), (C, M)).state  # Ana loses her turn: Bob to roll
+    _indexed_piece.cache_clear()
+    first = render_png(state, NAMES)
+    pieces = _indexed_piece.cache_info().misses
+    assert pieces == len(_board(state, NAMES)[1])
+    assert render_png(replace(state, last_roll=(B, M)), NAMES) != first
+    assert _indexed_piece.cache_info().misses == pieces + 1

@@ -1,0 +1,167 @@
+"""A board as a ground with pieces on it, each piece mapped onto the palette by itself and kept.
+
+A `Piece` is a box of the board and what is drawn in it (words, runs of words, sprites), all
+of it plain values: a piece is drawn on its part of the ground and mapped onto the board's
+palette once, and every later board that shows the same piece pastes it. The ground (what
+never changes, or changes rarely) is mapped once. A move then draws and maps only the pieces
+it changed, not the whole board: the same pixels, since the mapping goes pixel by pixel.
+
+The pieces of a board must not overlap, and each must draw inside its box (what falls
+outside is cut off): a renderer's tests compare its boards with the whole board mapped.
+"""
+
+from __future__ import annotations
+
+import functools
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+
+from PIL import Image
+
+from images import png
+from images.common import RGB, TEXT, Point, draw_runs, draw_text, paste_centred
+
+Box = tuple[int, int, int, int]  # left, top, right, bottom; the right and bottom excluded
+PIECES_KEPT = 512  # mapped pieces, 3 to 64 KB each
+GROUNDS_KEPT = 16  # mapped grounds: a board's size in bytes each
+
+
+class Ground(ABC):
+    """What a board's pieces are drawn on: frozen and hashable, naming everything the ground's
+    pixels depend on (the language its words are in)."""
+
+    @abstractmethod
+    def image(self) -> Image.Image:
+        """The ground in RGB (never to be drawn on)."""
+
+    @abstractmethod
+    def palette(self) -> Image.Image:
+        """The palette the board is mapped onto (`images.common.fixed_palette`)."""
+
+
+class Op(ABC):
+    """One thing drawn in a piece, at board coordinates."""
+
+    @abstractmethod
+    def draw(self, image: Image.Image, origin: tuple[int, int]) -> None:
+        """Draw on `image`, whose top left corner is `origin` on the board."""
+
+
+def _moved(at: Point, origin: tuple[int, int]) -> Point:
+    return at[0] - origin[0], at[1] - origin[1]
+
+
+@dataclass(frozen=True)
+class Words(Op):
+    """`draw_text`'s words."""
+
+    at: Point
+    text: str
+    size: int
+    bold: bool = False
+    fill: RGB = TEXT
+    anchor: str = "mm"
+
+    def draw(self, image: Image.Image, origin: tuple[int, int]) -> None:
+        at = _moved(self.at, origin)
+        draw_text(
+            image, at, self.text, size=self.size, bold=self.bold, fill=self.fill, anchor=self.anchor
+        )
+
+
+@dataclass(frozen=True)
+class Runs(Op):
+    """`draw_runs`'s line in several colours."""
+
+    at: Point
+    runs: tuple[tuple[str, RGB], ...]
+    size: int
+    bold: bool = False
+
+    def draw(self, image: Image.Image, origin: tuple[int, int]) -> None:
+        draw_runs(image, _moved(self.at, origin), self.runs, size=self.size, bold=self.bold)
+
+
+@dataclass(frozen=True)
+class Sprite(Op):
+    """The RGBA sprite `make(*args)` returns (a cached drawing), its middle on `at`."""
+
+    at: Point
+    make: Callable[..., Image.Image]
+    args: tuple[Hashable, ...] = ()
+
+    def draw(self, image: Image.Image, origin: tuple[int, int]) -> None:
+        paste_centred(image, self.make(*self.args), _moved(self.at, origin))
+
+
+@dataclass(frozen=True)
+class Layer(Op):
+    """The RGBA layer `make(*args)` returns (a cached drawing), its top left corner on `at`."""
+
+    at: tuple[int, int]
+    make: Callable[..., Image.Image]
+    args: tuple[Hashable, ...] = ()
+
+    def draw(self, image: Image.Image, origin: tuple[int, int]) -> None:
+        layer = self.make(*self.args)
+        image.paste(layer, (self.at[0] - origin[0], self.at[1] - origin[1]), layer)
+
+
+@dataclass(frozen=True)
+class Piece:
+    """`ops` drawn inside `box`. Python rounds halves to even, so a box starts at even
+    coordinates: a position drawn in it then rounds as it would on the whole board."""
+
+    box: Box
+    ops: tuple[Op, ...]
+
+    def __post_init__(self) -> None:
+        if self.box[0] % 2 or self.box[1] % 2:
+            raise ValueError(f"a piece's box starts at even coordinates, not {self.box[:2]}")
+
+
+def even_box(centre: tuple[int, int], reach: int) -> Box:
+    """A box reaching at least `reach` from `centre` every way, starting at even coordinates."""
+    x, y = centre
+    left, top = x - reach, y - reach
+    return left - left % 2, top - top % 2, x + reach, y + reach
+
+
+def drawn(ground: Ground, piece: Piece) -> Image.Image:
+    """`piece` drawn on its part of the ground, in RGB."""
+    image = ground.image().crop(piece.box)
+    for op in piece.ops:
+        op.draw(image, piece.box[:2])
+    return image
+
+
+def board(ground: Ground, pieces: Sequence[Piece]) -> Image.Image:
+    """The whole board in RGB: the ground with every piece drawn on it."""
+    image = ground.image().copy()
+    for piece in pieces:
+        image.paste(drawn(ground, piece), piece.box[:2])
+    return image
+
+
+def board_png(ground: Ground, pieces: Sequence[Piece]) -> bytes:
+    """`board` mapped onto the ground's palette, as PNG bytes: the mapped ground with each
+    mapped piece pasted on it, from the cache when a board showed it before."""
+    image = _indexed_ground(ground).copy()
+    for piece in pieces:
+        image.paste(_indexed_piece(ground, piece), piece.box[:2])
+    return png.encode(image)
+
+
+def _mapped(ground: Ground, image: Image.Image) -> Image.Image:
+    return image.quantize(palette=ground.palette(), dither=Image.Dither.NONE)
+
+
+@functools.lru_cache(maxsize=GROUNDS_KEPT)
+def _indexed_ground(ground: Ground) -> Image.Image:
+    return _mapped(ground, ground.image())
+
+
+@functools.lru_cache(maxsize=PIECES_KEPT)
+def _indexed_piece(ground: Ground, piece: Piece) -> Image.Image:
+    return _mapped(ground, drawn(ground, piece))
