@@ -17,14 +17,14 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from images import png
 from images.common import RGB, TEXT, Point, draw_runs, draw_text, paste_centred
 
 Box = tuple[int, int, int, int]  # left, top, right, bottom; the right and bottom excluded
 PIECES_KEPT = 512  # mapped pieces, 3 to 64 KB each
-GROUNDS_KEPT = 16  # mapped grounds: a board's size in bytes each
+GROUNDS_KEPT = 12  # mapped grounds, a board's pixels in bytes each (Risk: 2 MB)
 
 
 class Ground(ABC):
@@ -109,6 +109,23 @@ class Layer(Op):
 
 
 @dataclass(frozen=True)
+class Shape(Op):
+    """`ImageDraw`'s polygon (`closed`) or line through `points`, without anti-aliasing."""
+
+    points: tuple[Point, ...]
+    fill: RGB
+    width: int = 1
+    closed: bool = True
+
+    def draw(self, image: Image.Image, origin: tuple[int, int]) -> None:
+        points = [_moved(point, origin) for point in self.points]
+        if self.closed:
+            ImageDraw.Draw(image).polygon(points, fill=self.fill)
+        else:
+            ImageDraw.Draw(image).line(points, fill=self.fill, width=self.width)
+
+
+@dataclass(frozen=True)
 class Piece:
     """`ops` drawn inside `box`. Python rounds halves to even, so a box starts at even
     coordinates: a position drawn in it then rounds as it would on the whole board."""
@@ -126,6 +143,55 @@ def even_box(centre: tuple[int, int], reach: int) -> Box:
     x, y = centre
     left, top = x - reach, y - reach
     return left - left % 2, top - top % 2, x + reach, y + reach
+
+
+def disjoint(drawings: Sequence[tuple[Box, tuple[Op, ...]]], size: tuple[int, int]) -> list[Piece]:
+    """Pieces for `drawings` (boxes and what is drawn in each, in the order drawn): those that
+    overlap made one, its box around them all and their ops in the order given, until none
+    overlaps another; every box cut to the board of `size`. For a board whose things may
+    overlap (a badge on a rim)."""
+    groups = _grouped(tuple(box for box, _ops in drawings), size)
+    return [
+        Piece(box, tuple(op for i in members for op in drawings[i][1])) for box, members in groups
+    ]
+
+
+GROUPINGS_KEPT = 256  # a board's boxes change little from one move to the next
+
+
+@functools.lru_cache(maxsize=GROUPINGS_KEPT)
+def _grouped(
+    boxes: tuple[Box, ...], size: tuple[int, int]
+) -> tuple[tuple[Box, tuple[int, ...]], ...]:
+    """`disjoint`'s boxes, each with the drawings in it by their place in `boxes`, in order."""
+    groups: list[tuple[Box, list[int]]] = []
+    for i, box in enumerate(boxes):
+        box, members = _within(box, size), [i]
+        overlapping = True
+        while overlapping:  # a box grown around one group may reach another
+            overlapping = False
+            for g, (other, others) in enumerate(groups):
+                if _overlap(box, other):
+                    box, members = _within(_around(box, other), size), others + members
+                    del groups[g]
+                    overlapping = True
+                    break
+        groups.append((box, members))
+    return tuple((box, tuple(sorted(members))) for box, members in groups)
+
+
+def _within(box: Box, size: tuple[int, int]) -> Box:
+    """`box` cut to the board, its corner moved to even coordinates."""
+    left, top = max(box[0], 0), max(box[1], 0)
+    return left - left % 2, top - top % 2, min(box[2], size[0]), min(box[3], size[1])
+
+
+def _around(a: Box, b: Box) -> Box:
+    return min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def drawn(ground: Ground, piece: Piece) -> Image.Image:

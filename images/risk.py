@@ -6,8 +6,10 @@ below.
 The renderer draws a `MapView` the presenter builds, never the engine's state, so it cannot show
 what a view does not hold (cards and missions are only counted). The territory raster, masks,
 patterns and the overlay of borders, sea lanes and names are computed once per process
-(`images.risk_regions`); a render is a palette fill, a few pattern pastes, the overlay, badges
-and text.
+(`images.risk_regions`); an empty board is a palette fill, a few pattern pastes and the
+overlay, kept while the owners stay the same. Rims, badges, the arrow, the caption and the
+legend's rows are pieces on it (`images.pieces`), each drawn and mapped onto the palette once
+(what overlaps, a badge on a rim, is one piece).
 """
 
 from __future__ import annotations
@@ -41,6 +43,19 @@ from images.common import (
     to_png,
 )
 from images.layer_cache import static_layer
+from images.pieces import (
+    Box,
+    Ground,
+    Layer,
+    Op,
+    Piece,
+    Shape,
+    Sprite,
+    Words,
+    board,
+    board_png,
+    disjoint,
+)
 from images.risk_layout import (
     CONTINENT_LABELS,
     MAP_NAME,
@@ -350,20 +365,57 @@ def badge_centre(slug: str) -> tuple[int, int]:
 
 def render(view: MapView) -> Image.Image:
     """The map picture for `view`, `SIZE` pixels."""
-    image = Image.new("RGB", SIZE, BACKGROUND)
-    image.paste(_map(view), (0, TOP))
-    _draw_rims(image, view)
-    _draw_badges(image, view)
-    if view.attack is not None:
-        _draw_arrow(image, *view.attack)
-    _draw_caption(image, view.caption)
-    _draw_legend(image, view)
-    return image
+    return board(*_board(view))
 
 
 def render_png(view: MapView) -> bytes:
     """`render` as PNG bytes, ready to attach as board.png."""
-    return to_png(render(view), _palette(language()))
+    return board_png(*_board(view))
+
+
+@dataclass(frozen=True)
+class _Ground(Ground):
+    """The map frame of some owners, under the caption bar and over the legend's panel."""
+
+    owners: tuple[tuple[str, int], ...]
+    in_language: str
+
+    def image(self) -> Image.Image:
+        return _frame(self.owners, self.in_language)
+
+    def palette(self) -> Image.Image:
+        return _palette(self.in_language)
+
+
+def _board(view: MapView) -> tuple[_Ground, list[Piece]]:
+    """The ground for `view`'s owners, and what is drawn on it (`images.pieces`): rims,
+    badges and the arrow on the map (cut at its foot, where the legend covers them), the
+    caption, the legend's rows."""
+    on_map: list[tuple[Box, tuple[Op, ...]]] = []
+    for slug, colour in _rim_colours(view):
+        (left, top, right, bottom), _skip = region(slug)
+        on_map.append(((left, top + TOP, right, bottom + TOP), (_Rim(slug, colour),)))
+    for slug, owner in view.owners.items():
+        x, y = badge_centre(slug)
+        armies = view.armies.get(slug, 0)
+        sprite, (dx, dy) = _army_badge(owner, armies)
+        box = (x + dx, y + dy, x + dx + sprite.width, y + dy + sprite.height)
+        on_map.append((box, (Layer(box[:2], _army_badge_layer, (owner, armies)),)))
+    for i, (layer, corner) in enumerate(_arrow(*view.attack) if view.attack else ()):
+        box = (*corner, corner[0] + layer.width, corner[1] + layer.height)
+        on_map.append((box, (Layer(corner, _arrow_leg, (*(view.attack or ()), i)),)))
+    map_size = (SIZE[0], LEGEND_TOP)
+    pieces = disjoint([_caption(view.caption), *on_map], map_size)
+    pieces += _legend(view)
+    return _Ground(tuple(sorted(view.owners.items())), language()), pieces
+
+
+def _rim_colours(view: MapView) -> list[tuple[str, RGB]]:
+    """The territories outlined: the last battle's, and one being picked."""
+    rims = [(slug, HIGHLIGHT) for slug in view.attack or ()]
+    if view.selected is not None:
+        rims.append((view.selected, SELECTED))
+    return rims
 
 
 # --- a continent at full size (🔍 Zoom) ------------------------------------------------------
@@ -406,20 +458,16 @@ def render_zoom_png(view: MapView, continent: str, caption: str) -> bytes:
     return to_png(render_zoom(view, continent, caption), _palette(language()))
 
 
-# Map frames kept: a Risk board changes its owners far less often than its armies (every
-# battle short of a conquest, every army placed, keeps them), and drawing the frame is a
-# third of a board's time. Each is 5 MB.
+# Empty boards kept, by owners: a Risk board changes its owners far less often than its
+# armies (every battle short of a conquest, every army placed, keeps them), and drawing the
+# frame is a third of a board's time. Each is 6 MB (and 2 MB mapped, in `images.pieces`).
 FRAMES_KEPT = 4
-
-
-def _map(view: MapView) -> Image.Image:
-    """The map frame for `view` (never to be drawn on: it is kept for the next board)."""
-    return _frame(tuple(sorted(view.owners.items())), language())
 
 
 @functools.lru_cache(maxsize=FRAMES_KEPT)
 def _frame(owners: tuple[tuple[str, int], ...], in_language: str) -> Image.Image:
-    """The map frame: fills and patterns by palette, the static overlay."""
+    """The board with nothing on it for `owners`: the map frame (fills and patterns by
+    palette, the static overlay) under the caption bar, over the legend's panel."""
     owned = dict(owners)
     fills = _fill_indices().copy()
     palette = [0] * 768
@@ -437,20 +485,26 @@ def _frame(owners: tuple[tuple[str, int], ...], in_language: str) -> Image.Image
     frame = fills.convert("RGB")
     overlay = _overlay(in_language)
     frame.paste(overlay, (0, 0), overlay)
-    return frame
+    ground = Image.new("RGB", SIZE, BACKGROUND)
+    ground.paste(frame, (0, TOP))
+    ground.paste(_legend_panel(in_language), (0, LEGEND_TOP))
+    return ground
 
 
-def _draw_rims(image: Image.Image, view: MapView) -> None:
-    """The last battle's territories and a territory being picked, outlined on the map."""
-    rims = [(slug, HIGHLIGHT) for slug in view.attack or ()]
-    if view.selected is not None:
-        rims.append((view.selected, SELECTED))
-    masks = _rims(language())  # built on the first picture, even one with nothing highlighted
-    for slug, colour in rims:
-        # A dark inner edge keeps the rim visible on a fill of much the same colour.
-        (left, top, _right, _bottom), _skip = region(slug)
-        image.paste(OUTLINE, (left, top + TOP), masks[slug, RIM_WIDTH + 2])
-        image.paste(colour, (left, top + TOP), masks[slug, RIM_WIDTH])
+@dataclass(frozen=True)
+class _Rim(Op):
+    """A territory's outline on the map; a dark inner edge keeps it visible on a fill of much
+    the same colour."""
+
+    slug: str
+    colour: RGB
+
+    def draw(self, image: Image.Image, origin: tuple[int, int]) -> None:
+        masks = _rims(language())
+        (left, top, _right, _bottom), _skip = region(self.slug)
+        corner = (left - origin[0], top + TOP - origin[1])
+        image.paste(OUTLINE, corner, masks[self.slug, RIM_WIDTH + 2])
+        image.paste(self.colour, corner, masks[self.slug, RIM_WIDTH])
 
 
 @static_layer
@@ -467,13 +521,6 @@ def _rims(in_language: str) -> dict[tuple[str, int], Image.Image]:
 
 
 ARMY_BADGES_KEPT = 512  # an owner's badge with a count: about 16 KB each
-
-
-def _draw_badges(image: Image.Image, view: MapView) -> None:
-    for slug, owner in view.owners.items():
-        x, y = badge_centre(slug)
-        sprite, (dx, dy) = _army_badge(owner, view.armies.get(slug, 0))
-        image.paste(sprite, (x + dx, y + dy), sprite)
 
 
 @functools.lru_cache(maxsize=ARMY_BADGES_KEPT)
@@ -494,9 +541,12 @@ def _army_badge(owner: int, armies: int) -> tuple[Image.Image, tuple[int, int]]:
     return sprite, (left, top)
 
 
-def _draw_arrow(image: Image.Image, source: str, target: str) -> None:
-    for layer, corner in _arrow(source, target):
-        image.paste(layer, corner, layer)
+def _army_badge_layer(owner: int, armies: int) -> Image.Image:
+    return _army_badge(owner, armies)[0]
+
+
+def _arrow_leg(source: str, target: str, leg: int) -> Image.Image:
+    return _arrow(source, target)[leg][0]
 
 
 ARROWS_KEPT = 64  # a few KB each; a game attacks along the same borders again and again
@@ -543,9 +593,9 @@ def _leg(start: Point, tip: Point, *, head: bool) -> tuple[Image.Image, tuple[in
     return smooth(size, paint, scale=2), (round(left), round(top))
 
 
-def _draw_caption(image: Image.Image, caption: str) -> None:
+def _caption(caption: str) -> tuple[Box, tuple[Op, ...]]:
     text = fit_text(drawable(caption), 30, SIZE[0] - 40, bold=True)
-    draw_text(image, (20, TOP / 2), text, size=30, bold=True, anchor="lm")
+    return (0, 0, SIZE[0], TOP), (Words((20, TOP / 2), text, 30, bold=True, anchor="lm"),)
 
 
 @functools.cache
@@ -572,19 +622,28 @@ def legend_row_y(i: int) -> int:
     return LEGEND_TOP + HEADER_DY + ROW_PITCH * (i + 1)
 
 
-def _draw_legend(image: Image.Image, view: MapView) -> None:
-    image.paste(_legend_panel(language()), (0, LEGEND_TOP))
-    for i, row in enumerate(view.legend):
-        _draw_player(image, row, legend_row_y(i))
+def _legend(view: MapView) -> list[Piece]:
+    """The legend's rows: a piece for the players' and one for the continents' holders (a row's
+    letters and their outline reach past its pitch, into the next row's)."""
+    rows = max(len(view.legend), len(CONTINENTS))
+    top = legend_row_y(0) - ROW_PITCH
+    top -= top % 2
+    bottom = legend_row_y(rows - 1) + ROW_PITCH
+    players = [op for i, row in enumerate(view.legend) for op in _player(row, legend_row_y(i))]
     names = {row.colour: row.name for row in view.legend}
+    holders: list[Op] = []
     for i, continent in enumerate(CONTINENTS.values()):
         y = legend_row_y(i)
-        holders = {view.owners.get(slug) for slug in continent.territories}
-        holder = holders.pop() if len(holders) == 1 else None
+        owners = {view.owners.get(slug) for slug in continent.territories}
+        holder = owners.pop() if len(owners) == 1 else None
         if holder is not None and holder != NEUTRAL:  # the neutral army never collects
-            paste_centred(image, _swatch(holder), (HOLDER_X + 30, y))
             name = fit_text(drawable(names.get(holder, "")), 24, SIZE[0] - HOLDER_X - 100)
-            draw_text(image, (HOLDER_X + 70, y), name, size=24, anchor="lm")
+            holders.append(Sprite((HOLDER_X + 30, y), _swatch, (holder,)))
+            holders.append(Words((HOLDER_X + 70, y), name, 24, anchor="lm"))
+    return [
+        Piece((0, top, CONTINENT_X, bottom), tuple(players)),
+        Piece((HOLDER_X, top, SIZE[0], bottom), tuple(holders)),
+    ]
 
 
 @functools.cache
@@ -609,18 +668,19 @@ def _legend_panel(_language: str) -> Image.Image:
     return image.crop((0, LEGEND_TOP, SIZE[0], SIZE[1]))
 
 
-def _draw_player(image: Image.Image, row: LegendRow, y: int) -> None:
-    draw = ImageDraw.Draw(image)
-    paste_centred(image, _swatch(row.colour), (SWATCH_X, y))
+def _player(row: LegendRow, y: int) -> tuple[Op, ...]:
     colour = MUTED if row.out else HIGHLIGHT if row.to_act else TEXT
+    ops: list[Op] = [Sprite((SWATCH_X, y), _swatch, (row.colour,))]
     if row.to_act:
-        draw.polygon([(18, y - 10), (30, y), (18, y + 10)], fill=HIGHLIGHT)
+        ops.append(Shape(((18, y - 10), (30, y), (18, y + 10)), HIGHLIGHT))
     name = fit_text(drawable(row.name) or "?", 26, COUNT_X["Armies"] - NAME_X - 110, bold=True)
-    draw_text(image, (NAME_X, y), name, size=26, bold=True, fill=colour, anchor="lm")
+    ops.append(Words((NAME_X, y), name, 26, bold=True, fill=colour, anchor="lm"))
     for value, x in zip((row.armies, row.territories, row.cards), COUNT_X.values(), strict=True):
-        draw_text(image, (x, y), str(value), size=26, bold=True, fill=colour, anchor="rm")
+        ops.append(Words((x, y), str(value), 26, bold=True, fill=colour, anchor="rm"))
     if row.out:  # eliminated: struck through
-        draw.line([(NAME_X - 6, y), (COUNT_X["Cards"] + 6, y)], fill=MUTED, width=3)
+        strike = ((NAME_X - 6, y), (COUNT_X["Cards"] + 6, y))
+        ops.append(Shape(strike, MUTED, width=3, closed=False))
+    return tuple(ops)
 
 
 # --- encoding -----------------------------------------------------------------------------

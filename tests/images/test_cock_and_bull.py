@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Callable
 from dataclasses import replace
@@ -174,7 +175,8 @@ def test_awkward_names_still_render() -> None:
     assert render(initial(), {}).size == SIZE  # names unknown: "Player 1", "Player 2"
 
 
-def played_boards() -> list[tuple[CockAndBullState, dict[int, str]]]:
+@functools.cache
+def played_boards() -> tuple[tuple[CockAndBullState, dict[int, str]], ...]:
     """States of seeded games played to their end, a match among them, with short, long and
     accented names."""
     boards = []
@@ -188,7 +190,7 @@ def played_boards() -> list[tuple[CockAndBullState, dict[int, str]]]:
             state = ENGINE.apply(state, player, action, step_rng(seed, step)).state
             boards.append((state, names))
             step += 1
-    return boards
+    return tuple(boards)
 
 
 @pytest.mark.parametrize("language", ["en", "es"])

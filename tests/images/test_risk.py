@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import functools
 import io
 from collections import Counter
 from dataclasses import replace
+from random import Random
 
-from PIL import Image
+import pytest
+from PIL import Image, ImageChops
 
-from images.common import HIGHLIGHT, MUTED, TEXT, font
+from bot.language.i18n import speaking
+from cogs.risk import map_view
+from images.common import HIGHLIGHT, MUTED, TEXT, font, to_png
 from images.risk import (
     BADGE_FILL,
     BADGE_RADIUS,
+    LEGEND_TOP,
     NAME_X,
     NEUTRAL,
     OWNER_COLOURS,
@@ -23,7 +29,9 @@ from images.risk import (
     LegendRow,
     MapView,
     _arrow,
+    _board,
     _frame,
+    _palette,
     badge_centre,
     legend_row_y,
     name_point,
@@ -35,6 +43,8 @@ from images.risk import (
 )
 from images.risk_layout import CONTINENT_LABELS, MAP_SIZE, NAME_SIZE
 from images.risk_regions import INDEX, ORDER, SEA, index_raster, label_point, region
+from rules.core import setup_rng, step_rng
+from rules.risk import ENGINE as RISK
 from rules.risk.map import BORDERS, CONTINENTS, SEA_LANES, TERRITORIES
 from tests.images.golden import check
 
@@ -466,3 +476,57 @@ def test_early_game_matches_the_golden() -> None:
 
 def test_late_game_matches_the_golden() -> None:
     check("risk_late", render_png(replace(late_view(), selected="middle_east")))
+
+
+@functools.cache
+def played_views() -> tuple[MapView, ...]:
+    """Views of seeded games of two, three and six players (a neutral army, eliminations,
+    conquests), with long and accented names."""
+    views = []
+    for seed, players in (("two", 2), ("three", 3), ("six", 6)):
+        seats = tuple(range(1, players + 1))
+        state = RISK.initial_state(seats, {}, setup_rng(seed))
+        names = {p: "Ana María Wolfeschlegel Ñandú" if p % 2 else f"P{p}" for p in seats}
+        for step in range(400):
+            to_act = RISK.to_act(state)
+            if not to_act:
+                break
+            player = min(to_act)
+            action = RISK.choose(state, player, Random(f"{seed}{step}"))
+            state = RISK.apply(state, player, action, step_rng(seed, step)).state
+            if step % 9 == 0:
+                views.append(map_view(state, names))
+    return tuple(views)
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_boards_drawn_piece_by_piece_are_the_whole_board_mapped(language: str) -> None:
+    """Rims, badges, arrows, caption and legend are pieces on the frame, each mapped onto the
+    palette once: a board pasted from them is the board drawn whole and mapped."""
+    palette = _palette(language)
+    views = [early_view(), late_view(), *played_views()[::2]]
+    with speaking(language):
+        for view in views:
+            pieced = Image.open(io.BytesIO(render_png(view))).convert("RGB")
+            whole = Image.open(io.BytesIO(to_png(render(view), palette))).convert("RGB")
+            assert pieced.tobytes() == whole.tobytes(), view.caption
+
+
+def test_each_piece_draws_inside_its_box_and_none_overlaps_another() -> None:
+    for view in [early_view(), late_view(), *played_views()[1::3]]:
+        _ground, pieces = _board(view)
+        for i, piece in enumerate(pieces):
+            left, top, right, bottom = piece.box
+            for other in pieces[i + 1 :]:
+                ol, ot, orr, ob = other.box
+                assert right <= ol or orr <= left or bottom <= ot or ob <= top, (piece, other)
+            blank = Image.new("RGB", SIZE, (255, 0, 255))
+            canvas = blank.copy()
+            for op in piece.ops:
+                op.draw(canvas, (0, 0))
+            drawn = ImageChops.difference(canvas, blank).getbbox()
+            if drawn is not None and bottom <= LEGEND_TOP:  # the legend covers the map's foot
+                drawn = (drawn[0], drawn[1], drawn[2], min(drawn[3], LEGEND_TOP))
+            assert drawn is None or (
+                drawn[0] >= left and drawn[1] >= top and drawn[2] <= right and drawn[3] <= bottom
+            ), (piece.box, drawn)
