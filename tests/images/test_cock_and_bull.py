@@ -9,7 +9,7 @@ from dataclasses import replace
 from random import Random
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image
 
 from bot.language.i18n import speaking
 from images.cock_and_bull import (
@@ -29,6 +29,7 @@ from rules.cock_and_bull import ENGINE
 from rules.cock_and_bull.actions import FLIP, POINT, choose_colour
 from rules.cock_and_bull.state import EMPTY, CockAndBullState, Colour, Face, Phase
 from rules.core import setup_rng, step_rng
+from tests.images.pieces_check import assert_inside_and_apart
 
 ANA, BOB = 101, 202
 NAMES = {ANA: "Ana", BOB: "Bob"}
@@ -207,20 +208,7 @@ def test_boards_drawn_piece_by_piece_are_the_whole_board_mapped(language: str) -
 
 def test_each_piece_draws_inside_its_box_and_none_overlaps_another() -> None:
     for state, names in played_boards()[::4]:
-        _ground, pieces = _board(state, names)
-        for i, piece in enumerate(pieces):
-            left, top, right, bottom = piece.box
-            for other in pieces[i + 1 :]:
-                ol, ot, orr, ob = other.box
-                assert right <= ol or orr <= left or bottom <= ot or ob <= top, (piece, other)
-            blank = Image.new("RGB", SIZE, (255, 0, 255))
-            canvas = blank.copy()
-            for op in piece.ops:
-                op.draw(canvas, (0, 0))
-            drawn = ImageChops.difference(canvas, blank).getbbox()
-            assert drawn is None or (
-                drawn[0] >= left and drawn[1] >= top and drawn[2] <= right and drawn[3] <= bottom
-            ), (piece, drawn)
+        assert_inside_and_apart(_board(state, names)[1], SIZE)
 
 
 def test_a_roll_maps_only_the_pieces_it_changed() -> None:

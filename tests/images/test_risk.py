@@ -9,7 +9,7 @@ from dataclasses import replace
 from random import Random
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image
 
 from bot.language.i18n import speaking
 from cogs.risk import map_view
@@ -47,6 +47,7 @@ from rules.core import setup_rng, step_rng
 from rules.risk import ENGINE as RISK
 from rules.risk.map import BORDERS, CONTINENTS, SEA_LANES, TERRITORIES
 from tests.images.golden import check
+from tests.images.pieces_check import assert_inside_and_apart
 
 PNG_LIMIT = 300_000
 BADGE_CLEARANCE = 26  # pixels round a badge centre that belong to the badge
@@ -514,19 +515,4 @@ def test_boards_drawn_piece_by_piece_are_the_whole_board_mapped(language: str) -
 
 def test_each_piece_draws_inside_its_box_and_none_overlaps_another() -> None:
     for view in [early_view(), late_view(), *played_views()[1::3]]:
-        _ground, pieces = _board(view)
-        for i, piece in enumerate(pieces):
-            left, top, right, bottom = piece.box
-            for other in pieces[i + 1 :]:
-                ol, ot, orr, ob = other.box
-                assert right <= ol or orr <= left or bottom <= ot or ob <= top, (piece, other)
-            blank = Image.new("RGB", SIZE, (255, 0, 255))
-            canvas = blank.copy()
-            for op in piece.ops:
-                op.draw(canvas, (0, 0))
-            drawn = ImageChops.difference(canvas, blank).getbbox()
-            if drawn is not None and bottom <= LEGEND_TOP:  # the legend covers the map's foot
-                drawn = (drawn[0], drawn[1], drawn[2], min(drawn[3], LEGEND_TOP))
-            assert drawn is None or (
-                drawn[0] >= left and drawn[1] >= top and drawn[2] <= right and drawn[3] <= bottom
-            ), (piece.box, drawn)
+        assert_inside_and_apart(_board(view)[1], SIZE, covered_from=LEGEND_TOP)
