@@ -36,8 +36,9 @@ class DrawnText:
                     "language" in name for name in inspect.signature(drawn).parameters
                 ):
                     value.cache_clear()
-        # Pieces of boards already drawn are pasted, not drawn: forget them too.
+        # Pieces and grounds of boards already drawn are pasted, not drawn: forget them too.
         pieces._indexed_piece.cache_clear()
+        pieces._indexed_ground.cache_clear()
 
     @property
     def texts(self) -> list[str]:
