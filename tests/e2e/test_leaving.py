@@ -110,10 +110,13 @@ async def test_hold_your_horses_resigner_is_played_out_by_the_ai_and_finishes_la
     )
     for user in (ana, leo, mia):
         await resign(fake, user, board)
-    # Every seat is the AI's now: it plays the race to its end.
+    # Every seat is the AI's now: it plays the race to its end, and every member who left
+    # finishes last. (SQLite's one connection shows the final move's status to a read while
+    # its transaction, results included, is still committing: wait for the results.)
     await eventually(lambda: _is(status(parlour), "finished"), timeout=30)
+    await eventually(lambda: _scoreboard_has(fake, ana, "hold_your_horses", 3))
     lines = (await scoreboard(fake, ana, "hold_your_horses")).splitlines()
-    assert all("0 W / 1 L" in line for line in lines), lines
+    assert len(lines) == 3 and all("0 W / 1 L" in line for line in lines), lines
 
 
 async def test_the_host_ends_a_game_no_scoreboard_and_unlisted(
@@ -194,6 +197,10 @@ async def test_a_seat_handed_to_the_ai_is_played_until_taken_back(
     assert "Your seat is yours again." in await panel_click(fake, leo, panel, "Take my seat back")
     table = await parlour.service.table(1)
     assert engine.ai_seats(table.state) == frozenset()
+
+
+async def _scoreboard_has(fake: FakeDiscord, user: JSON, game: str, rows: int) -> bool:
+    return len((await scoreboard(fake, user, game)).splitlines()) >= rows
 
 
 async def _is(value: object, wanted: str) -> bool:
