@@ -6,16 +6,19 @@ palette once, and every later board that shows the same piece pastes it. The gro
 never changes, or changes rarely) is mapped once. A move then draws and maps only the pieces
 it changed, not the whole board: the same pixels, since the mapping goes pixel by pixel.
 
-The pieces of a board must not overlap, and each must draw inside its box (what falls
-outside is cut off): a renderer's tests compare its boards with the whole board mapped.
+The pieces of a board must not overlap, and each must draw inside its box: a renderer's tests
+check both, and compare its boards with the whole board mapped. The first board on a ground
+is drawn whole and mapped at once, and memory for mapped pieces is bounded in bytes.
 """
 
 from __future__ import annotations
 
 import functools
 from abc import ABC, abstractmethod
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -23,8 +26,9 @@ from images import png
 from images.common import RGB, TEXT, Point, draw_runs, draw_text, paste_centred
 
 Box = tuple[int, int, int, int]  # left, top, right, bottom; the right and bottom excluded
-PIECES_KEPT = 512  # mapped pieces, 3 to 64 KB each
-GROUNDS_KEPT = 12  # mapped grounds, a board's pixels in bytes each (Risk: 2 MB)
+PIECES_BYTES = 24 << 20  # mapped pieces kept, in all (a Risk board's legend: 250 KB)
+GROUNDS_SEEN = 64  # grounds remembered as drawn on once
+GROUNDS_KEPT = 8  # mapped grounds, a board's pixels in bytes each (Risk: 2 MB)
 
 
 class Ground(ABC):
@@ -203,20 +207,67 @@ def drawn(ground: Ground, piece: Piece) -> Image.Image:
 
 
 def board(ground: Ground, pieces: Sequence[Piece]) -> Image.Image:
-    """The whole board in RGB: the ground with every piece drawn on it."""
+    """The whole board in RGB: the ground with every piece drawn on it, straight onto the
+    board (each draws inside its box, so it is the same as pasting them)."""
     image = ground.image().copy()
     for piece in pieces:
-        image.paste(drawn(ground, piece), piece.box[:2])
+        for op in piece.ops:
+            op.draw(image, (0, 0))
     return image
 
 
 def board_png(ground: Ground, pieces: Sequence[Piece]) -> bytes:
-    """`board` mapped onto the ground's palette, as PNG bytes: the mapped ground with each
-    mapped piece pasted on it, from the cache when a board showed it before."""
+    """`board` mapped onto the ground's palette, as PNG bytes. The first board on a ground is
+    drawn whole and mapped at once (a ground seen once, as a Risk map's owners after each
+    conquest, would cost its own mapping and every piece's); from the second, the mapped
+    ground with each mapped piece pasted on it, from the cache when a board showed it before."""
+    if not _seen.kept(ground):
+        _seen.keep(ground, True, 1)
+        return png.encode(_mapped(ground, board(ground, pieces)))
     image = _indexed_ground(ground).copy()
     for piece in pieces:
-        image.paste(_indexed_piece(ground, piece), piece.box[:2])
+        key = (ground, piece)
+        mapped = _pieces.kept(key)
+        if mapped is None:
+            mapped = _mapped(ground, drawn(ground, piece))
+            _pieces.keep(key, mapped, mapped.width * mapped.height)
+        image.paste(mapped, piece.box[:2])
     return png.encode(image)
+
+
+class Kept:
+    """The most recently used values, by key, up to `limit` bytes in all."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.used = 0
+        self.misses = 0
+        self._values: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
+
+    def kept(self, key: Hashable) -> Any:
+        """The value kept for `key` (None if none), now the most recently used."""
+        value, _size = self._values.get(key, (None, 0))
+        if key in self._values:
+            self._values.move_to_end(key)
+        else:
+            self.misses += 1
+        return value
+
+    def keep(self, key: Hashable, value: Any, size: int) -> None:
+        """Keep `value` of `size` bytes, dropping the least recently used beyond the limit."""
+        self._values[key] = (value, size)
+        self.used += size
+        while self.used > self.limit and len(self._values) > 1:
+            _key, (_value, dropped) = self._values.popitem(last=False)
+            self.used -= dropped
+
+    def clear(self) -> None:
+        self._values.clear()
+        self.used = 0
+
+
+_pieces = Kept(PIECES_BYTES)
+_seen = Kept(GROUNDS_SEEN)  # grounds a board was drawn on, each counted as one
 
 
 def _mapped(ground: Ground, image: Image.Image) -> Image.Image:
@@ -226,8 +277,3 @@ def _mapped(ground: Ground, image: Image.Image) -> Image.Image:
 @functools.lru_cache(maxsize=GROUNDS_KEPT)
 def _indexed_ground(ground: Ground) -> Image.Image:
     return _mapped(ground, ground.image())
-
-
-@functools.lru_cache(maxsize=PIECES_KEPT)
-def _indexed_piece(ground: Ground, piece: Piece) -> Image.Image:
-    return _mapped(ground, drawn(ground, piece))

@@ -37,7 +37,8 @@ class DrawnText:
                 ):
                     value.cache_clear()
         # Pieces and grounds of boards already drawn are pasted, not drawn: forget them too.
-        pieces._indexed_piece.cache_clear()
+        pieces._pieces.clear()
+        pieces._seen.clear()
         pieces._indexed_ground.cache_clear()
 
     @property
