@@ -2,7 +2,7 @@
 
 Migrations are tracked with `PRAGMA user_version` (databases of every earlier version carry
 on from their number). Writes take the file's write lock (`BEGIN IMMEDIATE`) and go one at a
-time on the one connection.
+time on the one connection; so do reads, between transactions, never inside another task's.
 """
 
 from __future__ import annotations
@@ -44,6 +44,28 @@ class _Conn:
         await self._db.executemany(sql, rows)
 
 
+class _Reader(_Conn):
+    """`_Conn` for reads outside a transaction, each waiting its turn with the transactions.
+    A connection sees its own uncommitted writes: a read run on it between another task's
+    BEGIN and COMMIT would show a move that a rollback, or the process's end, then undoes."""
+
+    def __init__(self, db: aiosqlite.Connection, turn: asyncio.Lock) -> None:
+        super().__init__(db)
+        self._turn = turn
+
+    async def fetch(self, sql: str, *args: Any) -> list[Row]:
+        async with self._turn:
+            return await super().fetch(sql, *args)
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        async with self._turn:
+            return await super().execute(sql, *args)
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        async with self._turn:
+            await super().executemany(sql, rows)
+
+
 class SqliteStorage(Storage):
     """`Storage` on a SQLite file, one process (and one connection) at a time."""
 
@@ -55,10 +77,10 @@ class SqliteStorage(Storage):
         """Query on `db`, holding the file's instance `lock` (released on close) if given."""
         self._db = db
         self._conn = _Conn(db)
-        super().__init__(self._conn)
+        # One connection is shared by every task: one transaction, or one read, at a time.
+        self._turn = asyncio.Lock()
+        super().__init__(_Reader(db, self._turn))
         self._lock = lock
-        # One connection is shared by every task: one transaction at a time on it.
-        self._write = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: str, lock: InstanceLock | None = None) -> SqliteStorage:
@@ -99,7 +121,7 @@ class SqliteStorage(Storage):
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[_Conn]:
-        async with self._write:
+        async with self._turn:
             await self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._conn
@@ -113,7 +135,7 @@ class SqliteStorage(Storage):
         """One statement in autocommit mode, durable when it returns: a trip to aiosqlite's
         thread instead of three (BEGIN, the statement, COMMIT), under the same lock, so it
         never lands inside another task's transaction on the shared connection."""
-        async with self._write:
+        async with self._turn:
             yield self._conn
 
     async def _after_insert_rows(self, db: Conn) -> None:

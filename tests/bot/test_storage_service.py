@@ -247,6 +247,25 @@ async def test_results_are_written_with_the_last_action(service: GameService) ->
     assert set(winner.stats) == {"flying_monkeys", "le_pews", "games_won"}
 
 
+async def test_a_read_never_sees_a_write_before_its_commit(service: GameService) -> None:
+    """A read while another task's transaction is open sees the database as committed: a
+    move rolled back (or lost with the process) was never shown. On SQLite's one shared
+    connection the read waits for the transaction to end."""
+    gid = await started_game(service)
+    storage = service.storage
+    read: asyncio.Task[Any] | None = None
+    with pytest.raises(RuntimeError):
+        async with storage._transaction() as db:
+            await db.execute("UPDATE games SET status = 'finished' WHERE id = ?", gid)
+            read = asyncio.create_task(storage.get_game(gid))
+            for _ in range(20):  # the read has every chance to run inside the transaction
+                await asyncio.sleep(0.005)
+            raise RuntimeError("the move fails before its commit")
+    assert read is not None
+    game = await read
+    assert game is not None and game.status == "active"
+
+
 async def test_stale_step_is_refused_and_nothing_is_written(service: GameService) -> None:
     gid = await started_game(service)
     table = await service.table(gid)
