@@ -67,8 +67,29 @@ STAGES = (
     ("discord.py dispatch", r"discord/ui/|discord/client\.py|discord/ext/|discord/app_commands/"),
     ("board and wording", r"bot/table/board\.py|bot/table/publisher\.py|bot/language/|babel/"),
     ("routing and service", r"\(bot/"),
-    ("event loop", r"asyncio/"),
+    # No Python frame above the loop's own: C code the loop runs (uvloop's sockets, timers
+    # and callbacks; aiohttp's C parsers of HTTP answers and gateway frames).
+    ("event loop, in C", r"^Runner\.run \(asyncio/runners\.py"),
+    ("event loop, in asyncio", r"asyncio/"),
 )
+# The stages by whose code they are: the summary line each profile's notes give.
+GROUPS = {
+    "pictures": ("PNG encode", "picture drawing", "picture hand-over"),
+    "discord.py, aiohttp and the event loop": (
+        "requests to Discord",
+        "gateway and parsing",
+        "discord.py dispatch",
+        "event loop, in C",
+        "event loop, in asyncio",
+    ),
+    "the rest of the bot": (
+        "rules engine",
+        "storage",
+        "board and wording",
+        "routing and service",
+        "other",
+    ),
+}
 # A thread waiting, not working: its samples are left out (a pipe's read or write blocks
 # until the other side is ready; the copy itself is cheap).
 WAITING = re.compile(
@@ -145,6 +166,15 @@ async def profile(
     return Profiled(counts, 1000 * cpu.cpu_s / max(answered, 1), answered, moves)
 
 
+def grouped(got: Profiled, total: int) -> str:
+    """CPU per interaction by `GROUPS`, in words."""
+    parts = (
+        f"{name} {got.cpu_ms * sum(got.stages[stage] for stage in stages) / total:.2f}"
+        for name, stages in GROUPS.items()
+    )
+    return f"ms/int by whose code: {', '.join(parts)}"
+
+
 def py_spy() -> str:
     found = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
     if not Path(found).exists():
@@ -174,6 +204,7 @@ def main() -> None:
             share = got.stages[name] / total if name != "all" else 1
             cells.append(f"{got.cpu_ms * share:.2f}")
         run.note(f"{columns[-1][:-7]}: {got.answered} interactions, {total} samples")
+        run.note(f"{columns[-1][:-7]}: {grouped(got, total)}")
         if title.kinds:
             run.note(f"{columns[-1][:-7]}: moves by kind, {got.moves}")
     run.table(
