@@ -5,8 +5,12 @@ belongs to.
 
 A sample's stage is that of the innermost frame a stage claims (`STAGES`, first match from
 the leaf up); samples of a thread waiting (for a socket, a queue, a lock) are left out. The
-CPU per interaction measured from /proc is shared out by the stages' samples. With
-`--baseline DIR` the same run is made first against another checkout's bot.
+CPU per interaction, measured from /proc over the same number of seconds just before the
+sampling, is shared out by the stages' samples. py-spy stops the bot for each sample, which
+costs it CPU (about a tenth more at 100 a second): read while the bot runs on
+(`--nonblocking`), stacks change under the reader, and twice as many samples ended in the
+event loop's own frame. With `--baseline DIR` the same run is made first against another
+checkout's bot.
 
 Needs py-spy (`.venv/bin/pip install py-spy`; it reads the bot's memory, so run as root or
 with ptrace allowed). Run: .venv/bin/python -m bench.profile [--game risk] [--seconds 20]
@@ -72,6 +76,7 @@ STAGES = (
     ("event loop, in C", r"^Runner\.run \(asyncio/runners\.py"),
     ("event loop, in asyncio", r"asyncio/"),
 )
+SAMPLES_A_SECOND = 100  # each stops the bot for a moment: not more than the shares need
 # The stages by whose code they are: the summary line each profile's notes give.
 GROUPS = {
     "pictures": ("PNG encode", "picture drawing", "picture hand-over"),
@@ -148,10 +153,14 @@ async def profile(
             await pacer.run(time.monotonic() + 3)  # warm: every game's first moves
             kinds, started = Counter(tally.kinds), tally.games_started
             with collector_held(), tempfile.TemporaryDirectory() as tmp:
-                out = Path(tmp) / "raw.txt"
+                # The CPU first, unsampled: py-spy stops the bot for each sample, at a cost.
                 before, sent = usage(bench.bot.proc.pid), len(bench.fake.interactions)
+                await pacer.run(time.monotonic() + seconds)
+                cpu = used(before, usage(bench.bot.proc.pid))
+                answered = len(bench.fake.interactions) - sent
+                out = Path(tmp) / "raw.txt"
                 spy = await asyncio.create_subprocess_exec(
-                    *(py_spy(), "record", "--subprocesses", "--nonblocking", "--rate", "250"),
+                    *(py_spy(), "record", "--subprocesses", "--rate", str(SAMPLES_A_SECOND)),
                     *("--format", "raw", "--output", str(out), "--pid", str(bench.bot.proc.pid)),
                     *("--duration", str(int(seconds))),
                     stdout=asyncio.subprocess.DEVNULL,
@@ -159,8 +168,6 @@ async def profile(
                 )
                 await pacer.run(time.monotonic() + seconds)
                 await spy.wait()
-                cpu = used(before, usage(bench.bot.proc.pid))
-                answered = len(bench.fake.interactions) - sent
                 counts = stages(out.read_text())
                 moves = mix(tally.kinds - kinds, tally.games_started - started)
     return Profiled(counts, 1000 * cpu.cpu_s / max(answered, 1), answered, moves)

@@ -39,7 +39,8 @@ ABOUT = {
         "`python -m bench.profile`: the load above at a steady rate while py-spy samples the "
         "bot's processes; each sample goes to the stage of the innermost frame a stage "
         "claims (`bench/profile.py`, `STAGES`), samples of waiting threads are left out, and "
-        "the CPU per interaction measured from /proc is shared out by the stages' samples.",
+        "the CPU per interaction, measured from /proc over as long just before (unsampled: "
+        "py-spy stops the bot for each sample), is shared out by the stages' samples.",
     ),
     "load_risk": (
         "Load: Risk games through one real bot process",
