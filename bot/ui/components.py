@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, runtime_checkable
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 import discord
 
@@ -22,19 +22,15 @@ from bot.ui.replies import Reply
 NO_ID = r"(?!)"  # the template of a base of kinds of items: it matches no custom id
 
 
-@runtime_checkable
-class HasClicks(Protocol):
-    """A client that routes Parlour's clicks (`bot.client.ParlourBot`)."""
-
-    clicks: ClickRoutes
-
-
 async def click(interaction: discord.Interaction[Any], target: object) -> None:
-    """The one way every Parlour click goes: to the client's `clicks`, with what it names."""
-    client = interaction.client
-    if not isinstance(client, HasClicks):
+    """The one way every Parlour click goes: to the client's `clicks` (`bot.client.ParlourBot`'s),
+    with what it names."""
+    # An attribute looked up, not a runtime-checkable Protocol: checking one walks its members
+    # on every click.
+    clicks = getattr(interaction.client, "clicks", None)
+    if not isinstance(clicks, ClickRoutes):
         raise TypeError("Parlour's components need a client with `clicks` routes")
-    await client.clicks.click(interaction, target)
+    await clicks.click(interaction, target)
 
 
 ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
