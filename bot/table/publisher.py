@@ -50,6 +50,10 @@ OLD_MESSAGE_EDITS = 30046  # too many edits of a message older than an hour
 EDIT_AGE_LIMIT = 3600.0  # seconds: a board older than this is replaced, not edited
 RETRY_AFTER = (2.0, 5.0, 15.0, 60.0, 300.0)  # seconds before the n-th retry of a failed board
 GIVE_UP_AFTER = 3  # failures that are not Discord's (a picture that can't be drawn)
+# Pings being sent at once, across games. A turn's ping (its post and the last one's
+# deletion) costs about as much as the click's answer; when many turns pass at the same
+# moment, pings beyond these wait, so the answers to other clicks go first.
+PINGS_AT_ONCE = 2
 
 
 @dataclass
@@ -106,6 +110,7 @@ class BoardPublisher:
         # Each game's ping sent as a click's follow-up: its id and that click's reply, whose
         # token deletes it (in memory: after a restart the bot's token does).
         self._ping_senders: dict[int, tuple[int, Reply]] = {}
+        self._pinging = asyncio.Semaphore(PINGS_AT_ONCE)
 
     async def publish(
         self,
@@ -438,15 +443,16 @@ class BoardPublisher:
         parts = self._ping_parts(players, text)
         if parts is None or table.row.thread_id is None:
             return {}
-        await self._delete_ping(table, forget=False)  # the new one's id replaces its id
-        message: discord.Message | None = None
-        if voice is not None and (message := await voice.announce(**parts)) is not None:
-            self._ping_senders[table.row.id] = (message.id, voice)
-        else:
-            try:
-                message = await self._thread(table).send(**parts)
-            except discord.NotFound:
-                return {}  # the thread is gone; the next board edit ends the game
+        async with self._pinging:
+            await self._delete_ping(table, forget=False)  # the new one's id replaces its id
+            message: discord.Message | None = None
+            if voice is not None and (message := await voice.announce(**parts)) is not None:
+                self._ping_senders[table.row.id] = (message.id, voice)
+            else:
+                try:
+                    message = await self._thread(table).send(**parts)
+                except discord.NotFound:
+                    return {}  # the thread is gone; the next board edit ends the game
         return {"ping_message_id": message.id}
 
     async def _delete_ping(self, table: Table, *, forget: bool = True) -> None:

@@ -7,18 +7,24 @@ Counts, not times."""
 
 from __future__ import annotations
 
+import asyncio
+import re
 import time
 
 import pytest
 
+from bot.table.publisher import PINGS_AT_ONCE
 from tests.e2e.conftest import ParlourFactory
-from tests.e2e.fake_discord import FakeDiscord
-from tests.e2e.storm import SPECS, Spec, Storm
+from tests.e2e.driver import prompt
+from tests.e2e.fake_discord import FakeDiscord, RestCall
+from tests.e2e.storm import SPECS, Spec, Storm, Table
 
 MAX_CLICKS = 3000
 # Requests to Discord, on average over a whole game.
 ANSWERS_PER_CLICK = 2.0
 CHANNEL_REQUESTS_PER_MOVE = 2.0
+MAX_TURN_MOVES = 40
+FOLLOW_UP = r"/webhooks/\d+/[^/]+"  # a message sent with an interaction's token: a ping here
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=lambda spec: spec.game)
@@ -55,3 +61,50 @@ async def test_a_whole_game_stays_within_its_messages_and_requests_per_move(
 def _answers(route: str) -> bool:
     """A request made with an interaction's token (not counted against a channel's rate)."""
     return route.split()[1].startswith(("/interactions/", "/webhooks/"))
+
+
+async def test_pings_beyond_a_few_at_once_wait_while_boards_go_on_answering(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    """Many turns passing at the same moment: a ping costs about as much as an answer, so
+    pings beyond `PINGS_AT_ONCE` wait, and the clicks' answers (the boards) go first."""
+    await start_parlour()
+    storm = Storm(fake, seed=3)
+    spec = Spec("cock_and_bull")
+    tables = [await storm.open(spec, (f"Ana{n}", f"Leo{n}")) for n in range(PINGS_AT_ONCE + 1)]
+    pings = fake.inject("POST", FOLLOW_UP, hang=True, times=None)
+    for n, table in enumerate(tables):
+        await _until_a_turn_begins(storm, table)  # answered: the board shows it
+        if n < PINGS_AT_ONCE:
+            await fake.wait_for(lambda n=n: pings.held == n + 1)
+    await asyncio.sleep(0.3)  # time enough for a ping that did not wait
+    assert (pings.hits, pings.held) == (PINGS_AT_ONCE, PINGS_AT_ONCE)
+    pings.remove()  # the waiting ping goes too
+    await fake.wait_for(lambda: len(_sent(fake, FOLLOW_UP)) == len(tables))
+
+
+def _sent(fake: FakeDiscord, path: str) -> list[RestCall]:
+    """The POSTs to `path` that Discord accepted."""
+    return [
+        c
+        for c in fake.calls
+        if c.method == "POST" and re.fullmatch(path, c.path) and c.status == 200
+    ]
+
+
+async def _until_a_turn_begins(storm: Storm, table: Table) -> None:
+    """Moves until the prompt names a player it did not name before: their turn began, and
+    they are due a ping."""
+    for _ in range(MAX_TURN_MOVES):
+        before = _named(storm, table)
+        assert await storm.play_turn(table), storm.report([table])
+        if _named(storm, table) - before:
+            return
+    raise AssertionError(f"no turn began\n{storm.report([table])}")
+
+
+def _named(storm: Storm, table: Table) -> set[str]:
+    board = storm.board(table)
+    assert board is not None
+    text = prompt(board)
+    return {p["username"] for p in table.players if p["username"] in text}
