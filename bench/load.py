@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.bot_process import Usage, launch, usage
-from bench.common import percentile, print_load, print_table, spread
+from bench.common import percentile, print_load, print_table, run_beside_the_bot, spread
 from bench.results import ROOT, Run, argv_of, commit_of
 from tests.databases import fresh_schema
 from tests.e2e.driver import (
@@ -613,7 +613,7 @@ def main() -> None:
     title = TITLES[args.game]
     print_load("before")
     if args.mode == "soak":
-        asyncio.run(
+        run_beside_the_bot(
             soak(
                 title,
                 args.games or 100,
@@ -631,7 +631,7 @@ def main() -> None:
             else [(args.games or most_games, rate) for rate in args.rate or (fastest,)]
         )
         run = Run(f"load{title.results}", title.hot_paths, argv_of(args.baseline))
-        asyncio.run(
+        run_beside_the_bot(
             table(
                 title, pairs, args.seconds, args.postgres, args.picture_workers, run, args.baseline
             )

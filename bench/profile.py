@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.bot_process import usage
-from bench.common import print_load
+from bench.common import print_load, run_beside_the_bot
 from bench.load import (
     TITLES,
     Tally,
@@ -204,7 +204,7 @@ def main() -> None:
     columns: list[str] = []
     rows = {name: [name] for name, _ in (*STAGES, ("other", ""), ("all", ""))}
     for code in (args.baseline, None) if args.baseline is not None else (None,):
-        got = asyncio.run(profile(title, games, rate, args.seconds, code))
+        got = run_beside_the_bot(profile(title, games, rate, args.seconds, code))
         total = sum(got.stages.values()) or 1
         columns.append(f"{commit_of(code or ROOT, title.hot_paths)} ms/int")
         for name, cells in rows.items():

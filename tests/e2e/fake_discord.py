@@ -74,6 +74,7 @@ from typing import Any, TypeVar
 
 import discord
 from aiohttp import BodyPartReader, WSMsgType, web
+from aiohttp.hdrs import CONTENT_DISPOSITION
 
 from tests.e2e.fake_faults import (
     ApiError,
@@ -199,6 +200,19 @@ __all__ = [
 T = TypeVar("T")
 
 _log = logging.getLogger(__name__)
+
+
+_DISPOSITION_PARAM = re.compile(r'([\w*]+)=(?:"([^"]*)"|([^;\s]*))')
+
+
+def _form_field(disposition: str) -> tuple[str | None, str | None]:
+    """A form part's name and filename, from its Content-Disposition as discord.py writes it
+    (`form-data; name="files[0]"; filename="board.png"`, values unquoted). By hand: aiohttp's
+    own parser (`BodyPartReader.name`) was a tenth of the fake's time under load."""
+    params = {
+        key.lower(): quoted or bare for key, quoted, bare in _DISPOSITION_PARAM.findall(disposition)
+    }
+    return params.get("name"), params.get("filename")
 
 
 def _unknown(what: str, code: int) -> ApiError:
@@ -1651,10 +1665,11 @@ class FakeDiscord:
         files: list[Upload] = []
         async for part in await request.multipart():
             assert isinstance(part, BodyPartReader), "nested multipart is not supported"
-            if part.name == "payload_json":
+            name, filename = _form_field(part.headers.get(CONTENT_DISPOSITION, ""))
+            if name == "payload_json":
                 payload = json.loads(await part.read())
-            elif part.name and (index := re.fullmatch(r"files\[(\d+)\]", part.name)):
-                filename = part.filename or f"file{index[1]}"
+            elif name and (index := re.fullmatch(r"files\[(\d+)\]", name)):
+                filename = filename or f"file{index[1]}"
                 content_type = mimetypes.guess_type(filename)[0] or "application/octet-stream"
                 data = bytes(await part.read())
                 files.append(Upload(int(index[1]), filename, data, content_type))
