@@ -277,3 +277,11 @@ def _mapped(ground: Ground, image: Image.Image) -> Image.Image:
 @functools.lru_cache(maxsize=GROUNDS_KEPT)
 def _indexed_ground(ground: Ground) -> Image.Image:
     return _mapped(ground, ground.image())
+
+
+def forget() -> None:
+    """Forget every mapped ground and piece kept, and which grounds boards were drawn on: the
+    next board is drawn whole, every word of it (what a check of a picture's words needs)."""
+    _pieces.clear()
+    _seen.clear()
+    _indexed_ground.cache_clear()

@@ -37,9 +37,7 @@ class DrawnText:
                 ):
                     value.cache_clear()
         # Pieces and grounds of boards already drawn are pasted, not drawn: forget them too.
-        pieces._pieces.clear()
-        pieces._seen.clear()
-        pieces._indexed_ground.cache_clear()
+        pieces.forget()
 
     @property
     def texts(self) -> list[str]:
