@@ -1612,6 +1612,10 @@ class FakeDiscord:
         except ApiError as error:
             call.status, body = error.status, error.body
             call.response_headers.update(error.headers)
+        except ConnectionResetError:
+            # The bot hung up while sending it (a process killed mid-request): the call is
+            # dropped, its status left 0, as Discord would never have read it whole.
+            return web.Response(status=400)
         except Exception as error:
             _log.exception("fake discord failed on %s %s", call.method, path)
             self.faults.append(f"error handling {call.method} {path}: {error!r}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -870,3 +871,25 @@ async def test_the_bots_token_is_held_to_the_global_limit_and_interactions_are_n
         assert (await fake.wait_for(lambda rec=rec: filled(rec.original))).content == "done"
     assert len(fake.globally_limited) == before
     assert not any(c.bot_token for c in fake.calls if c.path.startswith("/webhooks/"))
+
+
+async def test_a_request_cut_off_by_a_killed_bot_is_dropped_not_a_fault(fake: FakeDiscord) -> None:
+    """A bot process killed while sending a picture: the fake sees the connection end in the
+    middle of the body, and drops the call (never handled, status 0)."""
+    host, port = "127.0.0.1", int(fake.http_base.rsplit(":", 1)[1])
+    _reader, writer = await asyncio.open_connection(host, port)
+    body = b'--cut\r\nContent-Disposition: form-data; name="payload_json"\r\n\r\n{"content": "'
+    writer.write(
+        b"POST /api/v10/channels/1/messages HTTP/1.1\r\n"
+        b"Host: " + f"{host}:{port}".encode() + b"\r\n"
+        b"Authorization: Bot " + fake.token.encode() + b"\r\n"
+        b"Content-Type: multipart/form-data; boundary=cut\r\n"
+        b"Content-Length: 100000\r\n\r\n" + body
+    )
+    await writer.drain()
+    await eventually(lambda: bool(fake.calls))
+    writer.close()  # the rest of the body never comes
+    await writer.wait_closed()
+    with contextlib.suppress(TimeoutError):  # time enough for the fake to note a fault
+        await eventually(lambda: bool(fake.faults), timeout=0.5)
+    assert [c.status for c in fake.calls] == [0] and fake.faults == []
