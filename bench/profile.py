@@ -3,8 +3,11 @@ as `bench.load.RISK` says) played at a steady rate while py-spy samples the bot'
 (the event loop's and its picture workers), each sample put in the stage of the work it
 belongs to.
 
-A sample's stage is that of the innermost frame a stage claims (`STAGES`, first match from
-the leaf up); samples of a thread waiting (for a socket, a queue, a lock) are left out. The
+A sample's stage is that of the innermost Python frame a stage claims (`STAGES`, first match
+from the leaf up); samples of a thread waiting (for a socket, a queue, a lock, the GIL, the
+disk) are left out. py-spy reads the C frames too (`--native`): the event loop waiting in
+epoll shows the same Python frames as the loop's own C code at work, and only the C frames
+tell them apart (without them, half the samples ending in the loop were the loop idle). The
 CPU per interaction, measured from /proc over the same number of seconds just before the
 sampling, is shared out by the stages' samples. py-spy stops the bot for each sample, which
 costs it CPU (about a tenth more at 100 a second): read while the bot runs on
@@ -105,6 +108,16 @@ WAITING = re.compile(
 )
 
 
+# The C calls in which a thread waits (the kernel's, libc's): a sample whose C frames below
+# its innermost Python frame include one is a thread waiting, not working.
+WAITING_IN_C = re.compile(
+    r"^(epoll_pwait|epoll_wait|poll|ppoll|select|pselect6?|pthread_cond_wait"
+    r"|pthread_cond_timedwait|sem_wait|sem_timedwait|__futex_abstimed_wait\w*|nanosleep"
+    r"|clock_nanosleep|fsync|fdatasync|waitpid|wait4) "
+)
+PYTHON_FRAME = re.compile(r"\([^()]*\.py:\d+\)$|\(<frozen ")
+
+
 def stage_of(frames: list[str]) -> str | None:
     """The stage of a sample (frames root first), None for a waiting thread."""
     if not frames:
@@ -126,8 +139,12 @@ def stages(raw: str) -> Counter[str]:
         stack, _, count = line.rpartition(" ")
         if not stack:
             continue
-        frames = [re.sub(r"^process \d+:.*$", "", f) for f in stack.split(";")]
-        stage = stage_of([f for f in frames if f])
+        frames = [f for f in stack.split(";") if not f.startswith("process ")]
+        python = [i for i, frame in enumerate(frames) if PYTHON_FRAME.search(frame)]
+        below = frames[python[-1] + 1 :] if python else frames
+        if any(WAITING_IN_C.match(frame) for frame in below):
+            continue
+        stage = stage_of([frames[i] for i in python])
         if stage is not None:
             counts[stage] += int(count)
     return counts
@@ -160,7 +177,8 @@ async def profile(
                 answered = len(bench.fake.interactions) - sent
                 out = Path(tmp) / "raw.txt"
                 spy = await asyncio.create_subprocess_exec(
-                    *(py_spy(), "record", "--subprocesses", "--rate", str(SAMPLES_A_SECOND)),
+                    *(py_spy(), "record", "--subprocesses", "--native"),
+                    *("--rate", str(SAMPLES_A_SECOND)),
                     *("--format", "raw", "--output", str(out), "--pid", str(bench.bot.proc.pid)),
                     *("--duration", str(int(seconds))),
                     stdout=asyncio.subprocess.DEVNULL,

@@ -37,8 +37,10 @@ ABOUT = {
     "profile": (
         "Where a move's CPU goes",
         "`python -m bench.profile`: the load above at a steady rate while py-spy samples the "
-        "bot's processes; each sample goes to the stage of the innermost frame a stage "
-        "claims (`bench/profile.py`, `STAGES`), samples of waiting threads are left out, and "
+        "bot's processes; each sample goes to the stage of the innermost Python frame a stage "
+        "claims (`bench/profile.py`, `STAGES`), samples of waiting threads are left out (told "
+        "by their C frames too: the event loop idle in epoll, a thread waiting for the GIL or "
+        "the disk), and "
         "the CPU per interaction, measured from /proc over as long just before (unsampled: "
         "py-spy stops the bot for each sample), is shared out by the stages' samples.",
     ),
