@@ -68,6 +68,7 @@ from tests.e2e.fake_model import ANSWER_REQUIRED
 from tests.e2e.process import BotProcess, connected, process_env
 
 DEADLINE = 3.0  # Discord's window for an answer
+SETUP_SECONDS, SETUP_SECONDS_A_GAME = 60.0, 1.0  # connecting, and opening each game
 MB = 1024 * 1024
 
 
@@ -295,24 +296,35 @@ async def running(
                 env["PYTHONPATH"] = str(code)  # before this checkout's installed package
             bot = await launch(Path(tmp) / "bot", env)
             try:
-                await connected(fake, bot, 1)
-                await fake.wait_for(lambda: fake.commands() or None, timeout=15)
-                idle = usage(bot.proc.pid)
-                players = [
-                    [fake.make_user(f"P{n:03d}a"), fake.make_user(f"P{n:03d}b")]
-                    for n in range(games)
-                ]
-                opening = asyncio.Lock()
-                opened = [await _new_game(fake, pair, None, opening, title) for pair in players]
-                boards = await asyncio.gather(
-                    *(
-                        _played_to(fake, pair, board, title)
-                        for pair, board in zip(players, opened, strict=True)
+                async with _in_time(SETUP_SECONDS + SETUP_SECONDS_A_GAME * games, "opening"):
+                    await connected(fake, bot, 1)
+                    await fake.wait_for(lambda: fake.commands() or None, timeout=15)
+                    idle = usage(bot.proc.pid)
+                    players = [
+                        [fake.make_user(f"P{n:03d}a"), fake.make_user(f"P{n:03d}b")]
+                        for n in range(games)
+                    ]
+                    opening = asyncio.Lock()
+                    opened = [await _new_game(fake, pair, None, opening, title) for pair in players]
+                    boards = await asyncio.gather(
+                        *(
+                            _played_to(fake, pair, board, title)
+                            for pair, board in zip(players, opened, strict=True)
+                        )
                     )
-                )
                 yield Bench(title, fake, bot, boards, players, idle, usage(bot.proc.pid))
             finally:
                 await bot.kill()
+
+
+@asynccontextmanager
+async def _in_time(seconds: float, doing: str) -> AsyncIterator[None]:
+    """A bench that stops moving ends with an error saying where, not a silent wait."""
+    try:
+        async with asyncio.timeout(seconds):
+            yield
+    except TimeoutError:
+        raise SystemExit(f"bench stalled: {doing} took over {seconds:.0f} s") from None
 
 
 @asynccontextmanager

@@ -4,13 +4,14 @@ whole games and make nearly every move a step of an attack. Nothing here is time
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from random import Random
 
 import pytest
 
 from bench.common import seats
-from bench.load import RISK
+from bench.load import RISK, _in_time
 from bot.table.board import public_offers
 from cogs.risk import RiskPresenter
 from rules.core import setup_rng
@@ -44,3 +45,9 @@ def test_risks_members_play_a_game_to_its_end_mostly_attacking(seed: str) -> Non
     measured = kinds.total() - kinds["unmeasured"]
     assert kinds["attack: a roll"] > 0 and kinds["other"] == 0
     assert sum(kinds[kind] for kind in ATTACK_STEPS) >= 0.9 * measured, kinds
+
+
+async def test_a_stalled_stretch_ends_the_bench_saying_where() -> None:
+    with pytest.raises(SystemExit, match="opening took over 0 s"):
+        async with _in_time(0.01, "opening"):
+            await asyncio.sleep(1)
