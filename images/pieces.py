@@ -29,6 +29,7 @@ Box = tuple[int, int, int, int]  # left, top, right, bottom; the right and botto
 PIECES_BYTES = 24 << 20  # mapped pieces kept, in all (a Risk board's legend: 250 KB)
 GROUNDS_SEEN = 64  # grounds remembered as drawn on once
 GROUNDS_KEPT = 8  # mapped grounds, a board's pixels in bytes each (Risk: 2 MB)
+BANDS_BYTES = 16 << 20  # compressed bands kept, in all (a Risk board's: 160 KB)
 
 
 class Ground(ABC):
@@ -220,19 +221,35 @@ def board_png(ground: Ground, pieces: Sequence[Piece]) -> bytes:
     """`board` mapped onto the ground's palette, as PNG bytes. The first board on a ground is
     drawn whole and mapped at once (a ground seen once, as a Risk map's owners after each
     conquest, would cost its own mapping and every piece's); from the second, the mapped
-    ground with each mapped piece pasted on it, from the cache when a board showed it before."""
+    ground with each mapped piece pasted on it, from the cache when a board showed it before.
+    Either way a band of rows that a board showed before is not compressed again: the
+    ground and the pieces in a band are all its pixels depend on (`band_keys`)."""
     if not _seen.kept(ground):
         _seen.keep(ground, True, 1)
-        return png.encode(_mapped(ground, board(ground, pieces)))
-    image = _indexed_ground(ground).copy()
+        image = _mapped(ground, board(ground, pieces))
+    else:
+        image = _indexed_ground(ground).copy()
+        for piece in pieces:
+            key = (ground, piece)
+            mapped = _pieces.kept(key)
+            if mapped is None:
+                mapped = _mapped(ground, drawn(ground, piece))
+                _pieces.keep(key, mapped, mapped.width * mapped.height)
+            image.paste(mapped, piece.box[:2])
+    return png.encode_in_bands(image, band_keys(ground, pieces, image.height), _bands)
+
+
+def band_keys(ground: Ground, pieces: Sequence[Piece], height: int) -> list[Hashable]:
+    """For each band of `png.BAND_ROWS` rows of a board `height` tall: the ground, the band
+    and the pieces reaching into it, which its pixels are made of."""
+    reaching: list[list[Piece]] = [[] for _ in range(-(-height // png.BAND_ROWS))]
     for piece in pieces:
-        key = (ground, piece)
-        mapped = _pieces.kept(key)
-        if mapped is None:
-            mapped = _mapped(ground, drawn(ground, piece))
-            _pieces.keep(key, mapped, mapped.width * mapped.height)
-        image.paste(mapped, piece.box[:2])
-    return png.encode(image)
+        _left, top, _right, bottom = piece.box
+        for band in range(
+            max(top, 0) // png.BAND_ROWS, (min(bottom, height) - 1) // png.BAND_ROWS + 1
+        ):
+            reaching[band].append(piece)
+    return [(ground, band, tuple(found)) for band, found in enumerate(reaching)]
 
 
 class Kept:
@@ -268,6 +285,7 @@ class Kept:
 
 _pieces = Kept(PIECES_BYTES)
 _seen = Kept(GROUNDS_SEEN)  # grounds a board was drawn on, each counted as one
+_bands = Kept(BANDS_BYTES)  # compressed bands of rows (`png.encode_in_bands`)
 
 
 def _mapped(ground: Ground, image: Image.Image) -> Image.Image:
@@ -280,8 +298,10 @@ def _indexed_ground(ground: Ground) -> Image.Image:
 
 
 def forget() -> None:
-    """Forget every mapped ground and piece kept, and which grounds boards were drawn on: the
-    next board is drawn whole, every word of it (what a check of a picture's words needs)."""
+    """Forget every mapped ground, piece and compressed band kept, and which grounds boards
+    were drawn on: the next board is drawn whole, every word of it (what a check of a
+    picture's words needs)."""
     _pieces.clear()
     _seen.clear()
+    _bands.clear()
     _indexed_ground.cache_clear()

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from images.pieces import Piece, Words, disjoint, even_box
+from images import png
+from images.pieces import Piece, Words, band_keys, disjoint, even_box
 
 
 def test_a_piece_at_odd_coordinates_is_refused() -> None:
@@ -41,3 +42,16 @@ def test_overlapping_drawings_become_one_piece_drawn_in_their_order() -> None:
 def test_pieces_are_cut_to_the_board_at_even_corners() -> None:
     (piece,) = disjoint([((-5, 7, 130, 90), ())], (100, 80))
     assert piece.box == (0, 6, 100, 80)
+
+
+def test_a_band_s_key_names_the_ground_and_every_piece_reaching_into_it() -> None:
+    rows = png.BAND_ROWS
+    tall = Piece((0, rows - 10, 40, 2 * rows + 10), ())  # across three bands
+    low = Piece((100, 2 * rows, 140, 2 * rows + 6), ())  # starts a band
+    above = Piece((200, 0, 240, rows), ())  # ends where the second band starts
+    keys = band_keys("ground", [tall, low, above], 2 * rows + 30)
+    assert keys == [
+        ("ground", 0, (tall, above)),
+        ("ground", 1, (tall,)),
+        ("ground", 2, (tall, low)),
+    ]
