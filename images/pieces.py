@@ -14,10 +14,11 @@ is drawn whole and mapped at once, and memory for mapped pieces is bounded in by
 from __future__ import annotations
 
 import functools
+import itertools
 from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -137,10 +138,16 @@ class Piece:
 
     box: Box
     ops: tuple[Op, ...]
+    # Worked out once: a board looks each of its pieces up in more than one cache.
+    _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.box[0] % 2 or self.box[1] % 2:
             raise ValueError(f"a piece's box starts at even coordinates, not {self.box[:2]}")
+        object.__setattr__(self, "_hash", hash((self.box, self.ops)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
 
 def even_box(centre: tuple[int, int], reach: int) -> Box:
@@ -224,30 +231,33 @@ def board_png(ground: Ground, pieces: Sequence[Piece]) -> bytes:
     ground with each mapped piece pasted on it, from the cache when a board showed it before.
     Either way a band of rows that a board showed before is not compressed again: the
     ground and the pieces in a band are all its pixels depend on (`band_keys`)."""
-    if not _seen.kept(ground):
-        _seen.keep(ground, True, 1)
+    # The caches below know a ground by the number it was given when first seen: hashing
+    # a ground (a Risk map's 42 owners) for each of a board's pieces would cost more.
+    number = _seen.kept(ground)
+    if number is None:
+        number = next(_numbers)
+        _seen.keep(ground, number, 1)
         image = _mapped(ground, board(ground, pieces))
     else:
         image = _indexed_ground(ground).copy()
         for piece in pieces:
-            key = (ground, piece)
+            key = (number, piece)
             mapped = _pieces.kept(key)
             if mapped is None:
                 mapped = _mapped(ground, drawn(ground, piece))
                 _pieces.keep(key, mapped, mapped.width * mapped.height)
             image.paste(mapped, piece.box[:2])
-    return png.encode_in_bands(image, band_keys(ground, pieces, image.height), _bands)
+    return png.encode_in_bands(image, band_keys(number, pieces, image.height), _bands)
 
 
-def band_keys(ground: Ground, pieces: Sequence[Piece], height: int) -> list[Hashable]:
-    """For each band of `png.BAND_ROWS` rows of a board `height` tall: the ground, the band
-    and the pieces reaching into it, which its pixels are made of."""
+def band_keys(ground: int, pieces: Sequence[Piece], height: int) -> list[Hashable]:
+    """For each band of `png.BAND_ROWS` rows of a board `height` tall: the ground's number,
+    the band and the pieces reaching into it, which its pixels are made of."""
     reaching: list[list[Piece]] = [[] for _ in range(-(-height // png.BAND_ROWS))]
     for piece in pieces:
         _left, top, _right, bottom = piece.box
-        for band in range(
-            max(top, 0) // png.BAND_ROWS, (min(bottom, height) - 1) // png.BAND_ROWS + 1
-        ):
+        first, last = max(top, 0) // png.BAND_ROWS, (min(bottom, height) - 1) // png.BAND_ROWS
+        for band in range(first, last + 1):
             reaching[band].append(piece)
     return [(ground, band, tuple(found)) for band, found in enumerate(reaching)]
 
@@ -263,11 +273,12 @@ class Kept:
 
     def kept(self, key: Hashable) -> Any:
         """The value kept for `key` (None if none), now the most recently used."""
-        value, _size = self._values.get(key, (None, 0))
-        if key in self._values:
-            self._values.move_to_end(key)
-        else:
+        try:
+            value, _size = self._values[key]
+        except KeyError:
             self.misses += 1
+            return None
+        self._values.move_to_end(key)
         return value
 
     def keep(self, key: Hashable, value: Any, size: int) -> None:
@@ -284,7 +295,8 @@ class Kept:
 
 
 _pieces = Kept(PIECES_BYTES)
-_seen = Kept(GROUNDS_SEEN)  # grounds a board was drawn on, each counted as one
+_seen = Kept(GROUNDS_SEEN)  # grounds a board was drawn on, each counted as one, by number
+_numbers = itertools.count()  # never one number for two grounds, even after `forget`
 _bands = Kept(BANDS_BYTES)  # compressed bands of rows (`png.encode_in_bands`)
 
 
