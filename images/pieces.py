@@ -3,18 +3,18 @@
 A `Piece` is a box of the board and what is drawn in it (words, runs of words, sprites), all
 of it plain values: a piece is drawn on its part of the ground and mapped onto the board's
 palette once, and every later board that shows the same piece pastes it. The ground (what
-never changes, or changes rarely) is mapped once. A move then draws and maps only the pieces
-it changed, not the whole board: the same pixels, since the mapping goes pixel by pixel.
+never changes, or changes rarely) is mapped once, band of rows by band, and each band is
+compressed once (`board_png`). A move then draws, maps and compresses only what it changed,
+not the whole board: the same pixels, since the mapping goes pixel by pixel.
 
 The pieces of a board must not overlap, and each must draw inside its box: a renderer's tests
-check both, and compare its boards with the whole board mapped. The first board on a ground
-is drawn whole and mapped at once, and memory for mapped pieces is bounded in bytes.
+check both, and compare its boards with the whole board mapped. Memory for what is kept is
+bounded in bytes.
 """
 
 from __future__ import annotations
 
 import functools
-import itertools
 from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
@@ -28,8 +28,7 @@ from images.common import RGB, TEXT, Point, draw_runs, draw_text, paste_centred
 
 Box = tuple[int, int, int, int]  # left, top, right, bottom; the right and bottom excluded
 PIECES_BYTES = 24 << 20  # mapped pieces kept, in all (a Risk board's legend: 250 KB)
-GROUNDS_SEEN = 64  # grounds remembered as drawn on once
-GROUNDS_KEPT = 8  # mapped grounds, a board's pixels in bytes each (Risk: 2 MB)
+GROUNDS_BYTES = 16 << 20  # mapped bands of grounds kept, in all (a Risk map's band: 200 KB)
 BANDS_BYTES = 16 << 20  # compressed bands kept, in all (a Risk board's: 160 KB)
 
 
@@ -44,6 +43,20 @@ class Ground(ABC):
     @abstractmethod
     def palette(self) -> Image.Image:
         """The palette the board is mapped onto (`images.common.fixed_palette`)."""
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.image().size
+
+    def within(self, box: Box) -> Hashable:
+        """What the ground's pixels inside `box` depend on: equal for two grounds whose pixels
+        there are the same. The ground itself, unless it can tell more finely (a Risk map:
+        the owners of the territories there, so a conquest redraws only its part)."""
+        return self
+
+    def image_within(self, box: Box) -> Image.Image:
+        """The ground's pixels inside `box`, in RGB: a new image, to be drawn on."""
+        return self.image().crop(box)
 
 
 class Op(ABC):
@@ -208,7 +221,7 @@ def _overlap(a: Box, b: Box) -> bool:
 
 def drawn(ground: Ground, piece: Piece) -> Image.Image:
     """`piece` drawn on its part of the ground, in RGB."""
-    image = ground.image().crop(piece.box)
+    image = ground.image_within(piece.box)
     for op in piece.ops:
         op.draw(image, piece.box[:2])
     return image
@@ -225,41 +238,60 @@ def board(ground: Ground, pieces: Sequence[Piece]) -> Image.Image:
 
 
 def board_png(ground: Ground, pieces: Sequence[Piece]) -> bytes:
-    """`board` mapped onto the ground's palette, as PNG bytes. The first board on a ground is
-    drawn whole and mapped at once (a ground seen once, as a Risk map's owners after each
-    conquest, would cost its own mapping and every piece's); from the second, the mapped
-    ground with each mapped piece pasted on it, from the cache when a board showed it before.
-    Either way a band of rows that a board showed before is not compressed again: the
-    ground and the pieces in a band are all its pixels depend on (`band_keys`)."""
-    # The caches below know a ground by the number it was given when first seen: hashing
-    # a ground (a Risk map's 42 owners) for each of a board's pieces would cost more.
-    number = _seen.kept(ground)
-    if number is None:
-        number = next(_numbers)
-        _seen.keep(ground, number, 1)
-        image = _mapped(ground, board(ground, pieces))
-    else:
-        image = _indexed_ground(ground).copy()
-        for piece in pieces:
-            key = (number, piece)
-            mapped = _pieces.kept(key)
-            if mapped is None:
-                mapped = _mapped(ground, drawn(ground, piece))
-                _pieces.keep(key, mapped, mapped.width * mapped.height)
-            image.paste(mapped, piece.box[:2])
-    return png.encode_in_bands(image, band_keys(number, pieces, image.height), _bands)
+    """`board` mapped onto the ground's palette, as PNG bytes, band by band of
+    `png.BAND_ROWS` rows (`png.encode_in_bands`). A band's pixels are its part of the ground
+    and the pieces reaching into it, and a band a board showed before is kept compressed
+    under those. A band not kept is its part of the ground mapped onto the palette (kept
+    too) with each of its pieces mapped (kept too) pasted on it: a move draws, maps and
+    compresses only what it changed."""
+    width, height = ground.size
+    boxes = [
+        (0, top, width, min(top + png.BAND_ROWS, height)) for top in range(0, height, png.BAND_ROWS)
+    ]
+    reaching = _reaching(pieces, len(boxes))
+    keys = [
+        (ground.within(box), box, tuple(found)) for box, found in zip(boxes, reaching, strict=True)
+    ]
+
+    def band(i: int) -> Image.Image:
+        left, top = boxes[i][:2]
+        image = _mapped_ground(ground, boxes[i]).copy()
+        for piece in reaching[i]:
+            image.paste(_mapped_piece(ground, piece), (piece.box[0] - left, piece.box[1] - top))
+        return image
+
+    return png.encode_in_bands(
+        (width, height), ground.palette().getpalette() or [], keys, band, _bands
+    )
 
 
-def band_keys(ground: int, pieces: Sequence[Piece], height: int) -> list[Hashable]:
-    """For each band of `png.BAND_ROWS` rows of a board `height` tall: the ground's number,
-    the band and the pieces reaching into it, which its pixels are made of."""
-    reaching: list[list[Piece]] = [[] for _ in range(-(-height // png.BAND_ROWS))]
+def _reaching(pieces: Sequence[Piece], bands: int) -> list[list[Piece]]:
+    """For each band of rows, the pieces reaching into it."""
+    reaching: list[list[Piece]] = [[] for _ in range(bands)]
     for piece in pieces:
         _left, top, _right, bottom = piece.box
-        first, last = max(top, 0) // png.BAND_ROWS, (min(bottom, height) - 1) // png.BAND_ROWS
-        for band in range(first, last + 1):
-            reaching[band].append(piece)
-    return [(ground, band, tuple(found)) for band, found in enumerate(reaching)]
+        first, last = max(top, 0) // png.BAND_ROWS, (bottom - 1) // png.BAND_ROWS
+        for i in range(first, min(last, bands - 1) + 1):
+            reaching[i].append(piece)
+    return reaching
+
+
+def _mapped_ground(ground: Ground, box: Box) -> Image.Image:
+    key = (ground.within(box), box)
+    mapped: Image.Image | None = _grounds.kept(key)
+    if mapped is None:
+        mapped = _mapped(ground, ground.image_within(box))
+        _grounds.keep(key, mapped, mapped.width * mapped.height)
+    return mapped
+
+
+def _mapped_piece(ground: Ground, piece: Piece) -> Image.Image:
+    key = (ground.within(piece.box), piece)
+    mapped: Image.Image | None = _pieces.kept(key)
+    if mapped is None:
+        mapped = _mapped(ground, drawn(ground, piece))
+        _pieces.keep(key, mapped, mapped.width * mapped.height)
+    return mapped
 
 
 class Kept:
@@ -295,8 +327,7 @@ class Kept:
 
 
 _pieces = Kept(PIECES_BYTES)
-_seen = Kept(GROUNDS_SEEN)  # grounds a board was drawn on, each counted as one, by number
-_numbers = itertools.count()  # never one number for two grounds, even after `forget`
+_grounds = Kept(GROUNDS_BYTES)
 _bands = Kept(BANDS_BYTES)  # compressed bands of rows (`png.encode_in_bands`)
 
 
@@ -304,16 +335,9 @@ def _mapped(ground: Ground, image: Image.Image) -> Image.Image:
     return image.quantize(palette=ground.palette(), dither=Image.Dither.NONE)
 
 
-@functools.lru_cache(maxsize=GROUNDS_KEPT)
-def _indexed_ground(ground: Ground) -> Image.Image:
-    return _mapped(ground, ground.image())
-
-
 def forget() -> None:
-    """Forget every mapped ground, piece and compressed band kept, and which grounds boards
-    were drawn on: the next board is drawn whole, every word of it (what a check of a
-    picture's words needs)."""
+    """Forget every mapped ground, piece and compressed band kept: the next board is drawn
+    whole, every word of it (what a check of a picture's words needs)."""
     _pieces.clear()
-    _seen.clear()
+    _grounds.clear()
     _bands.clear()
-    _indexed_ground.cache_clear()

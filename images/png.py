@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import struct
 import zlib
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Protocol
 
 from PIL import Image
@@ -53,13 +53,12 @@ def _filtered(indexed: Image.Image) -> Image.Image:
     return rows
 
 
-def _png(indexed: Image.Image, idat: bytes) -> bytes:
-    width, height = indexed.size
+def _png(size: tuple[int, int], palette: Sequence[int], idat: bytes) -> bytes:
     return b"".join(
         (
             SIGNATURE,
-            _chunk(b"IHDR", struct.pack(">II5B", width, height, *PALETTE_8_BIT)),
-            _chunk(b"PLTE", bytes(indexed.getpalette() or [])),
+            _chunk(b"IHDR", struct.pack(">II5B", *size, *PALETTE_8_BIT)),
+            _chunk(b"PLTE", bytes(palette)),
             _chunk(b"IDAT", idat),
             _chunk(b"IEND", b""),
         )
@@ -68,34 +67,38 @@ def _png(indexed: Image.Image, idat: bytes) -> bytes:
 
 def encode(indexed: Image.Image) -> bytes:
     """The PNG of a "P" image, its palette's colours as they are (no transparency)."""
-    return _png(indexed, zlib_ng.compress(_filtered(indexed).tobytes(), LEVEL))
+    idat = zlib_ng.compress(_filtered(indexed).tobytes(), LEVEL)
+    return _png(indexed.size, indexed.getpalette() or [], idat)
 
 
-def encode_in_bands(indexed: Image.Image, keys: Sequence[Hashable], kept: BandStore) -> bytes:
-    """`encode`'s picture, its rows compressed `BAND_ROWS` at a time; `keys[i]` names the
-    pixels of band i (equal keys, equal pixels), and a band kept under its key is not
-    compressed again."""
-    height = indexed.height
+def encode_in_bands(
+    size: tuple[int, int],
+    palette: Sequence[int],
+    keys: Sequence[Hashable],
+    band: Callable[[int], Image.Image],
+    kept: BandStore,
+) -> bytes:
+    """The PNG of a "P" picture of `size` and `palette` (as `encode` makes it), its rows
+    compressed `BAND_ROWS` at a time: `keys[i]` names the pixels of band i (equal keys, equal
+    pixels), and only a band not kept under its key is drawn (`band(i)`, its rows as an
+    image) and compressed."""
+    height = size[1]
     if len(keys) != -(-height // BAND_ROWS):
         raise ValueError(f"{len(keys)} keys for {height} rows in bands of {BAND_ROWS}")
     parts: list[bytes] = []
     adler = zlib_ng.adler32(b"")
-    rows: Image.Image | None = None  # every row with its filter byte, made at the first miss
-    width = indexed.width + 1
     for i, key in enumerate(keys):
-        band = kept.kept(key)
-        if band is None:
-            if rows is None:
-                rows = _filtered(indexed)
-            raw = rows.crop((0, i * BAND_ROWS, width, min((i + 1) * BAND_ROWS, height))).tobytes()
+        kept_band = kept.kept(key)
+        if kept_band is None:
+            raw = _filtered(band(i)).tobytes()
             packer = zlib_ng.compressobj(LEVEL, zlib_ng.DEFLATED, -15)  # raw deflate
             deflated = packer.compress(raw) + packer.flush(zlib_ng.Z_SYNC_FLUSH)
-            band = (deflated, zlib_ng.adler32(raw), len(raw))
-            kept.keep(key, band, len(deflated))
-        parts.append(band[0])
-        adler = adler32_combine(adler, band[1], band[2])
+            kept_band = (deflated, zlib_ng.adler32(raw), len(raw))
+            kept.keep(key, kept_band, len(deflated))
+        parts.append(kept_band[0])
+        adler = adler32_combine(adler, kept_band[1], kept_band[2])
     parts.append(LAST_BLOCK)
-    return _png(indexed, ZLIB_HEADER + b"".join(parts) + struct.pack(">I", adler))
+    return _png(size, palette, ZLIB_HEADER + b"".join(parts) + struct.pack(">I", adler))
 
 
 def adler32_combine(first: int, second: int, second_length: int) -> int:

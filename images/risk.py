@@ -7,16 +7,17 @@ The renderer draws a `MapView` the presenter builds, never the engine's state, s
 what a view does not hold (cards and missions are only counted). The territory raster, masks,
 patterns and the overlay of borders, sea lanes and names are computed once per process
 (`images.risk_regions`); an empty board is a palette fill, a few pattern pastes and the
-overlay, kept while the owners stay the same. Rims, badges, the arrow, the caption and the
-legend's rows are pieces on it (`images.pieces`), each drawn and mapped onto the palette once
-(what overlaps, a badge on a rim, is one piece).
+overlay, drawn and mapped band by band (`images.pieces`): a conquest redraws only the bands
+its territory reaches into. Rims, badges, the arrow, the caption and the legend's rows are
+pieces on it, each drawn and mapped onto the palette once (what overlaps, a badge on a rim,
+is one piece).
 """
 
 from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 from PIL import Image, ImageChops, ImageDraw
@@ -386,6 +387,35 @@ class _Ground(Ground):
     def palette(self) -> Image.Image:
         return _palette(self.in_language)
 
+    @property
+    def size(self) -> tuple[int, int]:
+        return SIZE
+
+    def within(self, box: Box) -> Hashable:
+        """The owners of the territories whose regions reach into `box`: a conquest changes
+        the pixels of the captured territory's region alone."""
+        owner = self._owner_of
+        return self.in_language, tuple(owner.get(slug) for slug in _reaching_into(box))
+
+    def image_within(self, box: Box) -> Image.Image:
+        return _frame_within(self.owners, self.in_language, box)
+
+    @functools.cached_property
+    def _owner_of(self) -> dict[str, int]:
+        return dict(self.owners)
+
+
+@functools.lru_cache(maxsize=4096)
+def _reaching_into(box: Box) -> tuple[str, ...]:
+    """The territories whose regions reach into `box` of the board."""
+    left, top, right, bottom = box
+    reaching = []
+    for slug in ORDER:
+        (x0, y0, x1, y1), _mask = region(slug)
+        if x0 < right and left < x1 and y0 + TOP < bottom and top < y1 + TOP:
+            reaching.append(slug)
+    return tuple(reaching)
+
 
 def _board(view: MapView) -> tuple[_Ground, list[Piece]]:
     """The ground for `view`'s owners, and what is drawn on it (`images.pieces`): rims,
@@ -458,36 +488,47 @@ def render_zoom_png(view: MapView, continent: str, caption: str) -> bytes:
     return to_png(render_zoom(view, continent, caption), _palette(language()))
 
 
-# Empty boards kept, by owners: a Risk board changes its owners far less often than its
-# armies (every battle short of a conquest, every army placed, keeps them), and drawing the
-# frame is a third of a board's time. Each is 6 MB (and 2 MB mapped, in `images.pieces`).
+# Whole empty boards kept, by owners, for a board drawn whole (`render`: a zoom, a replay);
+# each is 6 MB. A board sent after a move (`board_png`) draws only the parts of the frame
+# whose owners it has not drawn before (`_Ground.within`).
 FRAMES_KEPT = 4
 
 
 @functools.lru_cache(maxsize=FRAMES_KEPT)
 def _frame(owners: tuple[tuple[str, int], ...], in_language: str) -> Image.Image:
-    """The board with nothing on it for `owners`: the map frame (fills and patterns by
-    palette, the static overlay) under the caption bar, over the legend's panel."""
-    owned = dict(owners)
-    fills = _fill_indices().copy()
-    palette = [0] * 768
-    for i, slug in enumerate(ORDER):
-        palette[3 * i : 3 * i + 3] = owner_fill(owned.get(slug))
-    palette[3 * _SHALLOWS : 3 * _SHALLOWS + 3] = SHALLOWS
-    palette[3 * SEA : 3 * SEA + 3] = SEA_FILL
-    for slug, owner in owners:
-        if owner != NEUTRAL:
-            i = INDEX[slug]
-            palette[3 * (_INK + i) : 3 * (_INK + i) + 3] = owner_ink(owner)
-            box, _skip = region(slug)
-            fills.paste(_INK + i, box[:2], _pattern_in(slug, owner))
-    fills.putpalette(palette)
-    frame = fills.convert("RGB")
-    overlay = _overlay(in_language)
-    frame.paste(overlay, (0, 0), overlay)
-    ground = Image.new("RGB", SIZE, BACKGROUND)
-    ground.paste(frame, (0, TOP))
-    ground.paste(_legend_panel(in_language), (0, LEGEND_TOP))
+    """The board with nothing on it for `owners` (`_frame_within` the whole board)."""
+    return _frame_within(owners, in_language, (0, 0, *SIZE))
+
+
+def _frame_within(owners: tuple[tuple[str, int], ...], in_language: str, box: Box) -> Image.Image:
+    """The board with nothing on it for `owners`, inside `box`: the map frame (fills and
+    patterns by palette, the static overlay) under the caption bar, over the legend's panel.
+    Every step goes pixel by pixel, so a box of it is that box of the whole."""
+    left, top, right, bottom = box
+    ground = Image.new("RGB", (right - left, bottom - top), BACKGROUND)
+    if max(top, TOP) < min(bottom, LEGEND_TOP):  # the map frame's part, in its coordinates
+        part = (left, max(top, TOP) - TOP, right, min(bottom, LEGEND_TOP) - TOP)
+        owned = dict(owners)
+        fills = _fill_indices().crop(part)
+        palette = [0] * 768
+        for i, slug in enumerate(ORDER):
+            palette[3 * i : 3 * i + 3] = owner_fill(owned.get(slug))
+        palette[3 * _SHALLOWS : 3 * _SHALLOWS + 3] = SHALLOWS
+        palette[3 * SEA : 3 * SEA + 3] = SEA_FILL
+        for slug, owner in owners:
+            if owner != NEUTRAL:
+                i = INDEX[slug]
+                palette[3 * (_INK + i) : 3 * (_INK + i) + 3] = owner_ink(owner)
+                (x0, y0, x1, y1), _skip = region(slug)
+                if x0 < part[2] and part[0] < x1 and y0 < part[3] and part[1] < y1:
+                    fills.paste(_INK + i, (x0 - part[0], y0 - part[1]), _pattern_in(slug, owner))
+        fills.putpalette(palette)
+        frame = fills.convert("RGB")
+        overlay = _overlay(in_language).crop(part)
+        frame.paste(overlay, (0, 0), overlay)
+        ground.paste(frame, (0, part[1] + TOP - top))
+    if bottom > LEGEND_TOP:
+        ground.paste(_legend_panel(in_language), (-left, LEGEND_TOP - top))
     return ground
 
 

@@ -25,6 +25,7 @@ from images.cock_and_bull import (
 )
 from images.common import HIGHLIGHT, drawable, to_png
 from images.pieces import _pieces as kept
+from images.pieces import forget
 from rules.cock_and_bull import ENGINE
 from rules.cock_and_bull.actions import FLIP, POINT, choose_colour
 from rules.cock_and_bull.state import EMPTY, CockAndBullState, Colour, Face, Phase
@@ -213,10 +214,9 @@ def test_each_piece_draws_inside_its_box_and_none_overlaps_another() -> None:
 
 def test_a_roll_maps_only_the_pieces_it_changed() -> None:
     """A roll that changes nothing but the dice maps one new piece (the foot); the spots,
-    panels and prompt come from the boards before. (The first board on a base is mapped
-    whole: a base seen once would cost its own mapping and every piece's.)"""
+    panels and prompt come from the boards before."""
     state = ENGINE.resolve_roll(ana_red(), (C, M)).state  # Ana loses her turn: Bob to roll
-    kept.clear()
+    forget()
     first = render_png(state, NAMES)
     assert render_png(state, NAMES) == first
     pieces = kept.misses

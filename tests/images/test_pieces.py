@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from images import png
-from images.pieces import Piece, Words, band_keys, disjoint, even_box
+from images.pieces import Piece, Words, _reaching, disjoint, even_box
 
 
 def test_a_piece_at_odd_coordinates_is_refused() -> None:
@@ -44,10 +44,9 @@ def test_pieces_are_cut_to_the_board_at_even_corners() -> None:
     assert piece.box == (0, 6, 100, 80)
 
 
-def test_a_band_s_key_names_the_ground_s_number_and_every_piece_reaching_into_it() -> None:
+def test_a_band_holds_every_piece_reaching_into_it() -> None:
     rows = png.BAND_ROWS
     tall = Piece((0, rows - 10, 40, 2 * rows + 10), ())  # across three bands
     low = Piece((100, 2 * rows, 140, 2 * rows + 6), ())  # starts a band
     above = Piece((200, 0, 240, rows), ())  # ends where the second band starts
-    keys = band_keys(7, [tall, low, above], 2 * rows + 30)
-    assert keys == [(7, 0, (tall, above)), (7, 1, (tall,)), (7, 2, (tall, low))]
+    assert _reaching([tall, low, above], 3) == [[tall, above], [tall], [tall, low]]

@@ -14,6 +14,9 @@ from PIL import Image
 from bot.language.i18n import speaking
 from cogs.risk import map_view
 from images.common import HIGHLIGHT, MUTED, TEXT, font, to_png
+from images.pieces import _grounds as kept_grounds
+from images.pieces import forget
+from images.png import BAND_ROWS
 from images.risk import (
     BADGE_FILL,
     BADGE_RADIUS,
@@ -30,6 +33,7 @@ from images.risk import (
     _arrow,
     _board,
     _frame,
+    _frame_within,
     _palette,
     badge_centre,
     legend_row_y,
@@ -428,12 +432,46 @@ def test_boards_with_the_same_owners_share_one_map_frame_and_none_of_each_others
     plain = replace(late_view(), attack=None, selected=None)
     armies = {slug: count + 7 for slug, count in plain.armies.items()}
     marked = replace(plain, armies=armies, attack=("ukraine", "southern_europe"), selected="ural")
-    _frame.cache_clear()
-    fresh = render_png(plain)  # its frame drawn for it
-    _frame.cache_clear()
+    forget()
+    fresh = render_png(plain)  # its frame drawn for it, band by band
+    frame_drawn = kept_grounds.misses
     render_png(marked)
     assert render_png(plain) == fresh
-    assert _frame.cache_info().misses == 1
+    assert kept_grounds.misses == frame_drawn
+
+
+@pytest.mark.parametrize("slug", ["alaska", "ukraine", "eastern_australia", "brazil"])
+def test_a_conquest_draws_again_only_the_bands_of_the_frame_its_territory_reaches_into(
+    slug: str,
+) -> None:
+    plain = replace(late_view(), attack=None, selected=None)
+    conquered = replace(plain, owners={**plain.owners, slug: (plain.owners[slug] + 1) % 6})
+    forget()
+    render_png(plain)
+    before = kept_grounds.misses
+    pieced = Image.open(io.BytesIO(render_png(conquered))).convert("RGB")
+    (_left, top, _right, bottom), _mask = region(slug)
+    reached = range((top + TOP) // BAND_ROWS, (bottom - 1 + TOP) // BAND_ROWS + 1)
+    assert kept_grounds.misses - before == len(reached)
+    whole = Image.open(io.BytesIO(to_png(render(conquered), _palette("en")))).convert("RGB")
+    assert pieced.tobytes() == whole.tobytes()
+
+
+@pytest.mark.parametrize(
+    "box",
+    [
+        (0, 0, 1600, 1186),
+        (0, 0, 1600, 128),
+        (0, 896, 1600, 1024),
+        (0, 1024, 1600, 1186),
+        (333, 40, 901, 517),
+    ],
+)
+def test_any_box_of_the_empty_board_is_that_box_of_the_whole(
+    box: tuple[int, int, int, int],
+) -> None:
+    owners = tuple(sorted(late_view().owners.items()))
+    assert _frame_within(owners, "en", box).tobytes() == _frame(owners, "en").crop(box).tobytes()
 
 
 def test_an_attack_arrow_is_drawn_once_for_every_board_that_shows_it() -> None:
