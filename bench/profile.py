@@ -113,7 +113,7 @@ WAITING = re.compile(
 WAITING_IN_C = re.compile(
     r"^(epoll_pwait|epoll_wait|poll|ppoll|select|pselect6?|pthread_cond_wait"
     r"|pthread_cond_timedwait|sem_wait|sem_timedwait|__futex_abstimed_wait\w*|nanosleep"
-    r"|clock_nanosleep|fsync|fdatasync|waitpid|wait4) "
+    r"|clock_nanosleep|fsync|fdatasync|waitpid|wait4|PyThread_acquire_lock_timed) "
 )
 PYTHON_FRAME = re.compile(r"\([^()]*\.py:\d+\)$|\(<frozen ")
 

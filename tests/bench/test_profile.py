@@ -52,6 +52,7 @@ def test_a_thread_waiting_for_the_gil_or_the_disk_is_left_out() -> None:
     raw = (
         f"{BOT};run (threading.py:982);{sqlite};pthread_cond_timedwait (libc.so.6) 5\n"
         f"{BOT};run (threading.py:982);{sqlite};fdatasync (libc.so.6) 2\n"
+        f"{BOT};run (threading.py:982);PyThread_acquire_lock_timed (libpython3.11.so) 3\n"
         f"{BOT};run (threading.py:982);{sqlite};sqlite3VdbeExec (libsqlite3.so.0) 4\n"
     )
     assert stages(raw) == {"storage": 4}
