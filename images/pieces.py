@@ -28,7 +28,7 @@ from images.common import RGB, TEXT, Point, draw_runs, draw_text, paste_centred
 
 Box = tuple[int, int, int, int]  # left, top, right, bottom; the right and bottom excluded
 PIECES_BYTES = 24 << 20  # mapped pieces kept, in all (a Risk board's legend: 250 KB)
-GROUNDS_BYTES = 16 << 20  # mapped bands of grounds kept, in all (a Risk map's band: 200 KB)
+GROUNDS_BYTES = 32 << 20  # mapped bands of grounds kept, in all (a Risk map's band: 200 KB)
 BANDS_BYTES = 16 << 20  # compressed bands kept, in all (a Risk board's: 160 KB)
 
 
