@@ -69,6 +69,7 @@ from tests.e2e.process import BotProcess, connected, process_env
 
 DEADLINE = 3.0  # Discord's window for an answer
 SETUP_SECONDS, SETUP_SECONDS_A_GAME = 60.0, 1.0  # connecting, and opening each game
+STALL_SECONDS = 60.0  # beyond a stretch's own seconds: a bench waiting longer has stalled
 MB = 1024 * 1024
 
 
@@ -296,7 +297,7 @@ async def running(
                 env["PYTHONPATH"] = str(code)  # before this checkout's installed package
             bot = await launch(Path(tmp) / "bot", env)
             try:
-                async with _in_time(SETUP_SECONDS + SETUP_SECONDS_A_GAME * games, "opening"):
+                async with in_time(SETUP_SECONDS + SETUP_SECONDS_A_GAME * games, "opening"):
                     await connected(fake, bot, 1)
                     await fake.wait_for(lambda: fake.commands() or None, timeout=15)
                     idle = usage(bot.proc.pid)
@@ -318,7 +319,7 @@ async def running(
 
 
 @asynccontextmanager
-async def _in_time(seconds: float, doing: str) -> AsyncIterator[None]:
+async def in_time(seconds: float, doing: str) -> AsyncIterator[None]:
     """A bench that stops moving ends with an error saying where, not a silent wait."""
     try:
         async with asyncio.timeout(seconds):
@@ -422,7 +423,8 @@ async def row(
     """One measured row of the table, its requests per move by route, and its moves by
     kind."""
     async with running(games, postgres, workers, code, title) as bench:
-        measured, pacer, tally = await measure(bench, rate, seconds)
+        async with in_time(seconds + DEADLINE + STALL_SECONDS, "a measured stretch"):
+            measured, pacer, tally = await measure(bench, rate, seconds)
         end = usage(bench.bot.proc.pid)
         errors = len(bench.bot.errors())
         for line in bench.bot.errors()[:3]:

@@ -35,11 +35,13 @@ from pathlib import Path
 from bench.bot_process import usage
 from bench.common import print_load, run_beside_the_bot
 from bench.load import (
+    STALL_SECONDS,
     TITLES,
     Tally,
     Title,
     add_title_option,
     collector_held,
+    in_time,
     mix,
     playing,
     running,
@@ -164,7 +166,10 @@ async def profile(
     title: Title, games: int, rate: float, seconds: float, code: Path | None
 ) -> Profiled:
     """`games` games of `title` played at `rate` for `seconds`, py-spy sampling the bot."""
-    async with running(games, False, None, code, title) as bench:
+    async with (
+        running(games, False, None, code, title) as bench,
+        in_time(3 + 2 * seconds + STALL_SECONDS, "profiling"),
+    ):
         tally = Tally()
         async with playing(bench, rate, tally) as pacer:
             await pacer.run(time.monotonic() + 3)  # warm: every game's first moves

@@ -11,7 +11,7 @@ from random import Random
 import pytest
 
 from bench.common import seats
-from bench.load import RISK, _in_time
+from bench.load import RISK, in_time
 from bot.table.board import public_offers
 from cogs.risk import RiskPresenter
 from rules.core import setup_rng
@@ -49,5 +49,5 @@ def test_risks_members_play_a_game_to_its_end_mostly_attacking(seed: str) -> Non
 
 async def test_a_stalled_stretch_ends_the_bench_saying_where() -> None:
     with pytest.raises(SystemExit, match="opening took over 0 s"):
-        async with _in_time(0.01, "opening"):
+        async with in_time(0.01, "opening"):
             await asyncio.sleep(1)
