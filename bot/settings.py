@@ -169,11 +169,13 @@ MAX_DEFAULT_WORKERS = 4  # each worker holds its own picture caches (about 130 M
 
 
 def _default_workers() -> int:
-    """A drawing process per core (up to 4) when there is a second core: drawing is most
-    of a move's CPU, and a lone worker queues drawings while the other core idles
-    (`bench.load`, 200 games at 100/s on 2 cores: p99 747 ms with 1 worker, 107 ms with 2)."""
+    """A drawing process for every core but the event loop's (up to 4), when there is a
+    second core. A board now takes a few milliseconds: one worker per spare core keeps up,
+    and a worker more than the cores only competes with the event loop for its core (on 2
+    cores, `bench.load` at 100 moves a second used more CPU a move with 2 workers than with
+    1, and answered slower)."""
     cores = os.cpu_count() or 1
-    return min(cores, MAX_DEFAULT_WORKERS) if cores > 1 else 0
+    return min(cores - 1, MAX_DEFAULT_WORKERS) if cores > 1 else 0
 
 
 def _port(text: str) -> int:

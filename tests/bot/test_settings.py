@@ -20,11 +20,17 @@ def test_defaults_and_values() -> None:
     assert Settings.from_env({"CACHE_DIR": "/here"}).cache_dir == "/here"
     assert settings.metrics_port is None  # metrics are off unless asked for
     assert Settings.from_env({"METRICS_PORT": "9100"}).metrics_port == 9100
-    # Pictures are drawn beside the event loop when there is a core for it.
-    cores = os.cpu_count() or 1
-    assert settings.picture_workers == (min(cores, 4) if cores > 1 else 0)
     assert Settings.from_env({"PICTURE_WORKERS": "0"}).picture_workers == 0
     assert Settings.from_env({"PICTURE_WORKERS": "2"}).picture_workers == 2
+
+
+@pytest.mark.parametrize(("cores", "workers"), [(None, 0), (1, 0), (2, 1), (4, 3), (16, 4)])
+def test_pictures_are_drawn_on_the_cores_the_event_loop_leaves(
+    monkeypatch: pytest.MonkeyPatch, cores: int | None, workers: int
+) -> None:
+    """A worker for every core but the event loop's, up to 4; none on a single core."""
+    monkeypatch.setattr(os, "cpu_count", lambda: cores)
+    assert Settings.from_env({}).picture_workers == workers
 
 
 @pytest.mark.parametrize(
