@@ -196,7 +196,7 @@ def _grouped(
         while overlapping:  # a box grown around one group may reach another
             overlapping = False
             for g, (other, others) in enumerate(groups):
-                if _overlap(box, other):
+                if overlap(box, other):
                     box, members = _within(_around(box, other), size), others + members
                     del groups[g]
                     overlapping = True
@@ -215,7 +215,9 @@ def _around(a: Box, b: Box) -> Box:
     return min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])
 
 
-def _overlap(a: Box, b: Box) -> bool:
+def overlap(a: Box, b: Box) -> bool:
+    """Whether boxes `a` and `b` (left, top, right, bottom; right and bottom outside) share a
+    pixel."""
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 

@@ -56,6 +56,7 @@ from images.pieces import (
     board,
     board_png,
     disjoint,
+    overlap,
 )
 from images.risk_layout import (
     CONTINENT_LABELS,
@@ -408,11 +409,10 @@ class _Ground(Ground):
 @functools.lru_cache(maxsize=4096)
 def _reaching_into(box: Box) -> tuple[str, ...]:
     """The territories whose regions reach into `box` of the board."""
-    left, top, right, bottom = box
     reaching = []
     for slug in ORDER:
         (x0, y0, x1, y1), _mask = region(slug)
-        if x0 < right and left < x1 and y0 + TOP < bottom and top < y1 + TOP:
+        if overlap((x0, y0 + TOP, x1, y1 + TOP), box):  # a region's box is the map frame's
             reaching.append(slug)
     return tuple(reaching)
 
@@ -520,7 +520,7 @@ def _frame_within(owners: tuple[tuple[str, int], ...], in_language: str, box: Bo
                 i = INDEX[slug]
                 palette[3 * (_INK + i) : 3 * (_INK + i) + 3] = owner_ink(owner)
                 (x0, y0, x1, y1), _skip = region(slug)
-                if x0 < part[2] and part[0] < x1 and y0 < part[3] and part[1] < y1:
+                if overlap((x0, y0, x1, y1), part):
                     fills.paste(_INK + i, (x0 - part[0], y0 - part[1]), _pattern_in(slug, owner))
         fills.putpalette(palette)
         frame = fills.convert("RGB")
