@@ -16,12 +16,12 @@ _TICKS = os.sysconf("SC_CLK_TCK")
 _PAGE = os.sysconf("SC_PAGE_SIZE")
 
 
-async def launch(folder: Path, env: dict[str, str], *argv: str) -> BotProcess:
+async def launch(folder: Path, env: dict[str, str], *argv: str, module: str = "bot") -> BotProcess:
     """Start `python [argv] -m bot` in `folder` with exactly `env` (argv: e.g. a profiler's
-    `-m cProfile -o FILE`)."""
+    `-m cProfile -o FILE`; `module`: another bot than Parlour's)."""
     folder.mkdir(exist_ok=True)
     proc = await asyncio.create_subprocess_exec(
-        *(sys.executable, *argv, "-m", "bot"),
+        *(sys.executable, *argv, "-m", module),
         cwd=folder,
         env=env,
         stdin=asyncio.subprocess.DEVNULL,

@@ -44,6 +44,17 @@ ABOUT = {
         "the CPU per interaction, measured from /proc over as long just before (unsampled: "
         "py-spy stops the bot for each sample), is shared out by the stages' samples.",
     ),
+    "floor": (
+        "The floor under a click: discord.py alone, beside Parlour",
+        "`python -m bench.floor`: the Cock & Bull load above against Parlour's bot, then the "
+        "same clicks at the same rate against `bench/floor_bot.py`, a discord.py client set "
+        "up as Parlour's is (the same intents, unparsed events, garbage collector settings "
+        "and event loop) that answers every click by editing the message into the board "
+        "Parlour last showed (its embed, a fresh upload of its picture, its buttons) and does "
+        "nothing else. The floor is what any discord.py bot answering a move with a board "
+        "pays on this machine; Parlour's CPU less the floor is its own work per move (the "
+        "game, storage, picture, pings).",
+    ),
     "load_risk": (
         "Load: Risk games through one real bot process",
         "`python -m bench.load --game risk`: the load above with Risk games of two members "

@@ -1,0 +1,73 @@
+"""`bench.floor`'s floor bot answers with the board Parlour showed: the same embed, picture
+and buttons, each button routed back to its board. Nothing here is timed."""
+
+from __future__ import annotations
+
+import re
+
+import discord
+
+from bench.floor import board_of
+from bench.floor_bot import Clicked, Shown
+from tests.e2e.fake_model import Attachment, FakeMessage
+
+PICTURE = b"\x89PNG\r\n\x1a\n not a real picture"
+BOARD = FakeMessage(
+    data={
+        "id": "1",
+        "channel_id": "2",
+        "content": "",
+        "flags": 0,
+        "embeds": [{"title": "Cock & Bull", "image": {"url": "attachment://board.png"}}],
+        "components": [
+            {
+                "type": 1,
+                "components": [
+                    {
+                        "type": 2,
+                        "style": 1,
+                        "label": "Roll",
+                        "custom_id": "a",
+                        "emoji": {"name": "🎲"},
+                    },
+                    {"type": 2, "style": 2, "label": "Text board", "custom_id": "b"},
+                ],
+            },
+            {
+                "type": 1,
+                "components": [{"type": 2, "style": 4, "label": "Resign", "custom_id": "c"}],
+            },
+        ],
+    },
+    attachments=[Attachment(9, "board.png", PICTURE, "image/png", "https://cdn/board.png")],
+)
+
+
+def looks(rows: list[dict[str, object]]) -> list[list[tuple[object, ...]]]:
+    return [
+        [(b["label"], b["style"], b.get("emoji", {}).get("name")) for b in row["components"]]  # type: ignore[attr-defined]
+        for row in rows
+    ]
+
+
+async def test_a_floor_board_has_parlours_buttons_each_routed_to_it() -> None:
+    shown = Shown.of(board_of(BOARD))
+    rows = shown.view(7).to_components()
+    assert looks(rows) == looks(BOARD.components)
+    ids = [b["custom_id"] for row in rows for b in row["components"]]
+    assert ids == ["floor:7:0", "floor:7:1", "floor:7:2"]
+    template = Clicked.__discord_ui_compiled_template__  # how discord.py routes a click
+    for custom_id in ids:
+        match = template.fullmatch(custom_id)
+        assert isinstance(match, re.Match)
+        clicked = await Clicked.from_custom_id(None, None, match)  # type: ignore[arg-type]
+        assert clicked.board == 7
+
+
+async def test_a_click_is_answered_with_the_board_parlour_showed() -> None:
+    answer = Shown.of(board_of(BOARD)).answer(3)
+    embed, (file,) = answer["embed"], answer["attachments"]
+    assert isinstance(embed, discord.Embed) and embed.to_dict()["title"] == "Cock & Bull"
+    assert file.filename == "board.png" and file.fp.read() == PICTURE
+    assert answer["content"] is None
+    assert len(answer["view"].children) == 3
