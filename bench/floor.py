@@ -15,9 +15,12 @@ floor's CPU is what any discord.py bot answering a move with a board pays here: 
 frames parsed, the interaction built and dispatched to its item, the answer's multipart
 request built and sent, its reply parsed, the event loop between. Parlour's figure less
 the floor is Parlour's own work per move: the game, its storage, its picture, its pings.
-Results go to `bench/results/floor.json`.
+With `--stages`, each bot is then sampled by py-spy as `bench.profile` samples (Parlour's in
+a run of its own), and each bot's CPU per interaction is shared out by `bench.profile`'s
+stages, side by side: where Parlour's work above the floor goes. Results go to
+`bench/results/floor.json`.
 
-Run: .venv/bin/python -m bench.floor [--games 200] [--rate 100] [--seconds 20]
+Run: .venv/bin/python -m bench.floor [--games 200] [--rate 100] [--seconds 20] [--stages]
 """
 
 from __future__ import annotations
@@ -28,10 +31,14 @@ import base64
 import json
 import tempfile
 import time
+from collections import Counter
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from bench.bot_process import launch, usage
-from bench.common import print_load, spread
+from bench.common import print_load, run_beside_the_bot, spread
 from bench.floor_bot import Shown
 from bench.load import (
     COCK_AND_BULL,
@@ -48,9 +55,10 @@ from bench.load import (
     used,
     window,
 )
+from bench.profile import STAGES, Profiled, profile, sampled
 from bench.results import Run, argv_of, commit_of
 from tests.e2e.fake_discord import JSON, FakeDiscord, FakeMessage
-from tests.e2e.process import connected, process_env
+from tests.e2e.process import BotProcess, connected, process_env
 
 HOT_PATHS = (*COCK_AND_BULL.hot_paths, "bench/floor_bot.py")
 HEADERS = (
@@ -85,8 +93,9 @@ def board_of(message: FakeMessage) -> JSON:
     return {"embed": embed, "components": message.components, "picture": picture}
 
 
-async def floor(games: int, rate: float, seconds: float, board: JSON) -> Window:
-    """The floor bot's row: `games` boards clicked at `rate` for `seconds`."""
+@asynccontextmanager
+async def floor_bot(board: JSON) -> AsyncIterator[tuple[FakeDiscord, BotProcess]]:
+    """A fake Discord and `bench.floor_bot` connected to it, answering with `board`."""
     async with FakeDiscord() as fake:
         with tempfile.TemporaryDirectory() as tmp:
             saved = Path(tmp) / "board.json"
@@ -96,48 +105,74 @@ async def floor(games: int, rate: float, seconds: float, board: JSON) -> Window:
             try:
                 async with in_time(SETUP_SECONDS, "starting the floor bot"):
                     await connected(fake, bot, 1)
-                channel = fake.channel_id
-                shown = Shown.of(board)
-                boards = [
-                    (
-                        await fake.post_as_bot(channel, components=shown.view(n).to_components()),
-                        fake.make_user(f"F{n:03d}"),
-                    )
-                    for n in range(games)
-                ]
-                tally, pacer = Tally(), Pacer(rate)
-                clicking = [
-                    asyncio.create_task(_member(fake, message.id, user, pacer, tally))
-                    for message, user in boards
-                ]
-                try:
-                    async with in_time(seconds + DEADLINE + STALL_SECONDS, "the floor's stretch"):
-                        await pacer.run(time.monotonic() + 3)  # warm: every board's first edit
-                        with collector_held():
-                            before, ours = usage(bot.proc.pid), time.process_time()
-                            start = time.monotonic()
-                            await pacer.run(start + seconds)
-                            end = time.monotonic()
-                        after, ours = usage(bot.proc.pid), time.process_time() - ours
-                        await asyncio.sleep(DEADLINE)
-                finally:
-                    for task in clicking:
-                        task.cancel()
-                    await asyncio.gather(*clicking, return_exceptions=True)
+                yield fake, bot
                 for line in bot.errors()[:3]:
                     print(f"floor bot error: {line}")
             finally:
                 await bot.kill()
-        return window(fake, start, end, tally.moves, used(before, after), ours)
+
+
+@asynccontextmanager
+async def clicking(
+    fake: FakeDiscord, board: JSON, games: int, pacer: Pacer, tally: Tally
+) -> AsyncIterator[None]:
+    """`games` boards posted, each clicked by its member at `pacer`'s slots while the block
+    runs."""
+    shown = Shown.of(board)
+    members = [
+        asyncio.create_task(
+            _member(
+                fake,
+                await fake.post_as_bot(fake.channel_id, components=shown.view(n).to_components()),
+                fake.make_user(f"F{n:03d}"),
+                pacer,
+                tally,
+            )
+        )
+        for n in range(games)
+    ]
+    try:
+        yield
+    finally:
+        for task in members:
+            task.cancel()
+        await asyncio.gather(*members, return_exceptions=True)
+
+
+async def floor(
+    games: int, rate: float, seconds: float, board: JSON, staged: bool
+) -> tuple[Window, Counter[str]]:
+    """The floor bot's row: `games` boards clicked at `rate` for `seconds`; with `staged`,
+    then as long again sampled by py-spy (`bench.profile.sampled`: its samples by stage)."""
+    tally, pacer = Tally(), Pacer(rate)
+    counts: Counter[str] = Counter()
+    stretches = 2 * seconds if staged else seconds
+    async with (
+        floor_bot(board) as (fake, bot),
+        clicking(fake, board, games, pacer, tally),
+        in_time(3 + stretches + DEADLINE + STALL_SECONDS, "the floor's stretch"),
+    ):
+        await pacer.run(time.monotonic() + 3)  # warm: every board's first edit
+        with collector_held():
+            before, ours = usage(bot.proc.pid), time.process_time()
+            start = time.monotonic()
+            await pacer.run(start + seconds)
+            end = time.monotonic()
+        after, ours = usage(bot.proc.pid), time.process_time() - ours
+        await asyncio.sleep(DEADLINE)  # the last clicks' answers
+        if staged:
+            counts = await sampled(bot.proc.pid, seconds, pacer)
+        measured = window(fake, start, end, tally.moves, used(before, after), ours)
+    return measured, counts
 
 
 async def _member(
-    fake: FakeDiscord, message_id: int, user: JSON, pacer: Pacer, tally: Tally
+    fake: FakeDiscord, board: FakeMessage, user: JSON, pacer: Pacer, tally: Tally
 ) -> None:
     """A member who clicks their board's first button at each slot, once it has answered."""
     while True:
         await pacer.slot()
-        message = fake.message(message_id)
+        message = fake.message(board.id)
         button = message.components[0]["components"][0]["custom_id"]
         interaction = await fake.click(user, message, custom_id=button)
         try:
@@ -163,9 +198,37 @@ def cells(bot: str, games: int, rate: float, measured: Window) -> list[object]:
     ]
 
 
-async def both(games: int, rate: float, seconds: float) -> tuple[Window, Window]:
+@dataclass(frozen=True)
+class Measured:
+    """Both bots' rows, and with `--stages` both bots' CPU per interaction by stage."""
+
+    parlour: Window
+    floor: Window
+    parlour_stages: Profiled | None
+    floor_stages: Counter[str]
+
+
+async def both(games: int, rate: float, seconds: float, staged: bool) -> Measured:
     ours, board = await parlour(games, rate, seconds)
-    return ours, await floor(games, rate, seconds, board)
+    least, counts = await floor(games, rate, seconds, board, staged)
+    profiled = await profile(COCK_AND_BULL, games, rate, seconds, None) if staged else None
+    return Measured(ours, least, profiled, counts)
+
+
+def by_stage(measured: Measured) -> list[list[str]]:
+    """Rows of stage, Parlour's ms/int, the floor's, and the difference (`bench.profile`'s
+    stages: each bot's CPU per interaction shared out by its samples)."""
+    assert measured.parlour_stages is not None
+    ours = measured.parlour_stages
+    floor_ms = 1000 * measured.floor.cpu_s / max(len(measured.floor.answers), 1)
+    totals = (sum(ours.stages.values()) or 1, sum(measured.floor_stages.values()) or 1)
+    rows = []
+    for name in (*(stage for stage, _ in STAGES), "other", "all"):
+        parlour_share = ours.stages[name] / totals[0] if name != "all" else 1
+        floor_share = measured.floor_stages[name] / totals[1] if name != "all" else 1
+        a, b = ours.cpu_ms * parlour_share, floor_ms * floor_share
+        rows.append([name, f"{a:.2f}", f"{b:.2f}", f"{a - b:+.2f}"])
+    return rows
 
 
 def main() -> None:
@@ -173,10 +236,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--rate", type=float, default=100.0)
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument(
+        "--stages", action="store_true", help="then both sampled by py-spy, by stage"
+    )
     args = parser.parse_args()
     run = Run("floor", HOT_PATHS, argv=argv_of(None))
     print_load("before")
-    ours, least = asyncio.run(both(args.games, args.rate, args.seconds))
+    measured = run_beside_the_bot(both(args.games, args.rate, args.seconds, args.stages))
+    ours, least = measured.parlour, measured.floor
     commit = commit_of(paths=HOT_PATHS)
     run.table(
         f"Cock & Bull moves against Parlour's bot and the discord.py floor, {args.games} "
@@ -192,6 +259,13 @@ def main() -> None:
         f"the floor is {ms[1] / ms[0]:.2f} of Parlour's CPU per interaction; Parlour's own "
         f"work above it: {ms[0] - ms[1]:.1f} ms an interaction"
     )
+    if args.stages:
+        run.table(
+            f"CPU per interaction by stage (`bench.profile`'s), Parlour's bot and the floor, "
+            f"{args.games} games at {args.rate:g}/s, sampled {args.seconds:g} s each (ms)",
+            ("stage", f"{commit} ms/int", "floor ms/int", "Parlour − floor"),
+            by_stage(measured),
+        )
     run.save()
     print_load("after")
 

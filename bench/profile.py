@@ -37,6 +37,7 @@ from bench.common import print_load, run_beside_the_bot
 from bench.load import (
     STALL_SECONDS,
     TITLES,
+    Pacer,
     Tally,
     Title,
     add_title_option,
@@ -174,26 +175,32 @@ async def profile(
         async with playing(bench, rate, tally) as pacer:
             await pacer.run(time.monotonic() + 3)  # warm: every game's first moves
             kinds, started = Counter(tally.kinds), tally.games_started
-            with collector_held(), tempfile.TemporaryDirectory() as tmp:
+            with collector_held():
                 # The CPU first, unsampled: py-spy stops the bot for each sample, at a cost.
                 before, sent = usage(bench.bot.proc.pid), len(bench.fake.interactions)
                 await pacer.run(time.monotonic() + seconds)
                 cpu = used(before, usage(bench.bot.proc.pid))
                 answered = len(bench.fake.interactions) - sent
-                out = Path(tmp) / "raw.txt"
-                spy = await asyncio.create_subprocess_exec(
-                    *(py_spy(), "record", "--subprocesses", "--native"),
-                    *("--rate", str(SAMPLES_A_SECOND)),
-                    *("--format", "raw", "--output", str(out), "--pid", str(bench.bot.proc.pid)),
-                    *("--duration", str(int(seconds))),
-                    stdout=asyncio.subprocess.DEVNULL,
-                    stderr=asyncio.subprocess.DEVNULL,
-                )
-                await pacer.run(time.monotonic() + seconds)
-                await spy.wait()
-                counts = stages(out.read_text())
+                counts = await sampled(bench.bot.proc.pid, seconds, pacer)
                 moves = mix(tally.kinds - kinds, tally.games_started - started)
     return Profiled(counts, 1000 * cpu.cpu_s / max(answered, 1), answered, moves)
+
+
+async def sampled(pid: int, seconds: float, pacer: Pacer) -> Counter[str]:
+    """Samples per stage of process `pid` and its children while `pacer` runs `seconds`."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "raw.txt"
+        spy = await asyncio.create_subprocess_exec(
+            *(py_spy(), "record", "--subprocesses", "--native"),
+            *("--rate", str(SAMPLES_A_SECOND)),
+            *("--format", "raw", "--output", str(out), "--pid", str(pid)),
+            *("--duration", str(int(seconds))),
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
+        )
+        await pacer.run(time.monotonic() + seconds)
+        await spy.wait()
+        return stages(out.read_text())
 
 
 def grouped(got: Profiled, total: int) -> str:

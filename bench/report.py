@@ -53,7 +53,8 @@ ABOUT = {
         "Parlour last showed (its embed, a fresh upload of its picture, its buttons) and does "
         "nothing else. The floor is what any discord.py bot answering a move with a board "
         "pays on this machine; Parlour's CPU less the floor is its own work per move (the "
-        "game, storage, picture, pings).",
+        "game, storage, picture, pings). With `--stages`, both bots' CPU per interaction "
+        "shared out by `bench.profile`'s stages (py-spy samples, as in that bench).",
     ),
     "load_risk": (
         "Load: Risk games through one real bot process",

@@ -4,11 +4,14 @@ and buttons, each button routed back to its board. Nothing here is timed."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import discord
 
-from bench.floor import board_of
+from bench.floor import Measured, board_of, by_stage
 from bench.floor_bot import Clicked, Shown
+from bench.load import Window
+from bench.profile import Profiled
 from tests.e2e.fake_model import Attachment, FakeMessage
 
 PICTURE = b"\x89PNG\r\n\x1a\n not a real picture"
@@ -71,3 +74,19 @@ async def test_a_click_is_answered_with_the_board_parlour_showed() -> None:
     assert file.filename == "board.png" and file.fp.read() == PICTURE
     assert answer["content"] is None
     assert len(answer["view"].children) == 3
+
+
+def test_each_bots_cpu_is_shared_out_by_its_own_samples() -> None:
+    def measured(cpu_s: float) -> Window:
+        return Window(10.0, [5.0] * 1000, 0, 1000, Counter(), 0, cpu_s, cpu_s, 0.0)
+
+    both = Measured(
+        parlour=measured(9.0),
+        floor=measured(3.0),
+        parlour_stages=Profiled(Counter({"storage": 1, "requests to Discord": 2}), 9.0, 1000, ""),
+        floor_stages=Counter({"requests to Discord": 4}),
+    )
+    rows = {row[0]: row[1:] for row in by_stage(both)}
+    assert rows["storage"] == ["3.00", "0.00", "+3.00"]
+    assert rows["requests to Discord"] == ["6.00", "3.00", "+3.00"]
+    assert rows["all"] == ["9.00", "3.00", "+6.00"]
