@@ -329,6 +329,11 @@ async def _picked(bot: ParlourBot, board: FakeMessage, target: str) -> bool:
     return (await state_of(bot, board)).target == target
 
 
+async def first_board_noted(bot: ParlourBot, game_id: int) -> bool:
+    row = await bot.storage.get_game(game_id)
+    return row is not None and row.shown_step == row.step
+
+
 async def test_a_number_beyond_the_menus_is_typed_in_a_box(
     fake: FakeDiscord, start_parlour: ParlourFactory
 ) -> None:
@@ -356,8 +361,10 @@ async def test_a_number_beyond_the_menus_is_typed_in_a_box(
         ),
         rules=table.state.rules,
     )
-    # The database, as if saved so: through the bot's own connection (a second one would
-    # block the event loop while the bot's write in flight waits for that same loop).
+    # The database, as if saved so, once the bot has noted the first board as shown (its
+    # note, written after, would say the rewritten state was shown too): through the bot's
+    # own connection, between its writes.
+    await eventually(lambda: first_board_noted(bot, gid))
     async with bot.storage._transaction() as db:
         saved = json.dumps(ENGINE.dump(state))
         await db.execute("UPDATE games SET state = ?, shown_step = -1 WHERE id = ?", saved, gid)
