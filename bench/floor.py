@@ -182,8 +182,8 @@ def cells(bot: str, games: int, rate: float, measured: Window) -> list[object]:
         f"{done / measured.seconds:.1f}",
         *spread(measured.answers, (50, 99), 0),
         measured.late,
-        f"{1000 * measured.cpu_s / max(done, 1):.1f}",
-        f"{1000 * measured.main_cpu_s / max(done, 1):.1f}",
+        f"{measured.per_answer_ms(measured.cpu_s):.1f}",
+        f"{measured.per_answer_ms(measured.main_cpu_s):.1f}",
         f"{requests / max(done, 1):.2f}",
     ]
 
@@ -210,7 +210,7 @@ def by_stage(measured: Measured) -> list[list[str]]:
     stages: each bot's CPU per interaction shared out by its samples)."""
     assert measured.parlour_stages is not None
     ours = measured.parlour_stages
-    floor_ms = 1000 * measured.floor.cpu_s / max(len(measured.floor.answers), 1)
+    floor_ms = measured.floor.per_answer_ms(measured.floor.cpu_s)
     totals = (sum(ours.stages.values()) or 1, sum(measured.floor_stages.values()) or 1)
     rows = []
     for name in (*(stage for stage, _ in STAGES), "other", "all"):
@@ -244,7 +244,7 @@ def main() -> None:
             cells("discord.py floor", args.games, args.rate, least),
         ],
     )
-    ms = [1000 * w.cpu_s / max(len(w.answers), 1) for w in (ours, least)]
+    ms = [w.per_answer_ms(w.cpu_s) for w in (ours, least)]
     run.note(
         f"the floor is {ms[1] / ms[0]:.2f} of Parlour's CPU per interaction; Parlour's own "
         f"work above it: {ms[0] - ms[1]:.1f} ms an interaction"

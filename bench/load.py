@@ -241,6 +241,10 @@ class Window:
     main_cpu_s: float
     fake_cpu_s: float  # this process: the fake Discord and the members' drivers
 
+    def per_answer_ms(self, cpu_s: float) -> float:
+        """`cpu_s` (one of the CPU times above) in ms per interaction answered."""
+        return 1000 * cpu_s / max(len(self.answers), 1)
+
 
 def window(
     fake: FakeDiscord, start: float, end: float, moves: int, cpu: Usage, fake_cpu_s: float
@@ -433,8 +437,10 @@ async def row(
             print(f"{games} games at {rate:g}/s: {line}")
     done = len(measured.answers)
     rss_game = (end.rss_bytes - bench.idle.rss_bytes) / games / 1024
-    cpu_ms = 1000 * measured.cpu_s / max(done, 1)
-    main_ms = 1000 * measured.main_cpu_s / max(done, 1)
+    cpu_ms, main_ms = (
+        measured.per_answer_ms(measured.cpu_s),
+        measured.per_answer_ms(measured.main_cpu_s),
+    )
     cells = (
         commit_of(code or ROOT, title.hot_paths),
         games,
@@ -447,7 +453,7 @@ async def row(
         f"{cpu_ms:.1f}",
         f"{main_ms:.1f}",
         f"{cpu_ms - main_ms:.1f}",
-        f"{1000 * measured.fake_cpu_s / max(done, 1):.1f}",
+        f"{measured.per_answer_ms(measured.fake_cpu_s):.1f}",
         f"{measured.bot_token / max(measured.moves, 1):.3f}",
         f"{bench.idle.rss_bytes / MB:.0f}/{end.rss_bytes / MB:.0f}",
         f"{rss_game:.0f}",
