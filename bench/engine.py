@@ -121,7 +121,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="per game and figure")
     args = parser.parse_args()
     print_load("before")
-    rows, extras = [], []
+    rows: list[tuple[object, ...]] = []
+    extras: list[tuple[object, ...]] = []
     for game, _ in selected_games(args.game, need_presenter=False):
         engine = ENGINES[game]
         run(engine, "warm-up", 0.2, min_games=1)

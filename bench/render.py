@@ -17,6 +17,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from random import Random
 from typing import Any
 
@@ -85,7 +86,7 @@ def replays(plies: Sequence[Any], count: int) -> list[Sample]:
 
     shots = [(p.before.rules, e) for p in plies for e in p.events if isinstance(e, WeightShot)]
     picked = Random("bench-replay").sample(shots, min(count + 1, len(shots)))
-    return [timed(lambda r=rules, s=shot: render_replay(r, s)) for rules, shot in picked]
+    return [timed(partial(render_replay, rules, shot)) for rules, shot in picked]
 
 
 EXTRAS: dict[str, Callable[[Sequence[Any], int], list[Sample]]] = {

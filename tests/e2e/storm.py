@@ -234,7 +234,7 @@ class Storm:
         """The player to act: a preferred move half the time, else anything offered — on
         the board or, when the board offers them nothing, in their private panel (never
         the way out of the game unless `leaving`)."""
-        target = board
+        target: FakeMessage | None = board
         shunned = {table.spec.panel} if leaving else {table.spec.panel, *NOT_A_MOVE}
         labels = [label for label in offered(board) if label not in shunned]
         if not labels and table.spec.panel:
