@@ -1,13 +1,14 @@
 """The floor under a click: what discord.py itself costs a bot that answers a move, beside
 what Parlour costs, in one run on one machine.
 
-First `bench.load`'s Cock & Bull row (`--games` games of two members, clicking at `--rate`
-for `--seconds`) is measured against Parlour's bot, and the board its first game shows at
-the end is kept: embed, buttons and picture. Then the same fake Discord serves
-`bench.floor_bot`, a discord.py client set up as Parlour's is that answers every click by
-editing the clicked message into that board (the same embed, a fresh upload of the same
-picture, the same buttons) and does nothing else. As many boards as games are clicked at the
-same rate, each by its member as soon as it has its answer, open loop as in `bench.load`.
+First `bench.load`'s row of `--game` (Cock & Bull, or Risk: `--games` games of two members,
+clicking at `--rate` for `--seconds`) is measured against Parlour's bot, and the board its
+first game shows at the end is kept: embed, buttons, menus and picture. Then the same fake
+Discord serves `bench.floor_bot`, a discord.py client set up as Parlour's is that answers
+every click by editing the clicked message into that board (the same embed, a fresh upload
+of the same picture, the same buttons and menus) and does nothing else. As many boards as
+games are clicked at the same rate, each on its first button by its member as soon as it
+has its answer, open loop as in `bench.load`.
 
 Printed per bot: the achieved rate, click → answer latency, the CPU per interaction (all the
 bot's processes; the event loop's process apart) and the requests per interaction. The
@@ -18,9 +19,10 @@ the floor is Parlour's own work per move: the game, its storage, its picture, it
 With `--stages`, each bot is then sampled by py-spy as `bench.profile` samples (Parlour's in
 a run of its own), and each bot's CPU per interaction is shared out by `bench.profile`'s
 stages, side by side: where Parlour's work above the floor goes. Results go to
-`bench/results/floor.json`.
+`bench/results/floor.json` (Risk's to `floor_risk.json`).
 
-Run: .venv/bin/python -m bench.floor [--games 200] [--rate 100] [--seconds 20] [--stages]
+Run: .venv/bin/python -m bench.floor [--game risk] [--games N] [--rate N] [--seconds 20]
+[--stages]
 """
 
 from __future__ import annotations
@@ -43,11 +45,15 @@ from bench.floor_bot import Shown
 from bench.load import (
     COCK_AND_BULL,
     DEADLINE,
+    RISK,
     SETUP_SECONDS,
     STALL_SECONDS,
+    TITLES,
     Pacer,
     Tally,
+    Title,
     Window,
+    add_title_option,
     collector_held,
     in_time,
     measure,
@@ -61,19 +67,30 @@ from bench.results import Run, argv_of, commit_of
 from tests.e2e.fake_discord import JSON, FakeDiscord, FakeMessage
 from tests.e2e.process import BotProcess, connected, process_env
 
-HOT_PATHS = (*COCK_AND_BULL.hot_paths, "bench/floor_bot.py")
+# (games, rate) measured when none are given: each title's row in docs/PERFORMANCE.md.
+ROWS = {COCK_AND_BULL.name: (200, 100.0), RISK.name: (20, 10.0)}
 # `bench.load`'s columns from the games to the answers over 3 s, then CPU and requests.
 HEADERS = ("bot", *LOAD_HEADERS[1:8], "CPU ms/int", "loop process ms/int", "requests/int")
 
 
-async def parlour(games: int, rate: float, seconds: float) -> tuple[Window, JSON]:
+def hot_paths(title: Title) -> tuple[str, ...]:
+    return (*title.hot_paths, "bench/floor_bot.py")
+
+
+async def parlour(title: Title, games: int, rate: float, seconds: float) -> tuple[Window, JSON]:
     """Parlour's row, and the board its first game showed at the end (`bench.floor_bot`'s
     `FLOOR_BOARD`)."""
-    async with running(games, False, None) as bench:
+    async with running(games, False, None, title=title) as bench:
         async with in_time(seconds + DEADLINE + STALL_SECONDS, "Parlour's stretch"):
             measured, _pacer, _tally = await measure(bench, rate, seconds)
         board = board_of(bench.fake.message(bench.boards[0].id))
     return measured, board
+
+
+def first_button(components: list[JSON]) -> str:
+    """The custom id of a board's first button (a Risk board's menus come before them)."""
+    buttons = (c for row in components for c in row["components"] if c["type"] == 2)
+    return str(next(buttons)["custom_id"])
 
 
 def board_of(message: FakeMessage) -> JSON:
@@ -163,8 +180,7 @@ async def _member(
     while True:
         await pacer.slot()
         message = fake.message(board.id)
-        button = message.components[0]["components"][0]["custom_id"]
-        interaction = await fake.click(user, message, custom_id=button)
+        interaction = await fake.click(user, message, custom_id=first_button(message.components))
         try:
             await interaction.response(timeout=DEADLINE + 2)
             tally.moves += 1
@@ -198,10 +214,10 @@ class Measured:
     floor_stages: Counter[str]
 
 
-async def both(games: int, rate: float, seconds: float, staged: bool) -> Measured:
-    ours, board = await parlour(games, rate, seconds)
+async def both(title: Title, games: int, rate: float, seconds: float, staged: bool) -> Measured:
+    ours, board = await parlour(title, games, rate, seconds)
     least, counts = await floor(games, rate, seconds, board, staged)
-    profiled = await profile(COCK_AND_BULL, games, rate, seconds, None) if staged else None
+    profiled = await profile(title, games, rate, seconds, None) if staged else None
     return Measured(ours, least, profiled, counts)
 
 
@@ -223,25 +239,28 @@ def by_stage(measured: Measured) -> list[list[str]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--rate", type=float, default=100.0)
+    add_title_option(parser)
+    parser.add_argument("--games", type=int, help="games at once (default: `ROWS`)")
+    parser.add_argument("--rate", type=float, help="interactions a second (default: `ROWS`)")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument(
         "--stages", action="store_true", help="then both sampled by py-spy, by stage"
     )
     args = parser.parse_args()
-    run = Run("floor", HOT_PATHS, argv=argv_of(None))
+    title = TITLES[args.game]
+    games, rate = args.games or ROWS[title.name][0], args.rate or ROWS[title.name][1]
+    run = Run(f"floor{title.results}", hot_paths(title), argv=argv_of(None))
     print_load("before")
-    measured = run_beside_the_bot(both(args.games, args.rate, args.seconds, args.stages))
+    measured = run_beside_the_bot(both(title, games, rate, args.seconds, args.stages))
     ours, least = measured.parlour, measured.floor
-    commit = commit_of(paths=HOT_PATHS)
+    commit = commit_of(paths=hot_paths(title))
     run.table(
-        f"Cock & Bull moves against Parlour's bot and the discord.py floor, {args.games} "
-        f"games (boards) at {args.rate:g}/s, {args.seconds:g} s a row",
+        f"{title.caption} moves against Parlour's bot and the discord.py floor, {games} "
+        f"games (boards) at {rate:g}/s, {args.seconds:g} s a row",
         HEADERS,
         [
-            cells(commit, args.games, args.rate, ours),
-            cells("discord.py floor", args.games, args.rate, least),
+            cells(commit, games, rate, ours),
+            cells("discord.py floor", games, rate, least),
         ],
     )
     ms = [w.per_answer_ms(w.cpu_s) for w in (ours, least)]
@@ -252,7 +271,7 @@ def main() -> None:
     if args.stages:
         run.table(
             f"CPU per interaction by stage (`bench.profile`'s), Parlour's bot and the floor, "
-            f"{args.games} games at {args.rate:g}/s, sampled {args.seconds:g} s each (ms)",
+            f"{title.caption}, {games} games at {rate:g}/s, sampled {args.seconds:g} s each (ms)",
             ("stage", f"{commit} ms/int", "floor ms/int", "Parlour − floor"),
             by_stage(measured),
         )

@@ -4,10 +4,10 @@ no database, no drawing, no ping).
 
 It is a discord.py client set up as Parlour's is: the same intents, the same gateway events
 left unparsed, no message cache, the same garbage collector settings and uvloop. A board's
-buttons are one `DynamicItem` (`floor:<board>:<button>`), and every click on one is answered
-with the board Parlour showed (`FLOOR_BOARD`: a JSON file of its embed, components and
-picture, written by the bench): the same embed, a fresh upload of the same picture, the same
-buttons.
+buttons and menus are one `DynamicItem` (`floor:<board>:<item>`), and every click on one is
+answered with the board Parlour showed (`FLOOR_BOARD`: a JSON file of its embed, components
+and picture, written by the bench): the same embed, a fresh upload of the same picture, the
+same buttons and menus.
 
 Run by the bench: `python -m bench.floor_bot`, with a bot process's settings and FLOOR_BOARD.
 """
@@ -36,7 +36,8 @@ JSON = dict[str, Any]
 
 @dataclass(frozen=True)
 class Shown:
-    """A board as Parlour showed it: its embed, its buttons row by row, its picture."""
+    """A board as Parlour showed it: its embed, its buttons and menus row by row, its
+    picture."""
 
     embed: JSON
     rows: list[list[JSON]]
@@ -49,19 +50,14 @@ class Shown:
         return cls(board["embed"], rows, base64.b64decode(board["picture"]))
 
     def view(self, board: int) -> discord.ui.View:
-        """Board `board`'s buttons: Parlour's looks, this bot's custom ids."""
+        """Board `board`'s buttons and menus: Parlour's looks, this bot's custom ids."""
         view = discord.ui.View(timeout=None)
         count = 0
-        for row, buttons in enumerate(self.rows):
-            for button in buttons:
-                emoji = button.get("emoji")
-                look = discord.ui.Button[Any](
-                    label=button.get("label"),
-                    style=discord.ButtonStyle(button.get("style", 2)),
-                    emoji=emoji and emoji.get("name"),
-                    row=row,
-                )
-                view.add_item(Clicked(board, count, look))
+        for row, components in enumerate(self.rows):
+            for component in components:
+                item = _menu(component) if component["type"] == SELECT else _button(component)
+                item.row = row
+                view.add_item(Clicked(board, count, item))
                 count += 1
         return view
 
@@ -77,12 +73,53 @@ class Shown:
         }
 
 
-class Clicked(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"floor:(\d+):(\d+)"):
-    """Any button of a board: its click is answered with the board again."""
+SELECT = 3  # a string select's component type; the rest of a board's components are buttons
 
-    def __init__(self, board: int, button: int, look: discord.ui.Button[Any] | None = None) -> None:
+
+def _button(shown: JSON) -> discord.ui.Button[Any]:
+    emoji = shown.get("emoji")
+    return discord.ui.Button(
+        label=shown.get("label"),
+        style=discord.ButtonStyle(shown.get("style", 2)),
+        emoji=emoji and emoji.get("name"),
+        disabled=shown.get("disabled", False),
+    )
+
+
+def _menu(shown: JSON) -> discord.ui.Select[Any]:
+    options = [
+        discord.SelectOption(
+            label=option["label"],
+            value=option["value"],
+            description=option.get("description"),
+            emoji=(emoji := option.get("emoji")) and emoji.get("name"),
+            default=option.get("default", False),
+        )
+        for option in shown["options"]
+    ]
+    return discord.ui.Select(
+        placeholder=shown.get("placeholder"),
+        min_values=shown.get("min_values", 1),
+        max_values=shown.get("max_values", 1),
+        options=options,
+        disabled=shown.get("disabled", False),
+    )
+
+
+class Clicked(
+    discord.ui.DynamicItem[discord.ui.Button[Any] | discord.ui.Select[Any]],
+    template=r"floor:(\d+):(\d+)",
+):
+    """Any button or menu of a board: its click or choice is answered with the board again."""
+
+    def __init__(
+        self,
+        board: int,
+        item_number: int,
+        look: discord.ui.Button[Any] | discord.ui.Select[Any] | None = None,
+    ) -> None:
         look = look or discord.ui.Button[Any]()
-        look.custom_id = f"floor:{board}:{button}"
+        look.custom_id = f"floor:{board}:{item_number}"
         super().__init__(look)
         self.board = board
 

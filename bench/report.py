@@ -76,6 +76,13 @@ ABOUT = {
         "sampled by py-spy and shared out by stage as for Cock & Bull; the notes give the "
         "mix of moves sampled.",
     ),
+    "floor_risk": (
+        "The floor under a Risk move: discord.py alone, beside Parlour",
+        "`python -m bench.floor --game risk`: the Risk load above against Parlour's bot, then "
+        "the discord.py floor bot answering clicks at the same rate with the Risk board "
+        "Parlour last showed (its embed, a fresh upload of its 1600 px map, its buttons and "
+        "territory menus), as for Cock & Bull; with `--stages`, both bots by stage.",
+    ),
     "engine": (
         "Rules engines",
         "`python -m bench.engine`: seeded AI-against-AI games through the engine alone. Risk "

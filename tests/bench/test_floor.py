@@ -1,5 +1,5 @@
-"""`bench.floor`'s floor bot answers with the board Parlour showed: the same embed, picture
-and buttons, each button routed back to its board. Nothing here is timed."""
+"""`bench.floor`'s floor bot answers with the board Parlour showed: the same embed, picture,
+buttons and menus, each routed back to its board. Nothing here is timed."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections import Counter
 
 import discord
 
-from bench.floor import Measured, board_of, by_stage
+from bench.floor import Measured, board_of, by_stage, first_button
 from bench.floor_bot import Clicked, Shown
 from bench.load import Window
 from bench.profile import Profiled
@@ -43,6 +43,23 @@ BOARD = FakeMessage(
         ],
     },
     attachments=[Attachment(9, "board.png", PICTURE, "image/png", "https://cdn/board.png")],
+)
+
+
+MENU = {
+    "type": 3,
+    "custom_id": "m",
+    "placeholder": "Attack from…",
+    "min_values": 1,
+    "max_values": 1,
+    "options": [
+        {"label": "Ukraine (3)", "value": "ukraine", "emoji": {"name": "⚔️"}},
+        {"label": "Ural (2)", "value": "ural", "description": "next to Siberia"},
+    ],
+}
+RISK_BOARD = FakeMessage(
+    data={**BOARD.data, "components": [{"type": 1, "components": [MENU]}, *BOARD.components]},
+    attachments=BOARD.attachments,
 )
 
 
@@ -90,3 +107,17 @@ def test_each_bots_cpu_is_shared_out_by_its_own_samples() -> None:
     assert rows["storage"] == ["3.00", "0.00", "+3.00"]
     assert rows["requests to Discord"] == ["6.00", "3.00", "+3.00"]
     assert rows["all"] == ["9.00", "3.00", "+6.00"]
+
+
+async def test_a_risk_floor_board_has_parlours_menus_and_its_first_button_is_clicked() -> None:
+    rows = Shown.of(board_of(RISK_BOARD)).view(4).to_components()
+    (menu,) = rows[0]["components"]
+    assert menu["type"] == 3 and menu["custom_id"] == "floor:4:0"
+    assert menu["placeholder"] == "Attack from…"
+    assert [o["label"] for o in menu["options"]] == ["Ukraine (3)", "Ural (2)"]
+    assert [o["value"] for o in menu["options"]] == ["ukraine", "ural"]
+    assert menu["options"][0]["emoji"]["name"] == "⚔️"
+    assert menu["options"][1]["description"] == "next to Siberia"
+    assert looks(rows[1:]) == looks(BOARD.components)
+    assert first_button(rows) == "floor:4:1"  # the menu's row is passed over
+    assert first_button(RISK_BOARD.components) == "a"
