@@ -62,7 +62,7 @@ from bench.load import (
     window,
 )
 from bench.load import HEADERS as LOAD_HEADERS
-from bench.profile import STAGES, Profiled, profile, sampled
+from bench.profile import GROUPS, STAGES, Profiled, profile, sampled
 from bench.results import Run, argv_of, commit_of
 from tests.e2e.fake_discord import JSON, FakeDiscord, FakeMessage
 from tests.e2e.process import BotProcess, connected, process_env
@@ -221,20 +221,40 @@ async def both(title: Title, games: int, rate: float, seconds: float, staged: bo
     return Measured(ours, least, profiled, counts)
 
 
-def by_stage(measured: Measured) -> list[list[str]]:
-    """Rows of stage, Parlour's ms/int, the floor's, and the difference (`bench.profile`'s
-    stages: each bot's CPU per interaction shared out by its samples)."""
+def stage_ms(measured: Measured) -> dict[str, tuple[float, float]]:
+    """Each of `bench.profile`'s stages (and "other", "all"): (Parlour's ms/int, the floor's),
+    each bot's CPU per interaction shared out by its own samples."""
     assert measured.parlour_stages is not None
     ours = measured.parlour_stages
     floor_ms = measured.floor.per_answer_ms(measured.floor.cpu_s)
     totals = (sum(ours.stages.values()) or 1, sum(measured.floor_stages.values()) or 1)
-    rows = []
+    shares = {}
     for name in (*(stage for stage, _ in STAGES), "other", "all"):
         parlour_share = ours.stages[name] / totals[0] if name != "all" else 1
         floor_share = measured.floor_stages[name] / totals[1] if name != "all" else 1
-        a, b = ours.cpu_ms * parlour_share, floor_ms * floor_share
-        rows.append([name, f"{a:.2f}", f"{b:.2f}", f"{a - b:+.2f}"])
-    return rows
+        shares[name] = (ours.cpu_ms * parlour_share, floor_ms * floor_share)
+    return shares
+
+
+def by_stage(measured: Measured) -> list[list[str]]:
+    """Rows of stage, Parlour's ms/int, the floor's, and the difference."""
+    return [
+        [name, f"{a:.2f}", f"{b:.2f}", f"{a - b:+.2f}"]
+        for name, (a, b) in stage_ms(measured).items()
+    ]
+
+
+def floor_and_picture(measured: Measured) -> str:
+    """What any bot that answers with a board pays (the floor) plus Parlour's picture stages
+    alone (`bench.profile.GROUPS`' "pictures"), beside Parlour's whole CPU per interaction."""
+    shares = stage_ms(measured)
+    picture = sum(shares[stage][0] for stage in GROUPS["pictures"])
+    floor_ms, parlour_ms = shares["all"][1], shares["all"][0]
+    return (
+        f"the floor and Parlour's picture (its drawing, PNG encoding and hand-over) alone: "
+        f"{floor_ms:.2f} + {picture:.2f} = {floor_ms + picture:.2f} ms an interaction, of "
+        f"Parlour's {parlour_ms:.2f}"
+    )
 
 
 def main() -> None:
@@ -275,6 +295,7 @@ def main() -> None:
             ("stage", f"{commit} ms/int", "floor ms/int", "Parlour − floor"),
             by_stage(measured),
         )
+        run.note(floor_and_picture(measured))
     run.save()
     print_load("after")
 

@@ -8,7 +8,7 @@ from collections import Counter
 
 import discord
 
-from bench.floor import Measured, board_of, by_stage, first_button
+from bench.floor import Measured, board_of, by_stage, first_button, floor_and_picture
 from bench.floor_bot import Clicked, Shown
 from bench.load import Window
 from bench.profile import Profiled
@@ -93,13 +93,15 @@ async def test_a_click_is_answered_with_the_board_parlour_showed() -> None:
     assert len(answer["view"].children) == 3
 
 
-def test_each_bots_cpu_is_shared_out_by_its_own_samples() -> None:
-    def measured(cpu_s: float) -> Window:
-        return Window(10.0, [5.0] * 1000, 0, 1000, Counter(), 0, cpu_s, cpu_s, 0.0)
+def stretch(cpu_s: float) -> Window:
+    """1,000 interactions answered in 10 s, the bot using `cpu_s` of CPU."""
+    return Window(10.0, [5.0] * 1000, 0, 1000, Counter(), 0, cpu_s, cpu_s, 0.0)
 
+
+def test_each_bots_cpu_is_shared_out_by_its_own_samples() -> None:
     both = Measured(
-        parlour=measured(9.0),
-        floor=measured(3.0),
+        parlour=stretch(9.0),
+        floor=stretch(3.0),
         parlour_stages=Profiled(Counter({"storage": 1, "requests to Discord": 2}), 9.0, 1000, ""),
         floor_stages=Counter({"requests to Discord": 4}),
     )
@@ -107,6 +109,19 @@ def test_each_bots_cpu_is_shared_out_by_its_own_samples() -> None:
     assert rows["storage"] == ["3.00", "0.00", "+3.00"]
     assert rows["requests to Discord"] == ["6.00", "3.00", "+3.00"]
     assert rows["all"] == ["9.00", "3.00", "+6.00"]
+
+
+def test_the_floor_and_parlours_picture_are_added_up() -> None:
+    stages = Counter({"PNG encode": 2, "picture drawing": 3, "picture hand-over": 1, "storage": 4})
+    both = Measured(
+        parlour=stretch(10.0),
+        floor=stretch(2.5),
+        parlour_stages=Profiled(stages, 10.0, 1000, ""),
+        floor_stages=Counter({"requests to Discord": 4}),
+    )
+    assert floor_and_picture(both).endswith(
+        "2.50 + 6.00 = 8.50 ms an interaction, of Parlour's 10.00"
+    )
 
 
 async def test_a_risk_floor_board_has_parlours_menus_and_its_first_button_is_clicked() -> None:
