@@ -87,12 +87,6 @@ async def parlour(title: Title, games: int, rate: float, seconds: float) -> tupl
     return measured, board
 
 
-def first_button(components: list[JSON]) -> str:
-    """The custom id of a board's first button (a Risk board's menus come before them)."""
-    buttons = (c for row in components for c in row["components"] if c["type"] == 2)
-    return str(next(buttons)["custom_id"])
-
-
 def board_of(message: FakeMessage) -> JSON:
     """A board message as `bench.floor_bot.Shown.of` reads it."""
     (embed,) = message.embeds
@@ -180,7 +174,8 @@ async def _member(
     while True:
         await pacer.slot()
         message = fake.message(board.id)
-        interaction = await fake.click(user, message, custom_id=first_button(message.components))
+        button = message.buttons[0]["custom_id"]  # a Risk board's menus come before them
+        interaction = await fake.click(user, message, custom_id=button)
         try:
             await interaction.response(timeout=DEADLINE + 2)
             tally.moves += 1

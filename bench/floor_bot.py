@@ -40,22 +40,21 @@ class Shown:
     picture."""
 
     embed: JSON
-    rows: list[list[JSON]]
+    rows: list[JSON]  # action rows, as Discord sends them
     picture: bytes
 
     @classmethod
     def of(cls, board: JSON) -> Shown:
         """From the bench's JSON (the picture in base64)."""
-        rows = [row["components"] for row in board["components"]]
-        return cls(board["embed"], rows, base64.b64decode(board["picture"]))
+        return cls(board["embed"], board["components"], base64.b64decode(board["picture"]))
 
     def view(self, board: int) -> discord.ui.View:
         """Board `board`'s buttons and menus: Parlour's looks, this bot's custom ids."""
         view = discord.ui.View(timeout=None)
         count = 0
-        for row, components in enumerate(self.rows):
-            for component in components:
-                item = _menu(component) if component["type"] == SELECT else _button(component)
+        for row, shown in enumerate(self.rows):
+            for component in discord.ActionRow(shown).children:  # type: ignore[arg-type]
+                item = _item(component)
                 item.row = row
                 view.add_item(Clicked(board, count, item))
                 count += 1
@@ -73,37 +72,12 @@ class Shown:
         }
 
 
-SELECT = 3  # a string select's component type; the rest of a board's components are buttons
-
-
-def _button(shown: JSON) -> discord.ui.Button[Any]:
-    emoji = shown.get("emoji")
-    return discord.ui.Button(
-        label=shown.get("label"),
-        style=discord.ButtonStyle(shown.get("style", 2)),
-        emoji=emoji and emoji.get("name"),
-        disabled=shown.get("disabled", False),
-    )
-
-
-def _menu(shown: JSON) -> discord.ui.Select[Any]:
-    options = [
-        discord.SelectOption(
-            label=option["label"],
-            value=option["value"],
-            description=option.get("description"),
-            emoji=(emoji := option.get("emoji")) and emoji.get("name"),
-            default=option.get("default", False),
-        )
-        for option in shown["options"]
-    ]
-    return discord.ui.Select(
-        placeholder=shown.get("placeholder"),
-        min_values=shown.get("min_values", 1),
-        max_values=shown.get("max_values", 1),
-        options=options,
-        disabled=shown.get("disabled", False),
-    )
+def _item(shown: discord.Component) -> discord.ui.Button[Any] | discord.ui.Select[Any]:
+    """A board's button or menu as discord.py's item of it (as `View.from_message` makes them)."""
+    if isinstance(shown, discord.SelectMenu):
+        return discord.ui.Select.from_component(shown)  # type: ignore[return-value]
+    assert isinstance(shown, discord.Button), f"a board shows buttons and menus, not {shown}"
+    return discord.ui.Button.from_component(shown)
 
 
 class Clicked(

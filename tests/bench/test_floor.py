@@ -8,7 +8,7 @@ from collections import Counter
 
 import discord
 
-from bench.floor import Measured, board_of, by_stage, first_button, floor_and_picture
+from bench.floor import Measured, board_of, by_stage, floor_and_picture
 from bench.floor_bot import Clicked, Shown
 from bench.load import Window
 from bench.profile import Profiled
@@ -134,5 +134,6 @@ async def test_a_risk_floor_board_has_parlours_menus_and_its_first_button_is_cli
     assert menu["options"][0]["emoji"]["name"] == "⚔️"
     assert menu["options"][1]["description"] == "next to Siberia"
     assert looks(rows[1:]) == looks(BOARD.components)
-    assert first_button(rows) == "floor:4:1"  # the menu's row is passed over
-    assert first_button(RISK_BOARD.components) == "a"
+    clicked = FakeMessage(data={**RISK_BOARD.data, "components": rows}).buttons[0]
+    assert clicked["custom_id"] == "floor:4:1"  # the menu's row is passed over
+    assert RISK_BOARD.buttons[0]["custom_id"] == "a"
