@@ -12,6 +12,7 @@ import argparse
 import asyncio
 import logging
 import os
+import re
 import sqlite3
 import sys
 import time
@@ -205,10 +206,20 @@ def forget_guild(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+# A Discord id as Discord's Copy ID writes it: 17 digits since 2015, and below 2**63 (the
+# database's integers) until long after 2080.
+SNOWFLAKE = re.compile(r"[0-9]{17,19}")
+
+
 def discord_id(text: str) -> int:
-    """A Discord id typed on the command line: digits in range, else argparse's error."""
-    if not text.isdigit() or not 0 < int(text) < 2**63:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a Discord id (digits)")
+    """A member's or a server's id typed on the command line: a plausible Discord snowflake
+    (17 to 19 ASCII digits, below 2**63), else argparse's error, so that a typo (`2`, a
+    full-width `１２３`, a digit short) never names someone else's data."""
+    if not SNOWFLAKE.fullmatch(text) or int(text) >= 2**63:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a Discord id: copy it from Discord (17 to 19 digits, "
+            "Developer Mode, then Copy ID)."
+        )
     return int(text)
 
 

@@ -14,7 +14,9 @@ import types
 import typing
 from collections.abc import Callable, Mapping
 from functools import cache
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
+
+from rules.core import PLAYER_ID
 
 T = TypeVar("T")
 
@@ -120,3 +122,44 @@ def _build(tp: Any, data: Any) -> Any:
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         return tp(data)
     return data
+
+
+def player_renamed(value: T, old: int, new: int) -> T:
+    """`value` (a state dataclass) with every player id `old` in it made `new`: the fields
+    whose type hints say `PlayerId` (alone, or inside tuples and nested dataclasses), and no
+    other number, however equal (a seat, a count, a territory)."""
+    return typing.cast(T, _renamed(type(value), value, old, new))
+
+
+@cache
+def _marked_hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls, include_extras=True)
+
+
+def _renamed(tp: Any, value: Any, old: int, new: int) -> Any:
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if origin is Annotated:
+        if PLAYER_ID in tp.__metadata__:
+            return new if value == old else value
+        return _renamed(args[0], value, old, new)
+    if origin in (typing.Union, types.UnionType):
+        if value is None:
+            return None
+        (inner,) = [a for a in args if a is not type(None)]
+        return _renamed(inner, value, old, new)
+    if origin is tuple:
+        inners = [args[0]] * len(value) if len(args) == 2 and args[1] is Ellipsis else args
+        return tuple(_renamed(a, v, old, new) for a, v in zip(inners, value, strict=True))
+    if origin is frozenset:
+        return frozenset(_renamed(args[0], v, old, new) for v in value)
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        hints = _marked_hints(tp)
+        changes = {}
+        for f in dataclasses.fields(tp):
+            now = getattr(value, f.name)
+            then = _renamed(hints[f.name], now, old, new)
+            if then != now:
+                changes[f.name] = then
+        return dataclasses.replace(value, **changes) if changes else value
+    return value

@@ -5,15 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from random import Random
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Generic, Protocol, TypeVar
 
 from rules.frozen import frozen
 
 if TYPE_CHECKING:  # rules.options builds on this module
     from rules.options import OptionSet
 
-PlayerId = int
-"""Opaque player id: a Discord user id, or a negative number for a bot seat."""
+PLAYER_ID = "player id"
+PlayerId = Annotated[int, PLAYER_ID]
+"""Opaque player id: a Discord user id, or a negative number for a bot seat. Marked, so that
+a state's fields holding one are known by their type hints (`rules.codec.with_player`)."""
 
 Options = Mapping[str, Any]
 

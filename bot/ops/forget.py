@@ -4,7 +4,9 @@ after the bot was removed from it (`purge_departed`).
 
 A forgotten member's games in play are resigned first (their seat plays out as each game's
 rules say), their lobbies left or cancelled; then `Storage.forget_player` swaps their id
-for a stand-in everywhere, so finished games still replay and the others' results stand.
+for a fresh stand-in in each of their games (found through their seats, changed where the
+data model holds a player id, states walked by their type hints), so finished games still
+replay, the others' results stand, and their games can't be linked to each other by it.
 """
 
 from __future__ import annotations
@@ -14,14 +16,17 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
 
 from bot.errors import GameUnreadable, UserError
 from bot.language.wording import FORMER_PLAYER, STAND_INS
 from bot.service import GameService
 from bot.shards import Shards
 from bot.storage import ACTIVE, LOBBY
+from rules.codec import player_renamed
 from rules.seats import RESIGN
 
 log = logging.getLogger(__name__)
@@ -57,7 +62,6 @@ async def forget_member(service: GameService, player_id: int) -> Forgotten:
             else:
                 await service.leave(row.id, player_id)
             done.lobbies.append(row.id)
-    stand_in = await _new_stand_in(service)
     # Games still in play after the resignation (a seat the rules play on): their moves wait
     # while the ids are swapped, then read the swapped seats and state, not this process's
     # copy, which would write the member's id back. Other processes see the game's revision
@@ -68,16 +72,36 @@ async def forget_member(service: GameService, player_id: int) -> Forgotten:
     async with contextlib.AsyncExitStack() as held:
         for game_id in playing:
             await held.enter_async_context(service.lock(game_id))
-        done.games = await service.storage.forget_player(player_id, stand_in, FORMER_PLAYER)
+        done.games = await service.storage.forget_player(
+            player_id, FORMER_PLAYER, partial(_restated, service), _stand_in
+        )
         service.forget_cached(playing)
     return done
 
 
-async def _new_stand_in(service: GameService) -> int:
-    while True:
-        stand_in = STAND_INS.start + secrets.randbelow(len(STAND_INS))
-        if not await service.storage.is_player_id_used(stand_in):
-            return stand_in
+def _restated(
+    service: GameService, game: str, state: Mapping[str, Any], old: int, new: int
+) -> Mapping[str, Any]:
+    """A saved state with player `old` made `new`, through the game's engine: loaded, the
+    fields its type hints mark as player ids changed, dumped again.
+
+    Raises:
+        GameUnreadable: For a state this version can't load (nothing is forgotten then: the
+            transaction is undone).
+    """
+    if game not in service.engines:
+        raise GameUnreadable(f"no engine for {game!r}")
+    engine = service.engine(game)
+    try:
+        loaded = engine.load(state)
+    except Exception as e:  # as `GameService.table`: another version's state, or a corrupted one
+        raise GameUnreadable(f"a {game} state this version can't load: {e!r}") from e
+    return engine.dump(player_renamed(loaded, old, new))
+
+
+def _stand_in() -> int:
+    """A random stand-in id: 16 digits, never a Discord id (`STAND_INS`)."""
+    return STAND_INS.start + secrets.randbelow(len(STAND_INS))
 
 
 async def purge_departed(

@@ -1,73 +1,96 @@
-"""Forgetting, for privacy: a member's personal data swapped for a stand-in everywhere, a
+"""Forgetting, for privacy: a member's personal data swapped for stand-ins in their games, a
 server's data deleted, and the record of servers the bot left (purged after a while)."""
 
 from __future__ import annotations
 
-import re
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
 
-from bot.storage.conn import Connected
+from bot.storage.conn import Conn, Connected
+
+Restate = Callable[[str, Mapping[str, Any], int, int], Mapping[str, Any]]
+"""A game's saved state (the game's name, its state) with one player id (the third) made
+another (the fourth)."""
 
 
 class Privacy(Connected):
     """A member or a server forgotten, and the departures that lead to it."""
 
-    async def forget_player(self, player_id: int, stand_in: int, name: str) -> int:
-        """Remove a member's personal data everywhere, in one transaction: their ratings and
-        results go; in every game they sat in or hosted, their id becomes `stand_in` (seats,
-        action log, host, votes, the saved state and the actions' arguments) and their name
-        `name`, so finished games still replay and the others' results stand. Returns the
-        number of games they were in. Their games in play must be over first (resigned)."""
-        same = re.compile(rf"(?<![0-9]){player_id}(?![0-9])")
-
-        def swapped(text: str) -> str:
-            return same.sub(str(stand_in), text)
-
+    async def forget_player(
+        self, player_id: int, name: str, restate: Restate, stand_in: Callable[[], int]
+    ) -> int:
+        """Remove a member's personal data, in one transaction: their results, ratings and
+        settings go; each game holding their id (a seat, its host, who ended it, a vote)
+        gets a stand-in of its own, drawn by `stand_in` and seated nowhere yet, in each of
+        those places, in its action log's player column and, through `restate` (the game's
+        state with one player id made another, by the state's structure), in its saved
+        state; their seat's name becomes `name`. Finished games still replay; no other game,
+        and no other number in their games, is touched. Returns the number of games they
+        were in. Their games in play must be over first (resigned)."""
         async with self._transaction() as db:
             games = await db.fetch(
-                "SELECT id, host_id, ended_by, end_votes, options, state FROM games"
-                " WHERE host_id = ? OR ended_by = ? OR id IN"
-                " (SELECT game_id FROM seats WHERE player_id = ?)",
+                "SELECT id, game, host_id, ended_by, end_votes, state FROM games"
+                " WHERE id IN (SELECT game_id FROM seats WHERE player_id = ?)"
+                " OR host_id = ? OR ended_by = ? ORDER BY id",
                 player_id,
                 player_id,
                 player_id,
             )
+            drawn: set[int] = set()
             for game in games:
+                new = await self._fresh_stand_in(db, stand_in, drawn)
+
+                def swap(held: int, new: int = new) -> int:
+                    return new if held == player_id else held
+
+                state = game["state"]
+                if state is not None:
+                    state = json.dumps(restate(game["game"], json.loads(state), player_id, new))
+                votes = [swap(v) for v in json.loads(game["end_votes"])]
                 await db.execute(
-                    "UPDATE games SET host_id = ?, ended_by = ?, end_votes = ?, options = ?,"
-                    " state = ?, revision = revision + 1 WHERE id = ?",
-                    stand_in if game["host_id"] == player_id else game["host_id"],
-                    stand_in if game["ended_by"] == player_id else game["ended_by"],
-                    swapped(game["end_votes"]),
-                    swapped(game["options"]),
-                    None if game["state"] is None else swapped(game["state"]),
+                    "UPDATE games SET host_id = ?, ended_by = ?, end_votes = ?, state = ?,"
+                    " revision = revision + 1 WHERE id = ?",
+                    swap(game["host_id"]),
+                    None if game["ended_by"] is None else swap(game["ended_by"]),
+                    json.dumps(votes),
+                    state,
                     game["id"],
                 )
-            # An action's argument may name them (a seat handed to the AI, taken back).
-            named = await db.fetch(
-                "SELECT game_id, step, action FROM actions WHERE action LIKE ?", f"%{player_id}%"
-            )
-            await db.executemany(
-                "UPDATE actions SET action = ? WHERE game_id = ? AND step = ?",
-                [(swapped(r["action"]), r["game_id"], r["step"]) for r in named],
-            )
-            await db.execute(
-                "UPDATE actions SET player_id = ? WHERE player_id = ?", stand_in, player_id
-            )
-            await db.execute(
-                "UPDATE seats SET player_id = ?, name = ? WHERE player_id = ?",
-                stand_in,
-                name,
-                player_id,
-            )
+                await db.execute(
+                    "UPDATE seats SET player_id = ?, name = ? WHERE game_id = ? AND player_id = ?",
+                    new,
+                    name,
+                    game["id"],
+                    player_id,
+                )
+                await db.execute(
+                    "UPDATE actions SET player_id = ? WHERE game_id = ? AND player_id = ?",
+                    new,
+                    game["id"],
+                    player_id,
+                )
             await db.execute("DELETE FROM results WHERE player_id = ?", player_id)
             await db.execute("DELETE FROM ratings WHERE player_id = ?", player_id)
             await db.execute("DELETE FROM member_settings WHERE user_id = ?", player_id)
+        await self._scrub()
         return len(games)
 
-    async def is_player_id_used(self, player_id: int) -> bool:
-        """Whether any seat holds `player_id` (a stand-in must be new)."""
-        row = await self._read.fetchone("SELECT COUNT(*) FROM seats WHERE player_id = ?", player_id)
-        return bool(row and row[0])
+    @staticmethod
+    async def _fresh_stand_in(db: Conn, draw: Callable[[], int], drawn: set[int]) -> int:
+        """A stand-in id no seat holds, and not drawn before in this forget."""
+        while True:
+            candidate = draw()
+            if candidate not in drawn and not await db.fetchone(
+                "SELECT 1 FROM seats WHERE player_id = ?", candidate
+            ):
+                drawn.add(candidate)
+                return candidate
+
+    async def _scrub(self) -> None:
+        """After a forget (a member's or a server's): what the backend does so that no copy
+        of the old rows stays in its files (SQLite: its write-ahead log emptied into the
+        database, whose freed pages `secure_delete` has zeroed). Nothing by default."""
 
     async def forget_guild(self, guild_id: int) -> int:
         """Delete everything kept about a server: its games (seats, action logs, results),
@@ -80,6 +103,7 @@ class Privacy(Connected):
             games = await db.execute("DELETE FROM games WHERE guild_id = ?", guild_id)
             for table in ("ratings", "guild_settings", "guild_departures"):
                 await db.execute(f"DELETE FROM {table} WHERE guild_id = ?", guild_id)
+        await self._scrub()
         return games
 
     async def guild_left(self, guild_id: int, now: float) -> None:

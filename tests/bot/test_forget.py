@@ -4,14 +4,16 @@ data deleted, and servers the bot left purged after 30 days unless it came back.
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
 from random import Random
+from typing import Any
 
 import pytest
 
 from bot.instance_lock import InstanceLock
-from bot.language.wording import FORMER_PLAYER
+from bot.language.wording import FORMER_PLAYER, STAND_INS
 from bot.ops.forget import RETENTION, forget_member, purge_departed
 from bot.service import GameService
 from bot.shards import Shards
@@ -249,3 +251,87 @@ async def test_a_server_left_while_the_bot_was_offline_is_noticed_once_connected
     )
     assert purged == [removed]
     assert [g.guild_id for g in await storage.games(status=LOBBY)] == [kept]
+
+
+async def rows_of_games(service: GameService, game_ids: set[int]) -> dict[str, list[Any]]:
+    """Every row of these games, in every table that holds a game's rows, as stored."""
+    storage = service.storage
+    return {
+        table: sorted(
+            (row for row in await storage.table_rows(table) if row[key] in game_ids),
+            key=repr,
+        )
+        for table, key in (
+            ("games", "id"),
+            ("seats", "game_id"),
+            ("actions", "game_id"),
+            ("results", "game_id"),
+        )
+    }
+
+
+async def a_game_of(service: GameService, game: str, players: list[int], rng: Random) -> int:
+    """A game of `game` for `players` (the first hosts), played 30 random moves on."""
+    host, *others = players
+    table = await service.create_lobby(
+        game, guild_id=HOME, channel_id=5, host_id=host, host_name="Host", options={}
+    )
+    for other in others:
+        await service.join(table.row.id, other, f"Player {other % 1000}")
+    await service.start(table.row.id, host)
+    await play_on(service, table.row.id, 30, rng)
+    return table.row.id
+
+
+@pytest.mark.parametrize("member", [ZED, 2])
+async def test_forgetting_a_member_changes_no_byte_of_anyone_elses_games(
+    service: GameService, member: int
+) -> None:
+    """Other members' games are never touched, though their logged moves hold numbers
+    that, written out, are the member's id (`{"verb": "roll", "arg": "2"}`), and in the
+    member's own games only player ids change: a move's argument stays as it was."""
+    rng = Random(11)
+    theirs = {await a_game_of(service, game, [LEO, member], rng) for game in ENGINES}
+    others = {await a_game_of(service, game, [LEO, MIA], rng) for game in ENGINES}
+    logged = [
+        entry.action
+        for game_id in others
+        for entry in await service.storage.actions(game_id)
+        if entry.action.arg is not None
+    ]
+    assert any(str(member) in str(a.arg) for a in logged) or member == ZED
+    before = await rows_of_games(service, others)
+    moves = {g: [e.action for e in await service.storage.actions(g)] for g in theirs}
+
+    done = await forget_member(service, member)
+
+    assert done.games == len(ENGINES)
+    assert await rows_of_games(service, others) == before
+    for game_id in theirs:  # as before, and the resignation of a game still in play
+        now = [e.action for e in await service.storage.actions(game_id)]
+        assert now[: len(moves[game_id])] == moves[game_id]
+    for game_id in theirs | others:
+        table = await service.table(game_id)
+        replayed = await service.replay(game_id)
+        assert service.engine(table.row.game).dump(replayed) == table.row.state
+
+
+async def test_each_forgotten_game_gets_a_stand_in_of_its_own(service: GameService) -> None:
+    rng = Random(12)
+    theirs = [await a_game_of(service, game, [LEO, ZED], rng) for game in ENGINES]
+    theirs.append(await started(service, AWAY, ZED, ZED_NAME, MIA))
+
+    await forget_member(service, ZED)
+
+    stand_ins = [
+        seat.player_id
+        for game_id in theirs
+        for seat in await service.storage.seats(game_id)
+        if seat.name == FORMER_PLAYER
+    ]
+    assert len(stand_ins) == len(set(stand_ins)) == len(theirs)
+    assert all(s in STAND_INS for s in stand_ins)
+    for game_id, stand_in in zip(theirs, stand_ins, strict=True):
+        row = await service.storage.get_game(game_id)
+        assert row is not None and row.state is not None
+        assert str(stand_in) in json.dumps(row.state)  # the seat the state names

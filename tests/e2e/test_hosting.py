@@ -22,7 +22,7 @@ from bot.client import SHUTDOWN_GRACE
 from bot.service import GameService
 from bot.storage import migrations, open_storage
 from rules.registry import ENGINES
-from tests.bot.test_admin import a_game, chore
+from tests.bot.test_admin import chore
 from tests.e2e.conftest import Launcher, ParlourFactory
 from tests.e2e.driver import play_one_move, start_game
 from tests.e2e.fake_discord import FakeDiscord
@@ -192,20 +192,26 @@ async def test_forget_user_and_forget_server_chores(tmp_path: Path) -> None:
     database = tmp_path / "parlour.sqlite3"
     storage = await open_storage(f"sqlite:///{database}")
     service = GameService(storage, ENGINES)
-    await a_game(service)  # players 1 and 2 in server 1 << 22, in play
+    ana, leo, guild = 733241950187002113, 733241950187003227, 1100000000000000001
+    table = await service.create_lobby(
+        "cock_and_bull", guild_id=guild, channel_id=2, host_id=ana, host_name="Ana", options={}
+    )
+    await service.join(table.row.id, leo, "Leo")
+    await service.start(table.row.id, ana)
     await storage.close()
     env = {"DATABASE_PATH": str(database)}
 
-    done = chore("forget-user", "2", cwd=tmp_path, **env)
+    done = chore("forget-user", str(leo), cwd=tmp_path, **env)
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout == (
-        "Member 2 forgotten: 1 games now name a former player (1 in play resigned, "
+        f"Member {leo} forgotten: 1 games now name a former player (1 in play resigned, "
         "0 lobbies left).\n"
     )
-    done = chore("forget-server", str(1 << 22), cwd=tmp_path, **env)
-    assert done.stdout == f"Server {1 << 22} forgotten: its data deleted (1 games).\n"
-    bad = chore("forget-user", "Leo", cwd=tmp_path, **env)
-    assert bad.returncode == 2 and "'Leo' is not a Discord id (digits)" in bad.stderr
+    done = chore("forget-server", str(guild), cwd=tmp_path, **env)
+    assert done.stdout == f"Server {guild} forgotten: its data deleted (1 games).\n"
+    for typed in ("Leo", "2"):
+        bad = chore("forget-user", typed, cwd=tmp_path, **env)
+        assert bad.returncode == 2 and f"{typed!r} is not a Discord id" in bad.stderr
 
 
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze here")
