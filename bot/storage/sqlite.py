@@ -19,6 +19,11 @@ from bot.instance_lock import InstanceLock
 from bot.storage.base import Storage
 from bot.storage.conn import Conn, Row
 
+# Deleted and overwritten rows are zeroed in the file, not only marked free: a forgotten
+# member's name must not stay in a page's free space (SQLite's own default, set when it is
+# built, is off in many builds).
+SECURE_DELETE = "PRAGMA secure_delete = ON"
+
 
 class _Conn:
     """`Conn` over an aiosqlite connection (which already speaks `?`)."""
@@ -96,6 +101,7 @@ class SqliteStorage(Storage):
         storage = cls(db, lock)
         try:
             await db.execute("PRAGMA journal_mode = WAL")
+            await db.execute(SECURE_DELETE)
             await db.execute("PRAGMA foreign_keys = ON")
             await db.execute("PRAGMA synchronous = NORMAL")  # WAL + NORMAL: durable at commit
             await storage.migrate()
@@ -111,6 +117,7 @@ class SqliteStorage(Storage):
         uri = f"{Path(path).resolve().as_uri()}?mode=ro"
         db = await aiosqlite.connect(uri, uri=True, isolation_level=None)
         db.row_factory = aiosqlite.Row
+        await db.execute(SECURE_DELETE)
         return cls(db)
 
     async def close(self) -> None:
@@ -137,6 +144,13 @@ class SqliteStorage(Storage):
         never lands inside another task's transaction on the shared connection."""
         async with self._turn:
             yield self._conn
+
+    async def _scrub(self) -> None:
+        """Empty the write-ahead log into the database: its old page images still hold
+        what was just forgotten, and a copy of the files (`cp`, a VM snapshot) would keep
+        them until SQLite's next checkpoint."""
+        async with self._statement() as db:
+            await db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     async def _after_insert_rows(self, db: Conn) -> None:
         """Nothing to do: AUTOINCREMENT carries on after the highest id by itself."""

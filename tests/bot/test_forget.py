@@ -7,9 +7,11 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
+from pathlib import Path
 from random import Random
 from typing import Any
 
+import aiosqlite
 import pytest
 
 from bot.instance_lock import InstanceLock
@@ -270,11 +272,13 @@ async def rows_of_games(service: GameService, game_ids: set[int]) -> dict[str, l
     }
 
 
-async def a_game_of(service: GameService, game: str, players: list[int], rng: Random) -> int:
+async def a_game_of(
+    service: GameService, game: str, players: list[int], rng: Random, host_name: str = "Host"
+) -> int:
     """A game of `game` for `players` (the first hosts), played 30 random moves on."""
     host, *others = players
     table = await service.create_lobby(
-        game, guild_id=HOME, channel_id=5, host_id=host, host_name="Host", options={}
+        game, guild_id=HOME, channel_id=5, host_id=host, host_name=host_name, options={}
     )
     for other in others:
         await service.join(table.row.id, other, f"Player {other % 1000}")
@@ -335,3 +339,41 @@ async def test_each_forgotten_game_gets_a_stand_in_of_its_own(service: GameServi
         row = await service.storage.get_game(game_id)
         assert row is not None and row.state is not None
         assert str(stand_in) in json.dumps(row.state)  # the seat the state names
+
+
+async def test_nothing_of_a_forgotten_member_stays_in_the_sqlite_files_while_the_bot_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Read as raw bytes, the database file and its write-ahead log hold neither the
+    member's name nor their id (as text or as a stored integer) right after a forget, the
+    connection still open, on a SQLite built with `secure_delete` off (simulated: every
+    connection opens with it off, as such a build's do)."""
+    connect = aiosqlite.connect
+
+    async def built_without_secure_delete(*args: Any, **kwargs: Any) -> aiosqlite.Connection:
+        db = await connect(*args, **kwargs)
+        await db.execute("PRAGMA secure_delete = OFF")
+        return db
+
+    monkeypatch.setattr(aiosqlite, "connect", built_without_secure_delete)
+    database = tmp_path / "parlour.sqlite3"
+    storage = await open_storage(f"sqlite:///{database}")
+    service = GameService(storage, ENGINES, fixed_seed="forget")
+    try:
+        rng = Random(13)
+        for game in ENGINES:
+            await a_game_of(service, game, [ZED, LEO], rng, ZED_NAME)
+            await a_game_of(service, game, [LEO, MIA], rng)
+        await service.storage.set_text_board_default(ZED, True)
+        traces = (ZED_NAME.encode(), str(ZED).encode(), ZED.to_bytes(8, "big"))
+
+        def held() -> list[bytes]:
+            files = (database, Path(f"{database}-wal"))
+            return [t for t in traces for f in files if f.exists() and t in f.read_bytes()]
+
+        assert held()
+        await forget_member(service, ZED)
+
+        assert held() == []
+    finally:
+        await storage.close()
