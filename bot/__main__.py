@@ -1,6 +1,6 @@
 """`python -m bot`: start Parlour with the settings from the environment and `.env` (or
 the file `ENV_FILE` names); `python -m bot sync-commands`, `copy-db --to …`, `backup PATH`,
-`check`, `forget-user ID` and `forget-server ID` for the admin's chores.
+`check`, `forget-user ID`, `export-user ID` and `forget-server ID` for the admin's chores.
 
 Exit status: 0 stopped normally (or a chore done), 1 Discord refused the token (or a chore
 found problems), 2 a bad setting or an unusable database, 3 Discord could not be reached
@@ -28,8 +28,16 @@ from bot import __version__
 from bot.client import ParlourBot, make_bot
 from bot.instance_lock import DatabaseInUse, InstanceLock
 from bot.log_format import setup_logging
-from bot.ops.admin import BackupRefused, backup, check, forget_server, forget_user
+from bot.ops.admin import (
+    BackupRefused,
+    backup,
+    check,
+    export_user,
+    forget_server,
+    forget_user,
+)
 from bot.ops.copy_db import CopyRefused, copy_db
+from bot.ops.export import as_json
 from bot.settings import Settings, SettingsError
 from bot.storage import DatabaseUnavailable
 from bot.storage.url import ALLOWED, sqlite_path
@@ -195,6 +203,27 @@ def forget_member(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def export_member(settings: Settings, args: argparse.Namespace) -> int:
+    """`export-user ID [--out FILE]`: a member's copy of their data, as their `/my-data`
+    gives it, on stdout or in a new file only its owner may read."""
+    try:
+        text = as_json(asyncio.run(export_user(settings, args.id)))
+    except DatabaseUnavailable as e:
+        print(f"export-user: {e}", file=sys.stderr)
+        return 2
+    if args.out is None:
+        sys.stdout.write(text)
+        return 0
+    try:  # a new file, 0600: it holds the member's personal data
+        with os.fdopen(os.open(args.out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as f:
+            f.write(text)
+    except OSError as e:
+        print(f"export-user: {args.out!r} can't be written: {e.strerror}.", file=sys.stderr)
+        return 2
+    print(f"Member {args.id}'s data written to {args.out}.", file=sys.stderr)
+    return 0
+
+
 def forget_guild(settings: Settings, args: argparse.Namespace) -> int:
     """`forget-server ID`: delete everything kept about a server."""
     try:
@@ -300,6 +329,19 @@ def parser() -> argparse.ArgumentParser:
     )
     forget_user_.add_argument("id", type=discord_id, help="the member's Discord user id")
     forget_user_.set_defaults(command=forget_member)
+    export_user_ = sub.add_parser(
+        "export-user",
+        help="a member's copy of their data, as JSON (a request of access)",
+        description="Write everything Parlour keeps about a member, from every server, as "
+        "the JSON their own /my-data gives them: their games (public facts and seats), "
+        "their own moves, results, ratings and settings; nothing of another player's "
+        "hidden hand. Reads the database as it is; the bot may be running.",
+    )
+    export_user_.add_argument("id", type=discord_id, help="the member's Discord user id")
+    export_user_.add_argument(
+        "--out", metavar="FILE", help="a new file to write (default: standard output)"
+    )
+    export_user_.set_defaults(command=export_member)
     forget_server_ = sub.add_parser(
         "forget-server",
         help="delete everything kept about a server",

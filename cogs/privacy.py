@@ -1,5 +1,5 @@
-"""`/privacy` and `/forget-me`: what Parlour keeps about a member, and forgetting it on
-request (docs/PRIVACY.md is the full note).
+"""`/privacy`, `/my-data` and `/forget-me`: what Parlour keeps about a member, a copy of it,
+and forgetting it on request (docs/PRIVACY.md is the full note).
 
 `/forget-me` asks first; its buttons (`fm1:<owner>:<yes|no>`) name the member who asked, so
 only they can confirm, and they work across a restart.
@@ -7,6 +7,8 @@ only they can confirm, and they work across a restart.
 
 from __future__ import annotations
 
+import gzip
+import io
 import logging
 
 import discord
@@ -17,6 +19,7 @@ from bot.client import Interaction, ParlourBot
 from bot.errors import UserError
 from bot.language.command_translator import spoken_command
 from bot.language.i18n import N_, _, ngettext
+from bot.ops.export import as_json, member_data
 from bot.ops.forget import forget_member
 from bot.storage import LOBBY
 from bot.table.lobby_card import lobby_embed, lobby_view
@@ -26,6 +29,8 @@ from bot.ui.replies import Reply
 
 log = logging.getLogger(__name__)
 
+ATTACHMENT_LIMIT = 10 * 1024 * 1024  # bytes: what Discord takes from a bot in any server
+
 PRIVACY = N_("""\
 **What Parlour keeps about you**
 • Your Discord id and display name, in each game you join: to seat you and show the board.
@@ -34,6 +39,7 @@ PRIVACY = N_("""\
 Nothing else: not your messages, not your email.
 **For how long:** while the bot is in the server. When the bot is removed from a server, \
 that server's data is deleted 30 days later (unless it is added back).
+**To get a copy:** `{my_data}` sends you a file of it, from every server, that only you see.
 **To have it removed:** `{forget_me}` removes your id, name, results and ratings from every \
 server. Your games in play are resigned; finished games stay, with you as “Former player”.
 Messages already posted in Discord (boards, results) stay in their channels: the server's \
@@ -50,7 +56,8 @@ class ForgetButton(ParlourButton[ForgetId], kind=ForgetId):
 
 
 class Privacy(commands.Cog):
-    """`/privacy` and `/forget-me`, and the answer to `/forget-me`'s question (`ForgetId`)."""
+    """`/privacy`, `/my-data` and `/forget-me`, and the answer to `/forget-me`'s question
+    (`ForgetId`)."""
 
     def __init__(self, bot: ParlourBot) -> None:
         """The cog of `bot`."""
@@ -64,8 +71,34 @@ class Privacy(commands.Cog):
             stats=spoken_command("/stats"),
             history=spoken_command("/history"),
             forget_me=spoken_command("/forget-me"),
+            my_data=spoken_command("/my-data"),
         )
         await Reply.of(interaction).private(embed=discord.Embed(description=text))
+
+    @app_commands.command(name="my-data")
+    async def my_data(self, interaction: Interaction) -> None:
+        """Get a copy of your data in Parlour, from every server (a file only you see)."""
+        data = await member_data(self.bot.service.storage, interaction.user.id)
+        text = as_json(data).encode()
+        name = "parlour-my-data.json"
+        if len(text) > ATTACHMENT_LIMIT:  # years of games: JSON shrinks ten times or more
+            text, name = gzip.compress(text, mtime=0), name + ".gz"
+        if len(text) > ATTACHMENT_LIMIT:
+            raise UserError(
+                _(
+                    "Your data is too large for a file on Discord: ask the bot's admin for "
+                    "a copy (they can make it with `python -m bot export-user`)."
+                )
+            )
+        games = ngettext(
+            "Your data in Parlour, from every server: {n} game, your moves, results, ratings "
+            "and settings. Other players' hidden cards and bets are not in it.",
+            "Your data in Parlour, from every server: {n} games, your moves, results, "
+            "ratings and settings. Other players' hidden cards and bets are not in it.",
+            len(data["games"]),
+        ).format(n=len(data["games"]))
+        file = discord.File(io.BytesIO(text), filename=name)
+        await Reply.of(interaction).private(games, file=file)
 
     @app_commands.command(name="forget-me")
     async def forget_me(self, interaction: Interaction) -> None:

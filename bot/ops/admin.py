@@ -1,5 +1,5 @@
 """A server admin's chores: `backup` and `check` beside a running bot, `forget-user` and
-`forget-server` for a deletion request.
+`forget-server` for a deletion request, `export-user` for a request of access.
 
 `backup` and `check` read the database without its instance lock (the bot may be running
 on it) and never migrate it: they report what is there. The forgetting chores write, as the
@@ -12,8 +12,10 @@ import sqlite3
 from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 from bot.errors import GameUnreadable
+from bot.ops.export import member_data
 from bot.ops.forget import Forgotten, forget_member
 from bot.service import GameService
 from bot.settings import Settings
@@ -106,6 +108,16 @@ async def forget_user(settings: Settings, player_id: int) -> Forgotten:
     storage = await open_storage(settings.database_url)
     try:
         return await forget_member(GameService(storage, ENGINES), player_id)
+    finally:
+        await storage.close()
+
+
+async def export_user(settings: Settings, player_id: int) -> dict[str, Any]:
+    """A member's copy of their data, as their `/my-data` gives it (`bot.ops.export`): read
+    as the database is, beside a running bot, creating nothing."""
+    storage = await open_storage(settings.database_url, inspect=True)
+    try:
+        return await member_data(storage, player_id)
     finally:
         await storage.close()
 

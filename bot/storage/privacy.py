@@ -92,6 +92,53 @@ class Privacy(Connected):
         of the old rows stays in its files (SQLite: its write-ahead log emptied into the
         database, whose freed pages `secure_delete` has zeroed). Nothing by default."""
 
+    async def member_records(self, player_id: int) -> dict[str, list[dict[str, Any]]]:
+        """What is kept about a member, as stored, for a copy of their data: the games
+        holding their id (a seat, hosted, ended) with every seat's public part (no other
+        member's id), their own logged moves, results and ratings, and their settings."""
+        theirs = (
+            "SELECT id FROM games WHERE id IN (SELECT game_id FROM seats WHERE player_id = ?)"
+            " OR host_id = ? OR ended_by = ?"
+        )
+        queries = {
+            "games": (
+                "SELECT id, game, guild_id, channel_id, status, options, created_at,"
+                " updated_at, host_id = ? AS hosted, ended_by = ? AS ended"
+                f" FROM games WHERE id IN ({theirs}) ORDER BY id",
+                (player_id,) * 5,
+            ),
+            "seats": (
+                "SELECT game_id, seat, name, is_bot, side, player_id = ? AS mine FROM seats"
+                f" WHERE game_id IN ({theirs}) ORDER BY game_id, seat",
+                (player_id,) * 4,
+            ),
+            "moves": (
+                "SELECT game_id, step, action, by_ai, created_at FROM actions"
+                " WHERE player_id = ? ORDER BY game_id, step",
+                (player_id,),
+            ),
+            "results": (
+                "SELECT game_id, guild_id, game, place, score, won, stats, team,"
+                " rating_before, rating_after, finished_at FROM results WHERE player_id = ?"
+                " ORDER BY game_id",
+                (player_id,),
+            ),
+            "ratings": (
+                "SELECT guild_id, game, mu, sigma, played, wins FROM ratings"
+                " WHERE player_id = ? ORDER BY guild_id, game",
+                (player_id,),
+            ),
+            "settings": (
+                "SELECT text_board FROM member_settings WHERE user_id = ?",
+                (player_id,),
+            ),
+        }
+        return {
+            # keys(): a row iterates its values, not its column names
+            name: [{k: row[k] for k in row.keys()} for row in await self._read.fetch(sql, *args)]  # noqa: SIM118
+            for name, (sql, args) in queries.items()
+        }
+
     async def forget_guild(self, guild_id: int) -> int:
         """Delete everything kept about a server: its games (seats, action logs, results),
         ratings, settings and departure; the number of games deleted."""

@@ -3,7 +3,9 @@ backends; and a server's data kept 30 days after the bot is removed, unless it c
 
 from __future__ import annotations
 
+import json
 import time
+from random import Random
 
 from bot.client import ParlourBot
 from bot.ops.forget import RETENTION, purge_departed
@@ -121,3 +123,68 @@ async def test_a_server_the_bot_left_is_deleted_after_30_days_unless_it_came_bac
     assert await purge_departed(parlour.service, now=time.time() + RETENTION + 60) == [guild]
     assert await status(parlour, 1) is None
     assert await departed() == []
+
+
+async def test_my_data_is_the_members_own_and_shows_no_hidden_bet_of_another(
+    fake: FakeDiscord, start_parlour: ParlourFactory, database_url: str
+) -> None:
+    """`/my-data` answers privately with a JSON file of the member's games, seats, own
+    moves, results, ratings and settings, from every server; in a game of hidden bets, the
+    other player's bets (their moves, the state holding them) are not in it."""
+    parlour = await start_parlour(database_url=database_url)
+    service = parlour.service
+    zed, leo = fake.make_user(ZED_NAME), fake.make_user("Leo")
+    finished = await start_game(fake, zed, GAME, joiners=[leo])
+    await resign(fake, leo, finished)  # Zed wins: a result and a rating
+    await start_game(fake, leo, "winners-circle", joiners=[zed], options={"hidden_bets": True})
+    (secret,) = await service.storage.games(status="active")
+    rng = Random(4)
+    for _ in range(8):  # both place their hidden chips
+        table = await service.table(secret.id)
+        engine = service.engine(table.row.game)
+        player = min(engine.to_act(table.state))
+        action = rng.choice(engine.legal_actions(table.state, player))
+        await service.act(secret.id, player, action, table.row.step)
+    logged = await service.storage.actions(secret.id)
+    leos = [e.action for e in logged if e.player_id == int(leo["id"])]
+    assert any(a.verb == "bet_hidden" for a in leos)  # his chip values, secret till the end
+    await service.storage.set_text_board_default(int(zed["id"]), True)
+
+    answer = await private_answer(fake, zed, "my-data")
+
+    assert answer.content.startswith("Your data in Parlour, from every server: 2 games")
+    (attachment,) = answer.attachments
+    assert attachment.filename == "parlour-my-data.json"
+    data = json.loads(attachment.data)
+    assert data["member"] == zed["id"] and data["settings"] == {"text_board": True}
+    first, second = data["games"]
+    assert first["game"] == "cock_and_bull" and first["your_result"]["won"] is True
+    assert [s["name"] for s in first["seats"]] == [ZED_NAME, "Leo"]
+    assert [s["you"] for s in first["seats"]] == [True, False]
+    assert [r["game"] for r in data["ratings"]] == ["cock_and_bull"]
+    assert second["game"] == "winners_circle" and second["house_rules"]["hidden_bets"] is True
+    zeds = [e.step for e in logged if e.player_id == int(zed["id"])]
+    assert zeds and [m["step"] for m in second["your_moves"]] == zeds
+    # Nothing of Leo but what the board shows: his name; not his id, moves or chips.
+    text = attachment.data.decode()
+    assert leo["id"] not in text
+    leo_steps = {e.step for e in logged if e.player_id == int(leo["id"])}
+    assert not leo_steps & {m["step"] for m in second["your_moves"]}
+    zed_moves = [
+        f"{e.action.verb}:{e.action.arg}".rstrip(":")
+        for e in logged
+        if e.player_id == int(zed["id"])
+    ]
+    assert [m["move"] for m in second["your_moves"]] == zed_moves
+    assert "state" not in second  # a saved state holds everyone's chips
+    elsewhere = await private_answer(fake, leo, "my-data")  # his own copy: his bets
+    theirs = json.loads(elsewhere.attachments[0].data)
+    assert [m["step"] for m in theirs["games"][1]["your_moves"]] == sorted(leo_steps)
+
+
+async def test_my_data_in_spanish(fake: FakeDiscord, start_parlour: ParlourFactory) -> None:
+    await start_parlour()
+    eva = fake.make_user("Eva", locale="es-ES")
+    answer = await private_answer(fake, eva, "my-data")
+    assert answer.content.startswith("Tus datos en Parlour, de todos los servidores: 0 partidas")
+    assert json.loads(answer.attachments[0].data)["games"] == []
