@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 
 from rules.cock_and_bull import ENGINE as COCK_AND_BULL
 from rules.cock_and_bull.state import CockAndBullState, Face, GameResult, WinKind
-from rules.codec import from_json, load_state, to_json
+from rules.codec import from_json, load_state, player_renamed, to_json
 from rules.core import setup_rng
+from rules.risk import ENGINE as RISK
 
 
 class Suit(enum.Enum):
@@ -198,3 +199,22 @@ def test_an_older_state_is_upgraded_one_version_at_a_time() -> None:
 def test_a_version_without_an_upgrade_is_refused(version: int | None) -> None:
     with pytest.raises(ValueError, match="unknown Test state version"):
         load_state(Saved, {"v": version, "name": "x"}, 3, "Test", UPGRADES)
+
+
+def test_a_player_renamed_changes_player_ids_and_no_other_number() -> None:
+    """Every field marked `PlayerId` (nested in tuples and dataclasses too) names the new
+    id; seats, counts and a mission's target seat, however equal to the old id, stay."""
+    old, new = 1, 10**15 + 7
+    state = RISK.initial_state([3, old, 2], {"missions": 12}, setup_rng("renamed"))
+    assert old in state.players and any(m.target == old for m in state.missions)
+
+    renamed = player_renamed(state, old, new)
+
+    assert renamed.players == tuple(new if p == old else p for p in state.players)
+    assert renamed.start_rolls == tuple(
+        (new if p == old else p, roll) for p, roll in state.start_rolls
+    )
+    assert renamed.owners == tuple(new if p == old else p for p in state.owners)
+    unchanged = ("players", "start_rolls", "owners")
+    assert replace(renamed, **{f: getattr(state, f) for f in unchanged}) == state
+    assert player_renamed(state, 99, new) is state  # nobody of that id: the same state
