@@ -3,9 +3,13 @@ backends; and a server's data kept 30 days after the bot is removed, unless it c
 
 from __future__ import annotations
 
+import gzip
 import json
+import sys
 import time
 from random import Random
+
+import pytest
 
 from bot.client import ParlourBot
 from bot.ops.forget import RETENTION, purge_departed
@@ -188,3 +192,24 @@ async def test_my_data_in_spanish(fake: FakeDiscord, start_parlour: ParlourFacto
     answer = await private_answer(fake, eva, "my-data")
     assert answer.content.startswith("Tus datos en Parlour, de todos los servidores: 0 partidas")
     assert json.loads(answer.attachments[0].data)["games"] == []
+
+
+async def test_my_data_too_large_for_a_file_is_compressed_then_refused(
+    fake: FakeDiscord, start_parlour: ParlourFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await start_parlour()
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    await start_game(fake, ana, GAME, joiners=[leo])
+    whole = await private_answer(fake, ana, "my-data")
+    size = len(whole.attachments[0].data)
+
+    # The module the bot loaded as an extension (discord.py loads its own copy).
+    monkeypatch.setattr(sys.modules["cogs.privacy"], "ATTACHMENT_LIMIT", size - 1)
+    packed = await private_answer(fake, ana, "my-data")
+    (attachment,) = packed.attachments
+    assert attachment.filename == "parlour-my-data.json.gz"
+    assert json.loads(gzip.decompress(attachment.data)) == json.loads(whole.attachments[0].data)
+
+    monkeypatch.setattr(sys.modules["cogs.privacy"], "ATTACHMENT_LIMIT", 100)
+    refused = await private_answer(fake, ana, "my-data")
+    assert refused.attachments == [] and "python -m bot export-user" in refused.content
