@@ -26,6 +26,7 @@ from uvloop import new_event_loop
 
 from bot import __version__
 from bot.client import ParlourBot, make_bot
+from bot.errors import UserError
 from bot.instance_lock import DatabaseInUse, InstanceLock
 from bot.log_format import setup_logging
 from bot.ops.admin import (
@@ -196,6 +197,9 @@ def forget_member(settings: Settings, args: argparse.Namespace) -> int:
     except (DatabaseInUse, DatabaseUnavailable) as e:
         print(f"forget-user: {e}", file=sys.stderr)
         return 2
+    except UserError as e:  # a game of theirs this version can't read: nothing changed
+        print(f"forget-user: {e}", file=sys.stderr)
+        return 1
     print(
         f"Member {args.id} forgotten: {done.games} games now name a former player "
         f"({len(done.resigned)} in play resigned, {len(done.lobbies)} lobbies left)."

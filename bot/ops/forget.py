@@ -22,15 +22,20 @@ from functools import partial
 from typing import Any
 
 from bot.errors import GameUnreadable, UserError
+from bot.language.i18n import N_, _
 from bot.language.wording import FORMER_PLAYER, STAND_INS
 from bot.service import GameService
 from bot.shards import Shards
-from bot.storage import ACTIVE, LOBBY
+from bot.storage import ABANDONED, ACTIVE, FINISHED, LOBBY
 from rules.codec import player_renamed
 from rules.seats import RESIGN
 
 log = logging.getLogger(__name__)
 
+CANT_FORGET_YET = N_(
+    "Parlour can't forget this member yet: one of their games was saved in a form this version "
+    "of Parlour can't read. Nothing was changed; the bot's admin can find which game in its log."
+)
 RETENTION = 30 * 86400.0  # seconds a server's data is kept after the bot was removed
 PURGE_EVERY = 3600.0  # seconds between looks for servers whose time is up
 
@@ -46,7 +51,13 @@ class Forgotten:
 
 async def forget_member(service: GameService, player_id: int) -> Forgotten:
     """Resign `player_id`'s games in play, take them out of lobbies, then remove their
-    personal data from every server's records."""
+    personal data from every server's records.
+
+    Raises:
+        UserError: When one of their games can't be loaded by this version (its player ids
+            can't be found by its structure): before anything is changed.
+    """
+    await _check_readable(service, player_id)
     done = Forgotten()
     for row in await service.storage.games(status=ACTIVE, player_id=player_id):
         try:
@@ -72,11 +83,29 @@ async def forget_member(service: GameService, player_id: int) -> Forgotten:
     async with contextlib.AsyncExitStack() as held:
         for game_id in playing:
             await held.enter_async_context(service.lock(game_id))
-        done.games = await service.storage.forget_player(
-            player_id, FORMER_PLAYER, partial(_restated, service), _stand_in
-        )
+        try:
+            done.games = await service.storage.forget_player(
+                player_id, FORMER_PLAYER, partial(_restated, service), _stand_in
+            )
+        except GameUnreadable as e:  # a game found by its host or ender alone: undone whole
+            log.warning("forgetting a member refused: %s", e.reason)
+            raise UserError(_(CANT_FORGET_YET)) from e
         service.forget_cached(playing)
     return done
+
+
+async def _check_readable(service: GameService, player_id: int) -> None:
+    """Refuse (UserError) to forget a member one of whose saved games this version can't
+    load, before their games are resigned and their lobbies left."""
+    for status in (ACTIVE, FINISHED, ABANDONED):
+        for row in await service.storage.games(status=status, player_id=player_id):
+            if row.state is None:
+                continue
+            try:
+                _restated(service, row.game, row.state, player_id, player_id)
+            except GameUnreadable as e:
+                log.warning("forgetting a member refused: game %d is %s", row.id, e.reason)
+                raise UserError(_(CANT_FORGET_YET)) from e
 
 
 def _restated(
@@ -90,7 +119,7 @@ def _restated(
             transaction is undone).
     """
     if game not in service.engines:
-        raise GameUnreadable(f"no engine for {game!r}")
+        raise GameUnreadable(f"a game without an engine ({game!r})")
     engine = service.engine(game)
     try:
         loaded = engine.load(state)

@@ -14,12 +14,14 @@ from typing import Any
 import aiosqlite
 import pytest
 
+from bot.errors import UserError
 from bot.instance_lock import InstanceLock
 from bot.language.wording import FORMER_PLAYER, STAND_INS
 from bot.ops.forget import RETENTION, forget_member, purge_departed
 from bot.service import GameService
 from bot.shards import Shards
 from bot.storage import ACTIVE, CANCELLED, FINISHED, LOBBY, StaleStep, open_storage
+from bot.storage.tables import TABLES
 from bot.storage.url import sqlite_path
 from rules.hold_your_horses.actions import ROLL
 from rules.registry import ENGINES
@@ -377,3 +379,24 @@ async def test_nothing_of_a_forgotten_member_stays_in_the_sqlite_files_while_the
         assert held() == []
     finally:
         await storage.close()
+
+
+async def test_a_member_with_a_game_this_version_cant_read_is_not_forgotten_yet(
+    service: GameService,
+) -> None:
+    """Their ids in a state that can't be loaded can't be found by its structure: nothing
+    is changed (no game resigned, no lobby left), and the member is told why."""
+    in_play = await started(service, HOME, ZED, ZED_NAME, LEO)
+    finished = await started(service, HOME, LEO, "Leo", ZED)
+    await service.seat_action(finished, LEO, RESIGN)
+    await lobby(service, HOME, ZED, ZED_NAME, MIA)
+    async with service.storage._transaction() as db:  # as a later version saved it
+        await db.execute("UPDATE games SET state = ? WHERE id = ?", '{"v": 99}', finished)
+    storage = service.storage
+    before = {t: sorted(await storage.table_rows(t), key=repr) for t in TABLES}
+
+    with pytest.raises(UserError, match="can't forget this member yet"):
+        await forget_member(service, ZED)
+
+    assert {t: sorted(await storage.table_rows(t), key=repr) for t in TABLES} == before
+    assert (await service.storage.get_game(in_play)).status == ACTIVE  # type: ignore[union-attr]
