@@ -347,9 +347,10 @@ async def test_nothing_of_a_forgotten_member_stays_in_the_sqlite_files_while_the
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Read as raw bytes, the database file and its write-ahead log hold neither the
-    member's name nor their id (as text or as a stored integer) right after a forget, the
-    connection still open, on a SQLite built with `secure_delete` off (simulated: every
-    connection opens with it off, as such a build's do)."""
+    member's name nor their id (as text or as a stored integer) right after a forget, nor a
+    forgotten server's id, the connection still open, on a SQLite built with
+    `secure_delete` off (simulated: every connection opens with it off, as such a build's
+    do)."""
     connect = aiosqlite.connect
 
     async def built_without_secure_delete(*args: Any, **kwargs: Any) -> aiosqlite.Connection:
@@ -367,16 +368,20 @@ async def test_nothing_of_a_forgotten_member_stays_in_the_sqlite_files_while_the
             await a_game_of(service, game, [ZED, LEO], rng, ZED_NAME)
             await a_game_of(service, game, [LEO, MIA], rng)
         await service.storage.set_text_board_default(ZED, True)
-        traces = (ZED_NAME.encode(), str(ZED).encode(), ZED.to_bytes(8, "big"))
 
-        def held() -> list[bytes]:
+        def held(*traces: bytes) -> list[bytes]:
             files = (database, Path(f"{database}-wal"))
             return [t for t in traces for f in files if f.exists() and t in f.read_bytes()]
 
-        assert held()
+        zed = (ZED_NAME.encode(), str(ZED).encode(), ZED.to_bytes(8, "big"))
+        assert held(*zed)
         await forget_member(service, ZED)
 
-        assert held() == []
+        assert held(*zed) == []
+        # A whole server forgotten too: its id (in games, results, ratings) is gone.
+        assert held(HOME.to_bytes(8, "big"))
+        await service.storage.forget_guild(HOME)
+        assert held(HOME.to_bytes(8, "big")) == []
     finally:
         await storage.close()
 
