@@ -28,7 +28,8 @@ by move).
 **Admins:** `/settings turn-timer` sets the default turn timer for new games, \
 `/settings language` the language of their boards.""")
 PRIVACY_HELP = N_(
-    "**Privacy:** `{privacy}` says what Parlour keeps about you; `{forget_me}` removes it."
+    "**Privacy:** `{privacy}` says what Parlour keeps about you; `{my_data}` sends you a copy; "
+    "`{forget_me}` removes it."
 )
 
 
@@ -84,7 +85,9 @@ class General(commands.Cog):
             for p in self.bot.presenters
         )
         privacy = _(PRIVACY_HELP).format(
-            privacy=spoken_command("/privacy"), forget_me=spoken_command("/forget-me")
+            privacy=spoken_command("/privacy"),
+            my_data=spoken_command("/my-data"),
+            forget_me=spoken_command("/forget-me"),
         )
         embed = discord.Embed(
             title=_("Parlour — tabletop games in chat"),
