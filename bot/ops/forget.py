@@ -87,7 +87,7 @@ async def forget_member(service: GameService, player_id: int) -> Forgotten:
             done.games = await service.storage.forget_player(
                 player_id, FORMER_PLAYER, partial(_restated, service), _stand_in
             )
-        except GameUnreadable as e:  # a game found by its host or ender alone: undone whole
+        except GameUnreadable as e:  # one they only hosted or ended: the rewrite is undone
             log.warning("forgetting a member refused: %s", e.reason)
             raise UserError(_(CANT_FORGET_YET)) from e
         service.forget_cached(playing)
