@@ -149,6 +149,32 @@ async def test_a_history_button_of_a_game_not_offered_lists_none(fake: FakeDisco
     assert page.embeds[0]["description"] == "No finished games yet."
 
 
+@pytest.mark.usefixtures("storage")
+async def test_a_history_button_with_a_page_or_member_out_of_range_is_refused(
+    fake: FakeDiscord,
+) -> None:
+    """A forged `/history` button whose page or member number no list could reach (10^30,
+    past what a database takes) is refused privately, naming `/history`; the list it was
+    clicked on stays as it was."""
+    eve = fake.make_user("Eve")
+    for page, user in ((10**30, "-"), (2**63, "-"), (0, str(10**30))):
+        button = {
+            "type": BUTTON,
+            "style": 2,
+            "label": "Older",
+            "custom_id": f"hp1:{eve['id']}:{page}:-:{user}:on",
+        }
+        old = await fake.post_as_bot(
+            fake.channel_id, content="A list", components=[{"type": 1, "components": [button]}]
+        )
+        answer = (await (await fake.click(eve, old, label="Older")).response()).message
+        assert answer is not None and answer.ephemeral, (page, user)
+        assert answer.content == (
+            "That page of the list does not exist: use `/history` for a new list."
+        )
+        assert old.content == "A list" and old.embeds == []
+
+
 async def test_a_number_box_takes_decimal_digits_of_any_script_and_nothing_else(
     fake: FakeDiscord, launch: Launcher, tmp_path: Path
 ) -> None:
