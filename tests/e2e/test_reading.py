@@ -12,12 +12,14 @@ from tests.e2e.conftest import ParlourFactory
 from tests.e2e.driver import (
     choose,
     move_number,
+    open_panel,
     player_to_act,
     start_game,
 )
 from tests.e2e.fake_discord import STRING_SELECT, FakeDiscord, FakeMessage, walk_components
 from tests.e2e.payloads import Payloads, check_alt_texts
 from tests.e2e.storm import SPECS, Spec, Storm
+from tests.e2e.test_leaving import MENU, panel_click
 
 JSON = dict[str, Any]
 TEXT_BOARD = "Text board"
@@ -86,6 +88,25 @@ async def test_the_text_board_is_private_and_plays_like_the_board(
     theirs = await open_text_board(fake, mia, board)
     assert move_ids(theirs) == set()
     assert "Only you see this" not in theirs.embeds[0]["description"]
+
+
+async def test_a_text_board_read_again_after_the_game_was_ended_reads_as_ended(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    await start_parlour()
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    board = await start_game(fake, ana, "cock-and-bull", joiners=[leo])
+    leos = await open_text_board(fake, leo, board)
+    assert move_ids(leos) != set()
+    panel = await open_panel(fake, ana, board, MENU)
+    await panel_click(fake, ana, panel, "End game…")
+    assert "You ended the game." in await panel_click(fake, ana, panel, "End game")
+    await (await choose(fake, leo, leos, "Read again")).response()
+    text = leos.embeds[0]["description"]
+    assert text.startswith("This game was abandoned. Ended by **Ana**.\n"), text
+    assert "roll one die" not in text and "Only you see this" not in text
+    assert move_ids(leos) == set()
+    assert [b["label"] for b in leos.buttons] == ["Read again", "Show this after each of my moves"]
 
 
 async def test_a_member_can_get_the_text_board_after_each_move(
