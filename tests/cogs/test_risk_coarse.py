@@ -79,4 +79,4 @@ def test_an_assault_refused_is_worded_in_the_player_s_language() -> None:
     assert str(refusal.value) == "A blitz from there may stop at 1, 3 or 5 armies."
     with speaking("es"):
         spanish = str(refused(refusal.value))
-    assert spanish == "Un relámpago desde ahí puede parar en 1, 3 o 5 ejércitos."
+    assert spanish == "Desde ahí, el ataque relámpago puede parar en 1, 3 o 5 ejércitos."
