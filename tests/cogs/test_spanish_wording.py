@@ -5,11 +5,7 @@ ficha de el Campo", "1 partida ganadas", "Leo: cada uno tira un dado")."""
 from __future__ import annotations
 
 from dataclasses import replace
-from random import Random
 
-import pytest
-
-from bot.errors import refused
 from bot.language.i18n import speaking
 from cogs.cock_and_bull import CockAndBullPresenter
 from cogs.risk import RiskPresenter, my_mission
@@ -22,9 +18,7 @@ from rules.cock_and_bull.state import (
     GameWon,
     WinKind,
 )
-from rules.core import IllegalAction, Outcome, setup_rng
-from rules.risk import ENGINE as RISK
-from rules.risk.actions import assault
+from rules.core import Outcome, setup_rng
 from rules.risk.state import OCCUPY_24, Elimination
 from rules.risk.state import WinKind as RiskWin
 from tests.rules.risk.scenario import ANA as RISK_ANA
@@ -95,16 +89,6 @@ def test_a_mission_counts_one_territory_held_in_the_singular() -> None:
     assert mine.endswith("You hold 1 territory.")
     with speaking("es"):
         assert my_mission(state, RISK_ANA, RISK_NAMES).endswith("Tienes 1 territorio.")
-
-
-def test_a_blitz_that_may_stop_at_one_army_only_says_army() -> None:
-    state = position({"ukraine": (RISK_ANA, 2), "ural": (BOB, 3)}, rest=BOB)
-    with pytest.raises(IllegalAction) as refusal:
-        RISK.apply(state, RISK_ANA, assault("ukraine", "ural", 3), Random(0))
-    assert str(refusal.value) == "A blitz from there may stop at 1 army."
-    with speaking("es"):
-        spanish = str(refused(refusal.value))
-    assert spanish == "Desde ahí, el ataque relámpago solo puede parar en 1 ejército."
 
 
 def test_a_player_out_and_the_last_in_the_game_read_naturally() -> None:

@@ -54,15 +54,20 @@ async def test_every_picture_of_a_whole_game_has_alt_text_naming_the_player_to_a
     check_alt_texts(public, {int(u["id"]): u["username"] for u in table.players})
 
 
+async def duel_read_as_text(fake: FakeDiscord) -> tuple[JSON, JSON, FakeMessage, FakeMessage]:
+    """Ana and Leo at a game of Cock & Bull: Ana, Leo, its board and Leo's text board."""
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    board = await start_game(fake, ana, "cock-and-bull", joiners=[leo])
+    return ana, leo, board, await open_text_board(fake, leo, board)
+
+
 async def test_the_text_board_is_private_and_plays_like_the_board(
     fake: FakeDiscord, start_parlour: ParlourFactory
 ) -> None:
     await start_parlour()
-    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
-    board = await start_game(fake, ana, "cock-and-bull", joiners=[leo])
+    ana, leo, board, leos = await duel_read_as_text(fake)
     # Both roll one die for the first turn: the board's Roll is each one's move.
     panel = await open_text_board(fake, ana, board)
-    leos = await open_text_board(fake, leo, board)
     (embed,) = panel.embeds
     assert embed["title"].startswith("📝 Text board, Cock & Bull")
     text = embed["description"]
@@ -94,9 +99,7 @@ async def test_a_text_board_read_again_after_the_game_was_ended_reads_as_ended(
     fake: FakeDiscord, start_parlour: ParlourFactory
 ) -> None:
     await start_parlour()
-    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
-    board = await start_game(fake, ana, "cock-and-bull", joiners=[leo])
-    leos = await open_text_board(fake, leo, board)
+    ana, leo, board, leos = await duel_read_as_text(fake)
     assert move_ids(leos) != set()
     panel = await open_panel(fake, ana, board, MENU)
     await panel_click(fake, ana, panel, "End game…")
