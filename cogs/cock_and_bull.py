@@ -231,7 +231,8 @@ class CockAndBullPresenter(Presenter[CockAndBullState]):
                         if r.kind is WinKind.CHIP_IN
                         else _("🏆 {player} pegs out and wins game {game} ({score})")
                     )
-                    extra = _(" — a **Flying Monkey**!") if r.flying_monkey else ""
+                    # The line's own sentence ends before the Le Pew's: "!" or ".".
+                    extra = _(" — a **Flying Monkey**!") if r.flying_monkey else "."
                     extra += _(" The loser scores 0: a **Le Pew**.") if r.le_pew else ""
                     score = f"{max(r.scores)}–{min(r.scores)}"
                     lines.append(

@@ -19,7 +19,7 @@ from bot.errors import UserError
 from bot.language.command_translator import spoken_command
 from bot.language.i18n import _, ngettext
 from bot.language.wording import number
-from bot.table.history import Page, history_page
+from bot.table.history import Page, history_page, reachable
 from bot.table.replay import Replay
 from bot.ui.components import ParlourButton
 from bot.ui.custom_ids import PageId, ViewerId
@@ -67,6 +67,9 @@ class Community(commands.Cog):
     async def page_click(self, reply: Reply, pid: PageId) -> None:
         """◀ or ▶ clicked: the page it leads to, in place (its owner's alone)."""
         _check_owner(reply, pid.owner, spoken_command("/history"))
+        if not reachable(pid.page, pid.user):
+            gone = _("That page of the list does not exist: use `{command}` for a new list.")
+            raise UserError(gone.format(command=spoken_command("/history")))
         embed, view = await self._page(guild_id(reply.interaction), pid)
         await reply.update(embed=embed, view=view)
 

@@ -314,8 +314,9 @@ def my_mission(state: RiskState, player: PlayerId, names: Mapping[PlayerId, str]
             else _("another player destroyed them: so occupy 24 territories instead.")
         )
         text += f" ({why})"
-    held = _("You hold {territories} territories.").format(
-        territories=territory_count(state, player)
+    held_count = territory_count(state, player)
+    held = ngettext("You hold {n} territory.", "You hold {n} territories.", held_count).format(
+        n=held_count
     )
     return f"{text} {held}"
 

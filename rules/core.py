@@ -53,8 +53,10 @@ class Term(str):
     translates it with the refusal."""
 
 
-def illegal_count(one: str, other: str, /, n: int, **values: str | int) -> IllegalAction:
-    """An IllegalAction whose words agree with the count `n` (`{n}` in the message):
+def illegal_count(
+    one: str, other: str, /, n: int, **values: str | int | tuple[Any, ...]
+) -> IllegalAction:
+    """An IllegalAction whose words agree with the count `n` (mostly `{n}` in the message):
     `illegal_count("Place {n} army.", "Place {n} armies.", n=3)`."""
     return IllegalAction(one, plural=other, n=n, **values)
 

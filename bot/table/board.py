@@ -17,8 +17,9 @@ from typing import Any
 import discord
 
 from bot.language.i18n import COMMAND_NAME, _, game_language, pgettext, speaking
-from bot.language.wording import split_seat_events
+from bot.language.wording import mention, split_seat_events
 from bot.service import Table
+from bot.storage import ABANDONED
 from bot.table import pictures
 from bot.table.alt_text import board_alt
 from bot.table.lobby_card import rematch_button
@@ -145,7 +146,13 @@ def prompt_of(table: Table, engine: Engine[Any], presenter: Presenter[Any]) -> s
 
 def prompt_here(table: Table, engine: Engine[Any], presenter: Presenter[Any]) -> str:
     """The board's last line in the language being spoken: for a private reply (`/history`,
-    the replay viewer), the reader's."""
+    the replay viewer), the reader's. A game ended before its end says so, and who ended it."""
+    if table.row.status == ABANDONED:
+        ended = [_("This game was abandoned.")]
+        if table.row.ended_by is not None:
+            by = mention(table.row.ended_by, table.names)
+            ended.append(_("Ended by {player}.").format(player=by))
+        return " ".join(ended)
     outcome = engine.outcome(table.state)
     if outcome is not None:
         return presenter.result(table.state, outcome, table.names)

@@ -13,10 +13,18 @@ from bot.errors import GameUnreadable
 from bot.language.i18n import _
 from bot.language.wording import listing, mention
 from bot.service import GameService
+from bot.storage import MAX_ID
 from bot.table.board import prompt_here
 from bot.table.presenters import Presenters
 
 PAGE_SIZE = 5
+
+
+def reachable(number: int, player_id: int | None) -> bool:
+    """True if page `number` of a list of `player_id`'s games is one a database can be asked
+    for: a forged button may name a page or a member past SQLite's and PostgreSQL's integers."""
+    offset_fits = 0 <= number <= (MAX_ID - PAGE_SIZE - 1) // PAGE_SIZE
+    return offset_fits and (player_id is None or 0 < player_id <= MAX_ID)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import discord
 
 from bot.errors import UserError
 from bot.language.i18n import N_, _, game_language, speaking
-from bot.language.wording import agree, listing
+from bot.language.wording import STAND_INS, agree, listing
 from bot.service import GameService, Table
 from bot.storage import FINISHED
 from bot.table.autopilot import Autopilot
@@ -151,7 +151,11 @@ class Lobby:
             options=old.row.options,
             rematch_of=game_id,
         )
-        invited = sorted({s.player_id for s in old.seats if not s.is_bot} - {user.id})
+        # A forgotten member's seat holds a stand-in id: a former player, nobody to ping.
+        invited = sorted(
+            {s.player_id for s in old.seats if not s.is_bot and s.player_id not in STAND_INS}
+            - {user.id}
+        )
         with speaking(game_language(table.row.options)):  # a public message
             text = _("🔁 Rematch of #{game}, hosted by {host}.").format(
                 game=game_id, host=f"<@{user.id}>"

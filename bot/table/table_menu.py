@@ -108,7 +108,12 @@ class TableMenu:
         await reply.private(text, view=view_of(items))
 
     async def _resign_ask(self, reply: Reply, bid: ButtonId) -> None:
-        await self._active(bid.game_id)
+        table = await self._active(bid.game_id)
+        # Refused as the resignation itself would be, before anyone is asked to confirm it.
+        if reply.user_id not in table.names:
+            raise UserError(_("You are not playing in this game."))
+        if reply.user_id in table.resigned:
+            raise UserError(_("You have resigned from this game."))
         await self._confirm(
             reply,
             bid,

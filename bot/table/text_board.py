@@ -17,6 +17,7 @@ import discord
 from bot.language.i18n import _
 from bot.language.wording import without_mentions
 from bot.service import Table
+from bot.storage import ACTIVE
 from bot.table.alt_text import spoken
 from bot.table.board import box_buttons, components, peek_button, prompt_here, public_offers
 from bot.table.presenter import Presenter
@@ -42,7 +43,7 @@ def text_board(
     # No "▶" before the prompt: a screen reader says "play button".
     lines = [*news, without_mentions(prompt_here(table, engine, presenter), names)]
     lines += presenter.text_board(state, names)
-    if viewer in names and engine.outcome(state) is None:
+    if viewer in names and is_live(table, engine):
         secret = presenter.private(state, viewer, names)
         lines += ["", _("Only you see this:"), secret] if secret else []
     text = spoken("\n".join(lines))
@@ -75,11 +76,16 @@ def _items(
         emoji="📝",
     )
     mine = viewer in engine.to_act(table.state) and viewer not in (table.autoplayed - table.bots)
-    if not mine or engine.outcome(table.state) is not None:
+    if not mine or not is_live(table, engine):
         return components(table, [], [refresh, toggle])
     offers, boxes = public_offers(engine, presenter, table.state, {viewer})
     extra = [*box_buttons(table, boxes), *peek_button(table, presenter), refresh, toggle]
     return components(table, offers, extra)
+
+
+def is_live(table: Table, engine: Engine[Any]) -> bool:
+    """True while the game is played: not over, nor ended before its end."""
+    return table.row.status == ACTIVE and engine.outcome(table.state) is None
 
 
 def is_text_board(custom_ids: Sequence[str]) -> bool:

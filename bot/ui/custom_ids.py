@@ -6,7 +6,8 @@ the game step the button belongs to (a click on an older board is refused), or `
 buttons that are not tied to a step (the lobby, "My cards").
 
 A select menu is `v1:<game>:<game_id>:<step>:menu:<n>` (n tells a board's menus apart); each
-of its options has the value `<verb>[:<arg>]`, so a choice decodes to the same ButtonId.
+of its options has the value `<verb>[:<arg>]`, so a choice decodes to the same ButtonId; of
+the table's verbs, only those `MENU_TABLE_VERBS` names may be chosen in a menu.
 
 Private viewers (ephemeral messages) have buttons of their own, each naming the member the
 viewer belongs to: the replay viewer's `rv1:<owner>:<game_id>:<step>:<tag>` (the step the
@@ -210,12 +211,21 @@ def _fullmatch(pattern: re.Pattern[str], custom_id: str) -> re.Match[str]:
     return match
 
 
+# The table's verbs a select menu offers (the seat handed to the AI, the part zoomed into);
+# every other table verb is a button's alone: resigning and ending only after their confirm.
+MENU_TABLE_VERBS = frozenset({TableVerb.HAND_TO_AI, TableVerb.ZOOM})
+_BUTTON_VERBS = frozenset(TableVerb) - MENU_TABLE_VERBS
+
+
 def parse_choice(menu_custom_id: str, value: str) -> ButtonId:
-    """The ButtonId of the option `value` chosen in the select menu `menu_custom_id`."""
+    """The ButtonId of the option `value` chosen in the select menu `menu_custom_id`: a
+    game's action, or one of `MENU_TABLE_VERBS` (ValueError for anything else)."""
     menu = _MENU_PATTERN.fullmatch(menu_custom_id)
     action = _VALUE_PATTERN.fullmatch(value)
     if menu is None or action is None:
         raise ValueError(f"not a Parlour menu choice: {menu_custom_id!r} {value!r}")
+    if action["verb"] in _BUTTON_VERBS:
+        raise ValueError(f"a button's verb, not a menu's: {value!r}")
     return _button_id(menu, action)
 
 

@@ -127,7 +127,13 @@ def _assault_refusal(state: RiskState, arg: str) -> IllegalAction:
         return IllegalAction("You can attack only an enemy territory next to it.")
     stops = tuple(s for s in BLITZ_STOPS if s < state.armies[i])
     if stop not in stops:
-        return IllegalAction("A blitz from there may stop at {stops} armies.", stops=stops)
+        # The noun agrees with the largest stop: "1 army", "1 or 3 armies".
+        return illegal_count(
+            "A blitz from there may stop at {stops} army.",
+            "A blitz from there may stop at {stops} armies.",
+            n=max(stops),
+            stops=stops,
+        )
     if keep < 1:
         return IllegalAction("Keep at least 1 army behind after a capture.")
     return IllegalAction("The defender chooses their dice: attack roll by roll.")

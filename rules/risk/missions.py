@@ -103,4 +103,4 @@ def mission_text(state: RiskState, player: PlayerId, names: Mapping[PlayerId, st
         why = "your own colour" if dealt.target == seat else "another player destroyed them"
         text += f" ({why}: so occupy 24 territories instead.)"
     progress = territory_count(state, player)
-    return f"{text} You hold {progress} territories."
+    return f"{text} You hold {progress} {'territory' if progress == 1 else 'territories'}."

@@ -62,7 +62,9 @@ def playout(game: Game, seed: str = "reading") -> Iterator[tuple[Any, Any, tuple
     state = engine.initial_state(list(game.seats), dict(game.options), setup_rng(seed))
     events: tuple[Event, ...] = ()
     for step in range(5000):
-        row = SimpleNamespace(game=game.presenter.game, id=7, step=step, options={})
+        row = SimpleNamespace(
+            game=game.presenter.game, id=7, step=step, options={}, status="active"
+        )
         table = SimpleNamespace(
             row=row,
             state=state,

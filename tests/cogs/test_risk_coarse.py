@@ -72,11 +72,28 @@ def test_the_replay_names_a_coarse_move_and_tells_what_it_did() -> None:
     assert states[2].armies_on("ukraine") == 1  # everything but one moved in
 
 
-def test_an_assault_refused_is_worded_in_the_player_s_language() -> None:
-    state = position({"ukraine": (ANA, 8), "ural": (BOB, 3)}, rest=BOB)
+@pytest.mark.parametrize(
+    ("armies", "english", "spanish"),
+    [
+        (
+            8,
+            "A blitz from there may stop at 1, 3 or 5 armies.",
+            "Desde ahí, el ataque relámpago puede parar en 1, 3 o 5 ejércitos.",
+        ),
+        # One stop left: the noun agrees with it (it read "1 armies", "1 ejércitos").
+        (
+            2,
+            "A blitz from there may stop at 1 army.",
+            "Desde ahí, el ataque relámpago solo puede parar en 1 ejército.",
+        ),
+    ],
+)
+def test_an_assault_refused_is_worded_in_the_player_s_language(
+    armies: int, english: str, spanish: str
+) -> None:
+    state = position({"ukraine": (ANA, armies), "ural": (BOB, 3)}, rest=BOB)
     with pytest.raises(IllegalAction) as refusal:
         ENGINE.apply(state, ANA, assault("ukraine", "ural", 2), Random(0))
-    assert str(refusal.value) == "A blitz from there may stop at 1, 3 or 5 armies."
+    assert str(refusal.value) == english
     with speaking("es"):
-        spanish = str(refused(refusal.value))
-    assert spanish == "Un relámpago desde ahí puede parar en 1, 3 o 5 ejércitos."
+        assert str(refused(refusal.value)) == spanish

@@ -21,7 +21,7 @@ from tests.e2e.driver import (
     play_to_the_end,
     start_game,
 )
-from tests.e2e.fake_discord import FakeDiscord, FakeMessage
+from tests.e2e.fake_discord import BUTTON, STRING_SELECT, FakeDiscord, FakeMessage
 from tests.e2e.test_winners_circle import CHOICES as WC_CHOICES
 from tests.e2e.test_winners_circle import PRIVATE as WC_PRIVATE
 
@@ -299,3 +299,52 @@ async def test_a_horse_collar_single_who_resigns_leaves_the_other_side_the_winne
     await replays_to_its_state(parlour)
     lines = (await scoreboard(fake, ana, "horse_collar")).splitlines()
     assert ana["id"] in lines[0] and "1 W / 0 L" in lines[0]
+
+
+async def forged(fake: FakeDiscord, board: FakeMessage, component: JSON) -> FakeMessage:
+    """A message in the board's thread with one component of Parlour's form the bot never
+    sent there (a custom client's, or an older board's): only its custom id and values count."""
+    return await fake.post_as_bot(
+        board.channel_id, content="forged", components=[{"type": 1, "components": [component]}]
+    )
+
+
+async def test_an_outsider_asking_to_resign_is_refused_not_asked_to_confirm(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    parlour = await start_parlour()
+    _ana, _leo, board = await duel(fake)
+    zed = fake.make_user("Zed")
+    ask = {
+        "type": BUTTON,
+        "style": 2,
+        "label": "Resign…",
+        "custom_id": "v1:cock_and_bull:1:-:resign_ask",
+    }
+    refused = await (
+        await fake.click(zed, await forged(fake, board, ask), label="Resign…")
+    ).response()
+    assert refused.message is not None and refused.message.ephemeral
+    assert refused.message.content == "You are not playing in this game."
+    assert await status(parlour) == "active" and not await parlour.service.storage.actions(1)
+
+
+async def test_a_menu_choice_that_resigns_or_ends_is_refused_never_done_unconfirmed(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    """Resigning and ending are done only by their confirm buttons: a select menu whose
+    option names `resign` or `end` (the zoom menu's id, a forged value) does nothing."""
+    parlour = await start_parlour()
+    ana, _leo, board = await duel(fake)
+    for value in ("resign", "end", "end_ask", "start"):
+        menu = {
+            "type": STRING_SELECT,
+            "custom_id": "v1:cock_and_bull:1:-:menu:0",
+            "options": [{"label": "Zoom", "value": value}],
+        }
+        message = await forged(fake, board, menu)
+        rec = await fake.select(ana, message, [value], custom_id=menu["custom_id"])
+        refused = (await rec.response()).message
+        assert refused is not None and refused.ephemeral, value
+        assert refused.content == "That choice is not available.", value
+    assert await status(parlour) == "active" and not await parlour.service.storage.actions(1)

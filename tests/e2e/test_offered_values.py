@@ -129,24 +129,44 @@ async def test_history_of_a_game_not_offered_is_refused(fake: FakeDiscord) -> No
         )
 
 
+async def click_old_list(
+    fake: FakeDiscord, user: JSON, custom_id: str
+) -> tuple[FakeMessage, FakeMessage | None]:
+    """`user` clicks "Older" on a `/history` list posted earlier with the button `custom_id`
+    (forged, or of an older version): the list, and the bot's answer."""
+    button = {"type": BUTTON, "style": 2, "label": "Older", "custom_id": custom_id}
+    old = await fake.post_as_bot(
+        fake.channel_id, content="A list", components=[{"type": 1, "components": [button]}]
+    )
+    return old, (await (await fake.click(user, old, label="Older")).response()).message
+
+
 @pytest.mark.usefixtures("storage")
 async def test_a_history_button_of_a_game_not_offered_lists_none(fake: FakeDiscord) -> None:
     """A `/history` page button naming a game this version does not offer (forged, or of a
     game since withdrawn) turns the page like any other: there are no such games."""
     eve = fake.make_user("Eve")
-    button = {
-        "type": BUTTON,
-        "style": 2,
-        "label": "Older",
-        "custom_id": f"hp1:{eve['id']}:0:chess:-:on",
-    }
-    old = await fake.post_as_bot(
-        fake.channel_id, content="A list", components=[{"type": 1, "components": [button]}]
-    )
-    page = (await (await fake.click(eve, old, label="Older")).response()).message
+    _old, page = await click_old_list(fake, eve, f"hp1:{eve['id']}:0:chess:-:on")
     assert page is not None
     assert page.embeds[0]["title"] == "Finished games of chess"
     assert page.embeds[0]["description"] == "No finished games yet."
+
+
+@pytest.mark.usefixtures("storage")
+async def test_a_history_button_with_a_page_or_member_out_of_range_is_refused(
+    fake: FakeDiscord,
+) -> None:
+    """A forged `/history` button whose page or member number no list could reach (10^30,
+    past what a database takes) is refused privately, naming `/history`; the list it was
+    clicked on stays as it was."""
+    eve = fake.make_user("Eve")
+    for page, user in ((10**30, "-"), (2**63, "-"), (0, str(10**30))):
+        old, answer = await click_old_list(fake, eve, f"hp1:{eve['id']}:{page}:-:{user}:on")
+        assert answer is not None and answer.ephemeral, (page, user)
+        assert answer.content == (
+            "That page of the list does not exist: use `/history` for a new list."
+        )
+        assert old.content == "A list" and old.embeds == []
 
 
 async def test_a_number_box_takes_decimal_digits_of_any_script_and_nothing_else(

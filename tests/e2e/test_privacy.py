@@ -94,6 +94,33 @@ async def test_forget_me_removes_the_member_everywhere_and_games_replay(
         assert viewer.embeds and "Former player" in str(viewer.embeds[0])
 
 
+async def test_a_rematch_invites_the_players_left_not_a_forgotten_one(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    """A forgotten member's seat is a former player's: the rematch of their game pings and
+    invites only the members still named, never the stand-in that replaced them."""
+    parlour = await start_parlour()
+    zed, leo, eve = fake.make_user(ZED_NAME), fake.make_user("Leo"), fake.make_user("Eve")
+    board = await start_game(fake, zed, GAME, joiners=[leo])
+    await resign(fake, leo, board)
+    await eventually(lambda: _over(fake, board))
+    ask = await private_answer(fake, zed, "forget-me")
+    await (await fake.click(zed, ask, label="Forget me")).response()
+    (stand_in,) = {s.player_id for s in (await parlour.service.table(1)).seats} - {int(leo["id"])}
+
+    await (await fake.click(eve, newest_board(fake, board), label="Rematch")).response()
+    lobby = fake.latest_message(fake.channel_id, lambda m: m.content.startswith("🔁"))
+    assert lobby is not None
+    assert f"<@{leo['id']}>: click **Join**" in lobby.content
+    assert str(stand_in) not in lobby.content and zed["id"] not in lobby.content
+    sent = next(
+        c.json
+        for c in fake.calls
+        if isinstance(c.response, dict) and c.response.get("id") == str(lobby.id)
+    )
+    assert list(map(str, sent["allowed_mentions"]["users"])) == [leo["id"]]
+
+
 async def _over(fake: FakeDiscord, board: FakeMessage) -> bool:
     return is_over(newest_board(fake, board))
 

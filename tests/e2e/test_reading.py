@@ -12,12 +12,14 @@ from tests.e2e.conftest import ParlourFactory
 from tests.e2e.driver import (
     choose,
     move_number,
+    open_panel,
     player_to_act,
     start_game,
 )
 from tests.e2e.fake_discord import STRING_SELECT, FakeDiscord, FakeMessage, walk_components
 from tests.e2e.payloads import Payloads, check_alt_texts
 from tests.e2e.storm import SPECS, Spec, Storm
+from tests.e2e.test_leaving import MENU, panel_click
 
 JSON = dict[str, Any]
 TEXT_BOARD = "Text board"
@@ -52,15 +54,20 @@ async def test_every_picture_of_a_whole_game_has_alt_text_naming_the_player_to_a
     check_alt_texts(public, {int(u["id"]): u["username"] for u in table.players})
 
 
+async def duel_read_as_text(fake: FakeDiscord) -> tuple[JSON, JSON, FakeMessage, FakeMessage]:
+    """Ana and Leo at a game of Cock & Bull: Ana, Leo, its board and Leo's text board."""
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    board = await start_game(fake, ana, "cock-and-bull", joiners=[leo])
+    return ana, leo, board, await open_text_board(fake, leo, board)
+
+
 async def test_the_text_board_is_private_and_plays_like_the_board(
     fake: FakeDiscord, start_parlour: ParlourFactory
 ) -> None:
     await start_parlour()
-    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
-    board = await start_game(fake, ana, "cock-and-bull", joiners=[leo])
+    ana, leo, board, leos = await duel_read_as_text(fake)
     # Both roll one die for the first turn: the board's Roll is each one's move.
     panel = await open_text_board(fake, ana, board)
-    leos = await open_text_board(fake, leo, board)
     (embed,) = panel.embeds
     assert embed["title"].startswith("📝 Text board, Cock & Bull")
     text = embed["description"]
@@ -86,6 +93,23 @@ async def test_the_text_board_is_private_and_plays_like_the_board(
     theirs = await open_text_board(fake, mia, board)
     assert move_ids(theirs) == set()
     assert "Only you see this" not in theirs.embeds[0]["description"]
+
+
+async def test_a_text_board_read_again_after_the_game_was_ended_reads_as_ended(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    await start_parlour()
+    ana, leo, board, leos = await duel_read_as_text(fake)
+    assert move_ids(leos) != set()
+    panel = await open_panel(fake, ana, board, MENU)
+    await panel_click(fake, ana, panel, "End game…")
+    assert "You ended the game." in await panel_click(fake, ana, panel, "End game")
+    await (await choose(fake, leo, leos, "Read again")).response()
+    text = leos.embeds[0]["description"]
+    assert text.startswith("This game was abandoned. Ended by **Ana**.\n"), text
+    assert "roll one die" not in text and "Only you see this" not in text
+    assert move_ids(leos) == set()
+    assert [b["label"] for b in leos.buttons] == ["Read again", "Show this after each of my moves"]
 
 
 async def test_a_member_can_get_the_text_board_after_each_move(

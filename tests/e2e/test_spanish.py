@@ -16,6 +16,7 @@ from tests.e2e.driver import (
     choose_ok,
     click_ok,
     is_board,
+    move_number,
     offered,
     open_lobby,
     prompt,
@@ -126,6 +127,21 @@ async def _refusal(fake: FakeDiscord, user: JSON, board: FakeMessage, label: str
     answer = await (await fake.click(user, board, label=label)).response()
     assert answer.message is not None and answer.message.ephemeral
     return answer.message.content
+
+
+async def test_cock_and_bull_first_turn_in_spanish_reads_for_the_one_left_to_roll(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    """Once one player has rolled for the first turn, the board names the one left, with no
+    "cada uno" ("Leo: cada uno tira un dado" read wrong at every game's start)."""
+    await start_parlour()
+    board, ana, _leo, _mia = await _spanish_table(fake, GAME)
+    first = "Tirada de un dado por el primer turno: {players}"
+    assert prompt(board) == first.format(players="Ana y Leo")
+    step = move_number(board)
+    await click_ok(fake, ana, board, es("Roll one die"))
+    await fake.wait_for(lambda: move_number(board) > step or None)
+    assert prompt(board) == first.format(players="Leo")
 
 
 async def test_hold_your_horses_in_spanish(
