@@ -1,6 +1,6 @@
 """`python -m bot`: start Parlour with the settings from the environment and `.env` (or
 the file `ENV_FILE` names); `python -m bot sync-commands`, `copy-db --to …`, `backup PATH`,
-`check`, `forget-user ID` and `forget-server ID` for the admin's chores.
+`restore BACKUP`, `check`, `forget-user ID` and `forget-server ID` for the admin's chores.
 
 Exit status: 0 stopped normally (or a chore done), 1 Discord refused the token (or a chore
 found problems), 2 a bad setting or an unusable database, 3 Discord could not be reached
@@ -27,9 +27,12 @@ from bot import __version__
 from bot.client import ParlourBot, make_bot
 from bot.instance_lock import DatabaseInUse, InstanceLock
 from bot.log_format import setup_logging
-from bot.ops.admin import BackupRefused, backup, check, forget_server, forget_user
+from bot.ops.admin import BackupRefused, backup, forget_server, forget_user
+from bot.ops.check import check
 from bot.ops.copy_db import CopyRefused, copy_db
-from bot.settings import Settings, SettingsError
+from bot.ops.database import on_database
+from bot.ops.restore import RestoreRefused, restore
+from bot.settings import Settings, SettingsError, settings_file
 from bot.storage import DatabaseUnavailable
 from bot.storage.url import ALLOWED, sqlite_path
 
@@ -149,10 +152,15 @@ def sync_commands(settings: Settings, _: argparse.Namespace) -> int:
     return 0
 
 
+def _copy_source(settings: Settings, args: argparse.Namespace) -> str:
+    """The database `copy-db` copies: `--from`, else the bot's."""
+    return str(args.source or settings.database_url)
+
+
 def copy(settings: Settings, args: argparse.Namespace) -> int:
     """`copy-db`: copy a SQLite database (`--from`, else the bot's) into PostgreSQL (`--to`) and
     verify the copy."""
-    source = args.source or settings.database_url
+    source = _copy_source(settings, args)
     try:
         sqlite_path(args.to)
     except ValueError:
@@ -177,6 +185,18 @@ def back_up(settings: Settings, args: argparse.Namespace) -> int:
         print(f"backup: {e}", file=sys.stderr)
         return 2
     print(f"Backed up {games} games to {args.path}.")
+    return 0
+
+
+def restore_backup(settings: Settings, args: argparse.Namespace) -> int:
+    """`restore BACKUP`: put a backup in place of the SQLite database, with the bot stopped."""
+    try:
+        done = restore(settings.database_url, Path(args.backup))
+    except (RestoreRefused, DatabaseInUse, OSError, sqlite3.Error) as e:
+        print(f"restore: {e}", file=sys.stderr)
+        return 2
+    for line in done.said():
+        print(line)
     return 0
 
 
@@ -213,13 +233,14 @@ def discord_id(text: str) -> int:
 
 
 def check_all(settings: Settings, _: argparse.Namespace) -> int:
-    """`check`: print every problem found in the settings and the database; status 1 if any."""
-    problems = asyncio.run(check(settings, note=print))
-    for line in problems:
+    """`check`: show the settings, print every problem found; status 1 if any (2 if there is
+    no database where the settings say)."""
+    found = asyncio.run(check(settings, settings_file(), note=print))
+    for line in found.problems:
         print(line)
-    if not problems:
+    if not found.problems:
         print("No problems found.")
-    return 1 if problems else 0
+    return 2 if found.no_database else 1 if found.problems else 0
 
 
 def parser() -> argparse.ArgumentParser:
@@ -260,16 +281,16 @@ def parser() -> argparse.ArgumentParser:
         metavar="URL",
         help="the database to copy (default: DATABASE_URL or DATABASE_PATH, as the bot uses)",
     )
-    copy_db_.set_defaults(command=copy)
+    copy_db_.set_defaults(command=on_database(copy, url=_copy_source))
     backup_ = sub.add_parser(
         "backup",
         help="copy the SQLite database to a new file, safely while the bot runs",
         description="Copy the SQLite database to PATH with SQLite's online backup API: a "
-        "consistent copy even while the bot is playing. To restore, stop the bot and put the "
-        "copy in place of the database file. For PostgreSQL, use pg_dump.",
+        "consistent copy even while the bot is playing (restore it with `restore PATH`). For "
+        "PostgreSQL, use pg_dump.",
     )
     backup_.add_argument("path", metavar="PATH", help="the new file (must not exist)")
-    backup_.set_defaults(command=back_up)
+    backup_.set_defaults(command=on_database(back_up))
     check_ = sub.add_parser(
         "check",
         help="look for problems in the settings and the database",
@@ -278,7 +299,18 @@ def parser() -> argparse.ArgumentParser:
         "unreachable database, pending migrations, a game this version can't load. Exit "
         "status 0 if none, 1 if any, 2 for a bad setting.",
     )
-    check_.set_defaults(command=check_all)
+    check_.set_defaults(command=on_database(check_all, must_exist=False))
+    restore_ = sub.add_parser(
+        "restore",
+        help="put a backup in place of the SQLite database (stop the bot first)",
+        description="Put BACKUP (a file `backup` made) in place of the SQLite database: "
+        "refused while the bot runs; the backup is copied and checked (SQLite's integrity "
+        "check, a schema this version knows) before anything changes; the database and "
+        "its -wal and -shm files are then moved aside under a timestamped name, never "
+        "deleted. For PostgreSQL, use pg_restore.",
+    )
+    restore_.add_argument("backup", metavar="BACKUP", help="the backup file")
+    restore_.set_defaults(command=on_database(restore_backup, must_exist=False))
     forget_user_ = sub.add_parser(
         "forget-user",
         help="remove a member's personal data (a deletion request)",
@@ -288,7 +320,7 @@ def parser() -> argparse.ArgumentParser:
         "deleted. Finished games still replay. On SQLite, stop the bot first.",
     )
     forget_user_.add_argument("id", type=discord_id, help="the member's Discord user id")
-    forget_user_.set_defaults(command=forget_member)
+    forget_user_.set_defaults(command=on_database(forget_member))
     forget_server_ = sub.add_parser(
         "forget-server",
         help="delete everything kept about a server",
@@ -297,7 +329,7 @@ def parser() -> argparse.ArgumentParser:
         "SQLite, stop the bot first.",
     )
     forget_server_.add_argument("id", type=discord_id, help="the server's (guild's) id")
-    forget_server_.set_defaults(command=forget_guild)
+    forget_server_.set_defaults(command=on_database(forget_guild))
     return parse
 
 
