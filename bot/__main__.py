@@ -32,6 +32,7 @@ from bot.ops.check import check
 from bot.ops.copy_db import CopyRefused, copy_db
 from bot.ops.database import on_database
 from bot.ops.restore import RestoreRefused, restore
+from bot.ops.retention import dated, prune
 from bot.settings import Settings, SettingsError, settings_file
 from bot.storage import DatabaseUnavailable
 from bot.storage.url import ALLOWED, sqlite_path
@@ -178,13 +179,22 @@ def copy(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def back_up(settings: Settings, args: argparse.Namespace) -> int:
-    """`backup PATH`: copy the SQLite database to a new file, safely while the bot runs."""
+    """`backup PATH`: copy the SQLite database to a new file (or a dated one in the folder
+    PATH, keeping the newest `--keep`), safely while the bot runs."""
+    folder = Path(args.path) if Path(args.path).is_dir() else None
+    if args.keep is not None and folder is None:
+        print("backup: --keep needs PATH to be a folder (of dated backups).", file=sys.stderr)
+        return 2
+    destination = Path(args.path) if folder is None else dated(folder)
     try:
-        games = backup(settings, Path(args.path))
+        games = backup(settings, destination)
     except (BackupRefused, sqlite3.Error) as e:
         print(f"backup: {e}", file=sys.stderr)
         return 2
-    print(f"Backed up {games} games to {args.path}.")
+    print(f"Backed up {games} games to {destination}.")
+    if folder is not None and args.keep is not None:
+        for old in prune(folder, args.keep):
+            print(f"Deleted the older backup {old}.")
     return 0
 
 
@@ -223,6 +233,13 @@ def forget_guild(settings: Settings, args: argparse.Namespace) -> int:
         return 2
     print(f"Server {args.id} forgotten: its data deleted ({games} games).")
     return 0
+
+
+def _count(text: str) -> int:
+    """A number of backups to keep, 1 or more, else argparse's error."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of backups (1 or more)")
+    return int(text)
 
 
 def discord_id(text: str) -> int:
@@ -289,7 +306,18 @@ def parser() -> argparse.ArgumentParser:
         "consistent copy even while the bot is playing (restore it with `restore PATH`). For "
         "PostgreSQL, use pg_dump.",
     )
-    backup_.add_argument("path", metavar="PATH", help="the new file (must not exist)")
+    backup_.add_argument(
+        "path",
+        metavar="PATH",
+        help="the new file (must not exist), or a folder: a new file named for the moment, "
+        "parlour-YYYYMMDDTHHMMSSZ.sqlite3, in it",
+    )
+    backup_.add_argument(
+        "--keep",
+        type=_count,
+        metavar="N",
+        help="with a folder: then delete its oldest dated backups beyond the newest N",
+    )
     backup_.set_defaults(command=on_database(back_up))
     check_ = sub.add_parser(
         "check",
@@ -343,8 +371,7 @@ def main(argv: list[str] | None = None) -> int:
     if env_file and not Path(env_file).is_file():
         print(f"ENV_FILE={env_file!r} is not a file: name the settings file.", file=sys.stderr)
         return 2
-    # The file ENV_FILE names (a service), else the .env where the admin runs the bot.
-    load_dotenv(Path(env_file) if env_file else Path.cwd() / ".env")
+    load_dotenv(settings_file())
     try:
         settings = Settings.from_env()
     except SettingsError as e:

@@ -317,3 +317,60 @@ def test_the_known_setting_names_are_what_the_bot_reads_and_the_example_document
         and " " not in line.lstrip("# ").split("=")[0]
     }
     assert NAMES - {"XDG_CACHE_HOME"} <= documented
+
+
+async def test_a_backup_into_a_folder_is_dated_and_keeps_the_newest(tmp_path: Path) -> None:
+    database = tmp_path / "parlour.sqlite3"
+    storage = await open_storage(f"sqlite:///{database}")
+    await a_game(GameService(storage, ENGINES))
+    await storage.close()
+    backups = tmp_path / "backups"
+    backups.mkdir()
+    older = ["parlour-20260101T040000Z.sqlite3", "parlour-20260102T040000Z.sqlite3"]
+    for name in [*older, "notes.txt", "parlour-mine.sqlite3"]:
+        (backups / name).write_text("")
+
+    done = chore("backup", str(backups), "--keep", "2", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    (new,) = (
+        set(backups.iterdir())
+        - {backups / n for n in older}
+        - {
+            backups / "notes.txt",
+            backups / "parlour-mine.sqlite3",
+        }
+    )
+    assert done.stdout.splitlines() == [
+        f"Database: {database}",
+        f"Backed up 1 games to {new}.",
+        f"Deleted the older backup {backups / older[0]}.",
+    ]
+    assert sorted(p.name for p in backups.iterdir()) == sorted(
+        [older[1], new.name, "notes.txt", "parlour-mine.sqlite3"]  # not its own: left alone
+    )
+    with sqlite3.connect(new) as db:
+        assert db.execute("SELECT COUNT(*) FROM games").fetchone() == (1,)
+    db.close()
+    to_a_file = chore("backup", str(tmp_path / "one.sqlite3"), "--keep", "2", cwd=tmp_path)
+    assert to_a_file.returncode == 2 and "--keep needs PATH to be a folder" in to_a_file.stderr
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze here")
+def test_the_backup_service_and_timer_verify(tmp_path: Path) -> None:
+    for name in ("parlour-backup.service", "parlour-backup.timer"):
+        unit = (REPO / "deploy" / name).read_text()
+        (tmp_path / name).write_text(unit.replace("/opt/parlour/.venv/bin/python", sys.executable))
+    service = (REPO / "deploy" / "parlour-backup.service").read_text()
+    bot = (REPO / "deploy" / "parlour.service").read_text()
+    for line in ("User=", "WorkingDirectory=", "EnvironmentFile="):  # the bot's database
+        (same,) = {f for f in bot.splitlines() if f.startswith(line)}
+        assert same in service.splitlines()
+    done = subprocess.run(
+        ["systemd-analyze", "verify", *(str(p) for p in sorted(tmp_path.iterdir()))],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "parlour-backup" not in done.stderr, done.stderr
