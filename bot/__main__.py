@@ -322,10 +322,13 @@ def parser() -> argparse.ArgumentParser:
     check_ = sub.add_parser(
         "check",
         help="look for problems in the settings and the database",
-        description="Read the settings and the database (without changing anything; the bot "
-        "may be running) and print one line per problem: a bad or missing setting, an "
-        "unreachable database, pending migrations, a game this version can't load. Exit "
-        "status 0 if none, 1 if any, 2 for a bad setting.",
+        description="Show the settings as the bot resolves them (secrets hidden), read the "
+        "database (without changing anything; the bot may be running) and print one line per "
+        "problem: a bad or missing setting, a key of the settings file the bot does not read, "
+        "a database folder or file this user can't write, a metrics port in use, a "
+        "write-ahead log left beside a database no bot runs on, an unreachable database, "
+        "pending migrations, a game this version can't load. Exit status 0 if none, 1 if "
+        "any, 2 for a bad setting or no database where the settings say.",
     )
     check_.set_defaults(command=on_database(check_all, must_exist=False))
     restore_ = sub.add_parser(

@@ -123,16 +123,45 @@ def unwritable(database: str, access: Access = os.access) -> list[str]:
             "files there (the database, its lock, -wal and -shm). Run the bot as the "
             "folder's owner, or give it the folder."
         ]
+    # The folder's owner, when not root, is the user the bot runs as (it makes its files
+    # there): root passes every access check, so a file a chore run as root left behind,
+    # which the bot can't open, is found by its owner and mode instead.
+    bots = os.stat(folder).st_uid
     problems = []
     for suffix in ("", ".lock", "-wal", "-shm"):
         path = os.path.abspath(database + suffix)
-        if os.path.exists(path) and not access(path, os.R_OK | os.W_OK):
+        if not os.path.exists(path):
+            continue
+        if not access(path, os.R_OK | os.W_OK):
             problems.append(
                 f"{path} is not writable by {who} (it belongs to {_owner(path)}): the bot "
                 "can't start. Run the bot as its owner, or give it the file "
                 f"(chown {who} {path})."
             )
+        elif bots not in (0, os.geteuid()) and not _writable_by(bots, os.stat(path)):
+            bot = _name(bots)
+            problems.append(
+                f"{path} belongs to {_owner(path)}, and the folder's owner, {bot}, can't "
+                f"write it: a bot run as {bot} can't start. Give it the file (chown {bot} "
+                f"{path})."
+            )
     return problems
+
+
+def _writable_by(uid: int, file: os.stat_result) -> bool:
+    """Whether the user `uid` (not root) may read and write a file with this owner and mode."""
+    import pwd
+
+    if file.st_uid == uid:
+        return file.st_mode & 0o600 == 0o600
+    try:
+        user = pwd.getpwuid(uid)
+        groups = os.getgrouplist(user.pw_name, user.pw_gid)
+    except KeyError:
+        groups = []
+    if file.st_gid in groups:
+        return file.st_mode & 0o060 == 0o060
+    return file.st_mode & 0o006 == 0o006
 
 
 def port_in_use(settings: Settings, running: str | None) -> list[str]:

@@ -175,6 +175,17 @@ async def test_restore_is_refused_while_the_bot_runs_or_for_a_bad_backup(tmp_pat
     (tmp_path / "notes.txt").write_text("not a database " * 100)
     junk = chore("restore", "notes.txt", cwd=tmp_path)
     assert junk.returncode == 2 and "is not a Parlour backup" in junk.stderr
+    with sqlite3.connect(backup) as db:  # from the first Parlour: fine, migrated at start
+        db.execute("PRAGMA user_version = 1")
+    db.close()
+    older = chore("restore", str(backup), cwd=tmp_path)
+    latest = migrations("sqlite")[-1][0]
+    assert older.returncode == 0, older.stderr
+    assert older.stdout.splitlines()[2] == (
+        f"It is at schema 1: the bot applies migrations 2 to {latest} when it starts."
+    )
+    (aside,) = tmp_path.glob("parlour.sqlite3.before-restore-*")
+    aside.rename(database)  # as it was, for what follows
     postgres = chore("restore", str(backup), cwd=tmp_path, DATABASE_URL="postgresql://h/db")
     assert postgres.returncode == 2 and "pg_restore" in postgres.stderr
     # Nothing was moved, nothing left behind.
@@ -258,6 +269,27 @@ async def test_check_run_as_the_bots_user_finds_files_it_cant_write(shared_folde
         f"{database}.lock is not writable by nobody",
     ]
     assert "it belongs to root" in problems(files)[1]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root")
+async def test_check_run_as_root_finds_a_file_the_bots_user_cant_open(tmp_path: Path) -> None:
+    """The bot runs as the folder's owner; root ran a chore there that left its own lock
+    file, which the bot can't open. Root passes every access check: `check` sees it by the
+    file's owner and mode."""
+    database = tmp_path / "parlour.sqlite3"
+    storage = await open_storage(f"sqlite:///{database}")  # as root: root's files
+    await storage.close()
+    database.chmod(0o666)  # the database anyone may write: no problem
+    os.chown(tmp_path, 65534, 65534)  # the bot's folder (its user: nobody)
+    done = chore("check", cwd=tmp_path, DISCORD_TOKEN="t")
+    assert done.returncode == 1
+    assert problems(done) == [
+        f"{database}.lock belongs to root, and the folder's owner, nobody, can't write it: a "
+        f"bot run as nobody can't start. Give it the file (chown nobody {database}.lock)."
+    ]
+    os.chown(f"{database}.lock", 65534, 65534)
+    fixed = chore("check", cwd=tmp_path, DISCORD_TOKEN="t")
+    assert (fixed.returncode, problems(fixed)) == (0, ["No problems found."])
 
 
 def test_unwritable_asks_the_access_check_for_each_file(tmp_path: Path) -> None:
