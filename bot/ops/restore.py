@@ -102,9 +102,13 @@ def restore(url: str, backup: Path, now: datetime | None = None) -> Restored:
 
 def _copy_checked(source: Path, staged: Path) -> tuple[dict[str, int], int]:
     """Copy `source` to `staged` and check the copy (the backup itself is only read, and
-    nothing is left beside it); the copy's games and schema."""
+    nothing is left beside it); the copy's games and schema. A `-wal` beside the backup is
+    its own (a database moved aside with its log, by this chore or a crash): it is copied
+    too, and SQLite writes it into the copy."""
     _remove(staged)  # an interrupted restore's
     shutil.copyfile(source, staged)
+    if Path(f"{source}-wal").is_file():
+        shutil.copyfile(f"{source}-wal", f"{staged}-wal")
     latest = migrations("sqlite")[-1][0]
     try:
         with closing(sqlite3.connect(staged)) as copy:

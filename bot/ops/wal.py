@@ -55,15 +55,18 @@ def stray_wal(database: str) -> str | None:
     with tempfile.TemporaryDirectory(prefix="parlour-wal-") as folder:
         copy = Path(folder) / "copy.sqlite3"
         shutil.copyfile(database, copy)
-        with closing(sqlite3.connect(copy)) as db:
-            before = games_by_status(db)
-        shutil.copyfile(wal, f"{copy}-wal")
-        with closing(sqlite3.connect(copy)) as db:  # SQLite replays the log on opening
-            (_, frames, _) = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-            (damage,) = db.execute("PRAGMA integrity_check(1)").fetchone()
-            after = games_by_status(db) if damage == "ok" else {}
-    if not frames:
-        return None  # the log's header only, or commits already checkpointed and reset
+        try:
+            with closing(sqlite3.connect(copy)) as db:
+                before = games_by_status(db)
+            shutil.copyfile(wal, f"{copy}-wal")
+            with closing(sqlite3.connect(copy)) as db:  # SQLite replays the log on opening
+                (_, frames, _) = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                (damage,) = db.execute("PRAGMA integrity_check(1)").fetchone()
+                after = games_by_status(db) if damage == "ok" else {}
+        except sqlite3.DatabaseError:
+            return None  # the database itself can't be read: check says so already
+    if frames <= 0:  # -1: the file is not in WAL mode, and SQLite ignores the log
+        return None  # else 0: the log's header only, or commits checkpointed already
     what = (
         f"replayed onto it, the log damages it ({damage}): it is not this database's log"
         if damage != "ok"

@@ -155,6 +155,14 @@ async def test_restore_after_a_crash_brings_back_every_game_playable(tmp_path: P
     finally:
         await storage.close()
 
+    # Undone: the crashed database moved aside comes back with its log, the crash's last
+    # moves and its two new games in it.
+    (crashed,) = tmp_path.glob("parlour.sqlite3.before-restore-*Z")  # not its -wal, -shm
+    undone = chore("restore", str(crashed), cwd=tmp_path)
+    assert undone.returncode == 0, undone.stderr
+    assert undone.stdout.splitlines()[1].startswith("Restored 6 games (")
+    assert Path(f"{crashed}-wal").read_bytes() == before["parlour.sqlite3-wal"]  # only read
+
 
 async def test_restore_is_refused_while_the_bot_runs_or_for_a_bad_backup(tmp_path: Path) -> None:
     database = tmp_path / "parlour.sqlite3"

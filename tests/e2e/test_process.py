@@ -225,7 +225,15 @@ def test_a_bad_database_or_shard_setting_stops_with_one_line(
     assert list(tmp_path.iterdir()) == []
 
 
-CHORES = ("sync-commands", "copy-db", "backup", "check", "forget-user", "forget-server")
+CHORES = (
+    "sync-commands",
+    "copy-db",
+    "backup",
+    "restore",
+    "check",
+    "forget-user",
+    "forget-server",
+)
 
 
 @pytest.mark.parametrize("command", [[], *([c] for c in CHORES)])
