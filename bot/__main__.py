@@ -202,7 +202,7 @@ def restore_backup(settings: Settings, args: argparse.Namespace) -> int:
     """`restore BACKUP`: put a backup in place of the SQLite database, with the bot stopped."""
     try:
         done = restore(settings.database_url, Path(args.backup))
-    except (RestoreRefused, DatabaseInUse, OSError, sqlite3.Error) as e:
+    except (RestoreRefused, OSError, sqlite3.Error) as e:
         print(f"restore: {e}", file=sys.stderr)
         return 2
     for line in done.said():

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bot.instance_lock import InstanceLock
+from bot.instance_lock import DatabaseInUse, InstanceLock
 from bot.ops.wal import counted, games_by_status
 from bot.storage import migrations
 from bot.storage.url import redacted, sqlite_path
@@ -64,7 +64,7 @@ class Restored:
 
 def restore(url: str, backup: Path, now: datetime | None = None) -> Restored:
     """Put the SQLite backup `backup` in place of the database `url` names. Raises
-    RestoreRefused (or DatabaseInUse while the bot runs) having changed nothing."""
+    RestoreRefused having changed nothing (while the bot runs, too)."""
     path = sqlite_path(url)
     if path is None:
         raise RestoreRefused(
@@ -82,7 +82,14 @@ def restore(url: str, backup: Path, now: datetime | None = None) -> Restored:
         raise RestoreRefused(f"The database's folder {database.parent} does not exist.")
     existed = database.exists()
     owner = (database if existed else database.parent).stat()
-    lock = InstanceLock.acquire(str(database))  # no bot runs meanwhile
+    try:
+        lock = InstanceLock.acquire(str(database))  # no bot runs meanwhile
+    except DatabaseInUse:
+        pid = InstanceLock.holder(str(database))
+        raise RestoreRefused(
+            f"A bot is running on {database}{f' (pid {pid})' if pid else ''}: stop it first "
+            "(systemctl stop parlour, under the unit), then restore."
+        ) from None
     try:
         _give(Path(f"{database}.lock"), owner, 0o644)  # the bot opens it for writing
         staged = database.with_name(f"{database.name}.restoring")
@@ -93,11 +100,16 @@ def restore(url: str, backup: Path, now: datetime | None = None) -> Restored:
             raise
         _give(staged, owner, stat.S_IMODE(owner.st_mode) if existed else 0o600)
         moved = _move_aside(database, now or datetime.now(UTC))
-        os.replace(staged, database)
+        try:
+            os.replace(staged, database)
+        except BaseException:  # the database as it was, not none
+            _put_back(moved)
+            _remove(staged)
+            raise
         _sync_folder(database.parent)
     finally:
         lock.release()
-    return Restored(games, schema, migrations("sqlite")[-1][0], moved, source)
+    return Restored(games, schema, migrations("sqlite")[-1][0], list(moved.values()), source)
 
 
 def _copy_checked(source: Path, staged: Path) -> tuple[dict[str, int], int]:
@@ -136,23 +148,31 @@ def _give(path: Path, owner: os.stat_result, mode: int) -> None:
         os.chmod(path, mode)
 
 
-def _move_aside(database: Path, now: datetime) -> list[Path]:
+def _move_aside(database: Path, now: datetime) -> dict[Path, Path]:
     """Rename the database and its side files to one new timestamped name (a set SQLite can
-    still open together); the new paths."""
+    still open together): each file moved, to where. If one can't be moved, those moved
+    already are put back."""
     stamp = now.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
     name = next(
         candidate
         for candidate in _names(f"{database.name}.before-restore-{stamp}")
         if not any(database.with_name(candidate + s).exists() for s in ("", *SIDE_FILES))
     )
-    moved = []
-    for suffix in ("", *SIDE_FILES):
-        there = Path(f"{database}{suffix}")
-        if there.exists():
-            aside = database.with_name(name + suffix)
-            there.rename(aside)
-            moved.append(aside)
+    moved: dict[Path, Path] = {}
+    try:
+        for suffix in ("", *SIDE_FILES):
+            there = Path(f"{database}{suffix}")
+            if there.exists():
+                moved[there] = there.rename(database.with_name(name + suffix))
+    except BaseException:
+        _put_back(moved)
+        raise
     return moved
+
+
+def _put_back(moved: dict[Path, Path]) -> None:
+    for there, aside in moved.items():
+        aside.rename(there)
 
 
 def _names(base: str) -> Iterator[str]:
