@@ -1,6 +1,7 @@
 """`python -m bot`: start Parlour with the settings from the environment and `.env` (or
 the file `ENV_FILE` names); `python -m bot sync-commands`, `copy-db --to …`, `backup PATH`,
-`check`, `forget-user ID`, `export-user ID` and `forget-server ID` for the admin's chores.
+`restore BACKUP`, `check`, `forget-user ID`, `export-user ID` and `forget-server ID` for the
+admin's chores.
 
 Exit status: 0 stopped normally (or a chore done), 1 Discord refused the token (or a chore
 found problems), 2 a bad setting or an unusable database, 3 Discord could not be reached
@@ -29,17 +30,14 @@ from bot.client import ParlourBot, make_bot
 from bot.errors import UserError
 from bot.instance_lock import DatabaseInUse, InstanceLock
 from bot.log_format import setup_logging
-from bot.ops.admin import (
-    BackupRefused,
-    backup,
-    check,
-    export_user,
-    forget_server,
-    forget_user,
-)
+from bot.ops.admin import BackupRefused, backup, export_user, forget_server, forget_user
+from bot.ops.check import check
 from bot.ops.copy_db import CopyRefused, copy_db
+from bot.ops.database import on_database
 from bot.ops.export import as_json
-from bot.settings import Settings, SettingsError
+from bot.ops.restore import RestoreRefused, restore
+from bot.ops.retention import dated, prune
+from bot.settings import Settings, SettingsError, settings_file
 from bot.storage import DatabaseUnavailable
 from bot.storage.url import ALLOWED, sqlite_path
 
@@ -159,10 +157,15 @@ def sync_commands(settings: Settings, _: argparse.Namespace) -> int:
     return 0
 
 
+def _copy_source(settings: Settings, args: argparse.Namespace) -> str:
+    """The database `copy-db` copies: `--from`, else the bot's."""
+    return str(args.source or settings.database_url)
+
+
 def copy(settings: Settings, args: argparse.Namespace) -> int:
     """`copy-db`: copy a SQLite database (`--from`, else the bot's) into PostgreSQL (`--to`) and
     verify the copy."""
-    source = args.source or settings.database_url
+    source = _copy_source(settings, args)
     try:
         sqlite_path(args.to)
     except ValueError:
@@ -180,13 +183,34 @@ def copy(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def back_up(settings: Settings, args: argparse.Namespace) -> int:
-    """`backup PATH`: copy the SQLite database to a new file, safely while the bot runs."""
+    """`backup PATH`: copy the SQLite database to a new file (or a dated one in the folder
+    PATH, keeping the newest `--keep`), safely while the bot runs."""
+    folder = Path(args.path) if Path(args.path).is_dir() else None
+    if args.keep is not None and folder is None:
+        print("backup: --keep needs PATH to be a folder (of dated backups).", file=sys.stderr)
+        return 2
+    destination = Path(args.path) if folder is None else dated(folder)
     try:
-        games = backup(settings, Path(args.path))
+        games = backup(settings, destination)
     except (BackupRefused, sqlite3.Error) as e:
         print(f"backup: {e}", file=sys.stderr)
         return 2
-    print(f"Backed up {games} games to {args.path}.")
+    print(f"Backed up {games} games to {destination}.")
+    if folder is not None and args.keep is not None:
+        for old in prune(folder, args.keep):
+            print(f"Deleted the older backup {old}.")
+    return 0
+
+
+def restore_backup(settings: Settings, args: argparse.Namespace) -> int:
+    """`restore BACKUP`: put a backup in place of the SQLite database, with the bot stopped."""
+    try:
+        done = restore(settings.database_url, Path(args.backup))
+    except (RestoreRefused, OSError, sqlite3.Error) as e:
+        print(f"restore: {e}", file=sys.stderr)
+        return 2
+    for line in done.said():
+        print(line)
     return 0
 
 
@@ -239,6 +263,13 @@ def forget_guild(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def _count(text: str) -> int:
+    """A number of backups to keep, 1 or more, else argparse's error."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of backups (1 or more)")
+    return int(text)
+
+
 # A Discord id as Discord's Copy ID writes it: 17 digits since 2015, and below 2**63 (the
 # database's integers) until long after 2080.
 SNOWFLAKE = re.compile(r"[0-9]{17,19}")
@@ -257,13 +288,14 @@ def discord_id(text: str) -> int:
 
 
 def check_all(settings: Settings, _: argparse.Namespace) -> int:
-    """`check`: print every problem found in the settings and the database; status 1 if any."""
-    problems = asyncio.run(check(settings, note=print))
-    for line in problems:
+    """`check`: show the settings, print every problem found; status 1 if any (2 if there is
+    no database where the settings say)."""
+    found = asyncio.run(check(settings, settings_file(), note=print))
+    for line in found.problems:
         print(line)
-    if not problems:
+    if not found.problems:
         print("No problems found.")
-    return 1 if problems else 0
+    return 2 if found.no_database else 1 if found.problems else 0
 
 
 def parser() -> argparse.ArgumentParser:
@@ -304,25 +336,50 @@ def parser() -> argparse.ArgumentParser:
         metavar="URL",
         help="the database to copy (default: DATABASE_URL or DATABASE_PATH, as the bot uses)",
     )
-    copy_db_.set_defaults(command=copy)
+    copy_db_.set_defaults(command=on_database(copy, url=_copy_source))
     backup_ = sub.add_parser(
         "backup",
         help="copy the SQLite database to a new file, safely while the bot runs",
         description="Copy the SQLite database to PATH with SQLite's online backup API: a "
-        "consistent copy even while the bot is playing. To restore, stop the bot and put the "
-        "copy in place of the database file. For PostgreSQL, use pg_dump.",
+        "consistent copy even while the bot is playing (restore it with `restore PATH`). For "
+        "PostgreSQL, use pg_dump.",
     )
-    backup_.add_argument("path", metavar="PATH", help="the new file (must not exist)")
-    backup_.set_defaults(command=back_up)
+    backup_.add_argument(
+        "path",
+        metavar="PATH",
+        help="the new file (must not exist), or a folder: a new file named for the moment, "
+        "parlour-YYYYMMDDTHHMMSSZ.sqlite3, in it",
+    )
+    backup_.add_argument(
+        "--keep",
+        type=_count,
+        metavar="N",
+        help="with a folder: then delete its oldest dated backups beyond the newest N",
+    )
+    backup_.set_defaults(command=on_database(back_up))
     check_ = sub.add_parser(
         "check",
         help="look for problems in the settings and the database",
-        description="Read the settings and the database (without changing anything; the bot "
-        "may be running) and print one line per problem: a bad or missing setting, an "
-        "unreachable database, pending migrations, a game this version can't load. Exit "
-        "status 0 if none, 1 if any, 2 for a bad setting.",
+        description="Show the settings as the bot resolves them (secrets hidden), read the "
+        "database (without changing anything; the bot may be running) and print one line per "
+        "problem: a bad or missing setting, a key of the settings file the bot does not read, "
+        "a database folder or file this user can't write, a metrics port in use, a "
+        "write-ahead log left beside a database no bot runs on, an unreachable database, "
+        "pending migrations, a game this version can't load. Exit status 0 if none, 1 if "
+        "any, 2 for a bad setting or no database where the settings say.",
     )
-    check_.set_defaults(command=check_all)
+    check_.set_defaults(command=on_database(check_all, must_exist=False))
+    restore_ = sub.add_parser(
+        "restore",
+        help="put a backup in place of the SQLite database (stop the bot first)",
+        description="Put BACKUP (a file `backup` made) in place of the SQLite database: "
+        "refused while the bot runs; the backup is copied and checked (SQLite's integrity "
+        "check, a schema this version knows) before anything changes; the database and "
+        "its -wal and -shm files are then moved aside under a timestamped name, never "
+        "deleted. For PostgreSQL, use pg_restore.",
+    )
+    restore_.add_argument("backup", metavar="BACKUP", help="the backup file")
+    restore_.set_defaults(command=on_database(restore_backup, must_exist=False))
     forget_user_ = sub.add_parser(
         "forget-user",
         help="remove a member's personal data (a deletion request)",
@@ -332,7 +389,7 @@ def parser() -> argparse.ArgumentParser:
         "deleted. Finished games still replay. On SQLite, stop the bot first.",
     )
     forget_user_.add_argument("id", type=discord_id, help="the member's Discord user id")
-    forget_user_.set_defaults(command=forget_member)
+    forget_user_.set_defaults(command=on_database(forget_member))
     export_user_ = sub.add_parser(
         "export-user",
         help="a member's copy of their data, as JSON (a request of access)",
@@ -345,7 +402,7 @@ def parser() -> argparse.ArgumentParser:
     export_user_.add_argument(
         "--out", metavar="FILE", help="a new file to write (default: standard output)"
     )
-    export_user_.set_defaults(command=export_member)
+    export_user_.set_defaults(command=on_database(export_member, output=True))
     forget_server_ = sub.add_parser(
         "forget-server",
         help="delete everything kept about a server",
@@ -354,7 +411,7 @@ def parser() -> argparse.ArgumentParser:
         "SQLite, stop the bot first.",
     )
     forget_server_.add_argument("id", type=discord_id, help="the server's (guild's) id")
-    forget_server_.set_defaults(command=forget_guild)
+    forget_server_.set_defaults(command=on_database(forget_guild))
     return parse
 
 
@@ -368,8 +425,7 @@ def main(argv: list[str] | None = None) -> int:
     if env_file and not Path(env_file).is_file():
         print(f"ENV_FILE={env_file!r} is not a file: name the settings file.", file=sys.stderr)
         return 2
-    # The file ENV_FILE names (a service), else the .env where the admin runs the bot.
-    load_dotenv(Path(env_file) if env_file else Path.cwd() / ".env")
+    load_dotenv(settings_file())
     try:
         settings = Settings.from_env()
     except SettingsError as e:

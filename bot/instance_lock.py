@@ -48,6 +48,27 @@ class InstanceLock:
         os.pwrite(fd, str(os.getpid()).encode(), 0)  # for the message a second process prints
         return cls(fd)
 
+    @staticmethod
+    def holder(database: str) -> str | None:
+        """Whether a process holds `database`'s lock now, creating nothing: its pid as it
+        wrote it ("" when unknown), or None when no process holds it (or there is no lock
+        file: no bot ever ran there). Raises OSError when the lock file can't be read."""
+        import fcntl
+
+        try:
+            fd = os.open(f"{database}.lock", os.O_RDONLY)
+        except FileNotFoundError:
+            return None
+        try:
+            # A shared lock for a moment: two `check`s never stand in each other's way.
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return os.pread(fd, 32, 0).decode(errors="replace").strip()
+        else:
+            return None
+        finally:
+            os.close(fd)  # drops the shared lock, if taken
+
     def release(self) -> None:
         """Drop the lock (closing the file drops the flock); releasing it twice does nothing."""
         if self._fd >= 0:

@@ -29,6 +29,40 @@ def default_cache_dir(env: Mapping[str, str] = os.environ) -> str:
     return str(Path(base) / "parlour")
 
 
+# Every name `Settings.from_env` reads (and `.env.example` documents): a key of the
+# settings file outside these has no effect, and `check` says so.
+NAMES = frozenset(
+    {
+        "DISCORD_TOKEN",
+        "DATABASE_URL",
+        "DATABASE_PATH",
+        "DEV_GUILD_ID",
+        "LOG_LEVEL",
+        "LOG_FORMAT",
+        "CONNECT_RETRIES",
+        "DISCORD_API_BASE",
+        "DISCORD_GATEWAY_URL",
+        "GAME_SEED",
+        "BOT_MOVE_DELAY",
+        "AUTOPLAY_PACE",
+        "CACHE_DIR",
+        "XDG_CACHE_HOME",
+        "METRICS_PORT",
+        "METRICS_HOST",
+        "SHARD_COUNT",
+        "SHARD_IDS",
+        "PICTURE_WORKERS",
+    }
+)
+
+
+def settings_file(env: Mapping[str, str] = os.environ) -> Path:
+    """The file the settings are read from: the one `ENV_FILE` names (a service), else
+    `.env` in the working directory (where the admin runs the bot)."""
+    named = env.get("ENV_FILE", "").strip()
+    return Path(named) if named else Path.cwd() / ".env"
+
+
 @dataclass(frozen=True)
 class Settings:
     """What the bot runs with, read by `from_env` (each setting is explained in `.env.example`)."""
@@ -54,6 +88,30 @@ class Settings:
     def sqlite_path(self) -> str | None:
         """The SQLite file, or None on PostgreSQL."""
         return sqlite_path(self.database_url)
+
+    def shown(self) -> list[str]:
+        """Each setting as `NAME=value`, as the bot resolved it, secrets hidden (the token;
+        passwords in URLs), paths absolute."""
+        shards = self.shards
+        return [
+            f"DISCORD_TOKEN={'(set, hidden)' if self.token else '(not set)'}",
+            f"DATABASE_URL={redacted(self.database_url)}",
+            f"DEV_GUILD_ID={self.dev_guild_id or ''}",
+            f"LOG_LEVEL={self.log_level}",
+            f"LOG_FORMAT={self.log_format}",
+            f"CONNECT_RETRIES={self.connect_retries}",
+            f"DISCORD_API_BASE={redacted(self.api_base or '')}",
+            f"DISCORD_GATEWAY_URL={redacted(self.gateway_url or '')}",
+            f"GAME_SEED={self.game_seed or ''}",
+            f"BOT_MOVE_DELAY={self.bot_move_delay}",
+            f"AUTOPLAY_PACE={self.autoplay_pace}",
+            f"CACHE_DIR={os.path.abspath(self.cache_dir) if self.cache_dir else ''}",
+            f"METRICS_PORT={self.metrics_port or '(off)'}",
+            f"METRICS_HOST={self.metrics_host}",
+            f"SHARD_COUNT={shards.count if shards else ''}",
+            f"SHARD_IDS={','.join(map(str, shards.ids)) if shards else ''}",
+            f"PICTURE_WORKERS={self.picture_workers}",
+        ]
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> Settings:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 import subprocess
 import sys
@@ -28,6 +29,18 @@ def chore(*args: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]
         text=True,
         timeout=120,
     )
+
+
+def header(done: subprocess.CompletedProcess[str]) -> str:
+    """A chore's first line: the database it uses."""
+    return done.stdout.splitlines()[0]
+
+
+def problems(done: subprocess.CompletedProcess[str]) -> list[str]:
+    """`check`'s lines after the database, the settings file and the settings."""
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("Database: ") and lines[1].startswith("Settings file: ")
+    return [line for line in lines[2:] if not line.startswith("  ")]
 
 
 async def a_game(service: GameService) -> int:
@@ -68,7 +81,7 @@ async def test_a_backup_taken_while_moves_are_made_opens_and_replays(tmp_path: P
             )
             _, done = await asyncio.gather(playing, backing_up)
             assert done.returncode == 0, done.stderr
-            assert done.stdout == f"Backed up 3 games to {copy}.\n"
+            assert done.stdout == f"Database: {database}\nBacked up 3 games to {copy}.\n"
             copies.append(copy)
         steps = [(await service.table(g)).row.step for g in games]
     finally:
@@ -106,7 +119,9 @@ async def test_check_passes_a_good_database(tmp_path: Path) -> None:
     # The bot keeps running on it: check reads beside it.
     done = chore("check", cwd=tmp_path, DATABASE_PATH=str(database), DISCORD_TOKEN="t")
     await storage.close()
-    assert (done.returncode, done.stdout, done.stderr) == (0, "No problems found.\n", "")
+    assert (done.returncode, done.stderr) == (0, "")
+    running = f"A bot is running on this database (pid {os.getpid()})."
+    assert problems(done) == [running, "No problems found."]
 
 
 async def test_check_names_every_problem_on_its_own_line(tmp_path: Path) -> None:
@@ -121,7 +136,7 @@ async def test_check_names_every_problem_on_its_own_line(tmp_path: Path) -> None
 
     done = chore("check", cwd=tmp_path, DATABASE_PATH=str(database))
     assert done.returncode == 1
-    lines = done.stdout.splitlines()
+    lines = problems(done)
     assert lines[0] == "DISCORD_TOKEN is not set: the bot can't log in to Discord."
     assert lines[1].startswith(f"Game {damaged} ({GAME}) can't be loaded: ")
     assert len(lines) == 2 and f"Game {healthy} " not in done.stdout
@@ -136,10 +151,10 @@ def test_check_reports_pending_migrations_without_applying_them(tmp_path: Path) 
     db.close()
     done = chore("check", cwd=tmp_path, DATABASE_PATH=str(database), DISCORD_TOKEN="t")
     assert done.returncode == 1
-    assert done.stdout == (
+    assert problems(done) == [
         f"The database is at schema 1; migrations 2 to {latest} are pending (the bot "
-        "applies them when it starts; back up first).\n"
-    )
+        "applies them when it starts; back up first)."
+    ]
     with sqlite3.connect(database) as db:
         assert db.execute("PRAGMA user_version").fetchone() == (1,)  # untouched
     db.close()
@@ -153,8 +168,9 @@ def test_check_says_an_unreachable_database_in_one_line(tmp_path: Path) -> None:
         DISCORD_TOKEN="t",
     )
     assert done.returncode == 1
-    assert done.stdout.startswith("DATABASE_URL='postgresql://nobody@127.0.0.1:1/none' can't")
-    assert len(done.stdout.splitlines()) == 1 and "Traceback" not in done.stderr
+    (line,) = problems(done)
+    assert line.startswith("DATABASE_URL='postgresql://nobody@127.0.0.1:1/none' can't")
+    assert "Traceback" not in done.stderr
 
 
 async def test_check_reads_postgresql_too(tmp_path: Path, postgres_url: str) -> None:
@@ -162,7 +178,7 @@ async def test_check_reads_postgresql_too(tmp_path: Path, postgres_url: str) -> 
     await a_game(GameService(storage, ENGINES))
     await storage.close()
     done = chore("check", cwd=tmp_path, DATABASE_URL=postgres_url, DISCORD_TOKEN="t")
-    assert (done.returncode, done.stdout) == (0, "No problems found.\n")
+    assert (done.returncode, problems(done)) == (0, ["No problems found."])
 
 
 async def test_check_on_an_empty_database_says_the_first_start_creates_the_tables(
@@ -174,8 +190,8 @@ async def test_check_on_an_empty_database_says_the_first_start_creates_the_table
         Path(database_url.removeprefix("sqlite:///")).touch()
     done = chore("check", cwd=tmp_path, DATABASE_URL=database_url, DISCORD_TOKEN="t")
     assert (done.returncode, done.stderr) == (0, "")
-    assert done.stdout == (
-        "The database has no tables yet: the bot creates them at its first start.\n"
-        "No problems found.\n"
-    )
+    assert problems(done) == [
+        "The database has no tables yet: the bot creates them at its first start.",
+        "No problems found.",
+    ]
     assert "CREATE TABLE" not in dump(database_url)

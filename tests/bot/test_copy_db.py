@@ -44,6 +44,7 @@ async def test_copy_db_round_trip(tmp_path: Path, postgres_url: str) -> None:
     done = copy_db("--to", postgres_url, cwd=tmp_path, DATABASE_PATH=str(source))
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [
+        f"Database: {source}",
         "copied 7 games, 14 seats, 363 actions, 4 results, 1 guild_settings, 4 ratings, "
         "1 guild_departures, 1 member_settings",
         "replayed 6 games from their seeds and logs: every one matches its state",
@@ -94,6 +95,7 @@ async def test_a_game_that_does_not_replay_fails_the_check(
 
 
 def test_a_bad_target_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "parlour.sqlite3").touch()  # the bot's database, there
     done = copy_db("--to", "mysql://x/y", cwd=tmp_path)
     assert (done.returncode, done.stderr.splitlines()) == (
         2,

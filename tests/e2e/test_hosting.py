@@ -22,7 +22,7 @@ from bot.client import SHUTDOWN_GRACE
 from bot.service import GameService
 from bot.storage import migrations, open_storage
 from rules.registry import ENGINES
-from tests.bot.test_admin import chore
+from tests.bot.test_admin import chore, problems
 from tests.e2e.conftest import Launcher, ParlourFactory
 from tests.e2e.driver import play_one_move, start_game
 from tests.e2e.fake_discord import FakeDiscord
@@ -81,21 +81,20 @@ def test_discord_unreachable_at_start_is_one_line_per_try_then_exit_3(tmp_path: 
     assert "Traceback" not in done.stderr and "voice" not in done.stderr
 
 
-def test_check_on_a_fresh_machine_says_the_first_start_creates_the_database(
-    tmp_path: Path,
-) -> None:
+def test_check_on_a_fresh_machine_says_there_is_no_database_yet(tmp_path: Path) -> None:
+    """Before the first start there is no database: `check` still shows the settings and
+    looks at the folder, names the file it looked for, and creates nothing."""
     done = chore("check", cwd=tmp_path, DISCORD_TOKEN="t")
-    assert (done.returncode, done.stderr) == (0, "")
-    assert done.stdout == (
-        "There is no database at 'parlour.sqlite3' yet: the bot creates it at its first start.\n"
-        "No problems found.\n"
-    )
+    assert (done.returncode, done.stderr) == (2, "")
+    assert problems(done) == [
+        "On a machine where the bot never ran, its first start creates the database.",
+        f"There is no database at {tmp_path / 'parlour.sqlite3'}: run this where the bot "
+        "runs, or set DATABASE_URL.",
+    ]
     assert list(tmp_path.iterdir()) == []  # nothing created
     missing = chore("check", cwd=tmp_path, DISCORD_TOKEN="t", DATABASE_PATH="no/such/db")
-    assert missing.returncode == 1
-    assert (
-        missing.stdout == f"The database's folder {str(tmp_path / 'no/such')!r} does not exist.\n"
-    )
+    assert missing.returncode == 2
+    assert problems(missing)[-2] == f"The database's folder {tmp_path / 'no/such'} does not exist."
 
 
 def test_on_windows_it_stops_with_one_line(tmp_path: Path) -> None:
@@ -128,14 +127,17 @@ def test_the_default_install_runs_without_postgresqls_driver(tmp_path: Path) -> 
             timeout=60,
         )
 
+    (tmp_path / "parlour.sqlite3").touch()
     sqlite = chore_without_asyncpg()
-    assert (sqlite.returncode, sqlite.stdout.splitlines()[-1]) == (0, "No problems found.")
+    assert (sqlite.returncode, sqlite.stdout.splitlines()[-1]) == (0, "No problems found."), (
+        sqlite.stdout + sqlite.stderr
+    )
     postgres = chore_without_asyncpg(DATABASE_URL="postgresql://parlour@db/parlour")
     assert postgres.returncode == 1
-    assert postgres.stdout == (
+    assert problems(postgres) == [
         "DATABASE_URL='postgresql://parlour@db/parlour' is PostgreSQL, whose driver is not "
-        "installed: pip install 'parlour[postgres]'.\n"
-    )
+        "installed: pip install 'parlour[postgres]'."
+    ]
 
 
 async def test_settings_come_from_the_file_env_file_names(
@@ -203,12 +205,16 @@ async def test_forget_user_and_forget_server_chores(tmp_path: Path) -> None:
 
     done = chore("forget-user", str(leo), cwd=tmp_path, **env)
     assert (done.returncode, done.stderr) == (0, "")
-    assert done.stdout == (
+    assert done.stdout.splitlines() == [
+        f"Database: {database}",
         f"Member {leo} forgotten: 1 games now name a former player (1 in play resigned, "
-        "0 lobbies left).\n"
-    )
+        "0 lobbies left).",
+    ]
     done = chore("forget-server", str(guild), cwd=tmp_path, **env)
-    assert done.stdout == f"Server {guild} forgotten: its data deleted (1 games).\n"
+    assert done.stdout.splitlines() == [
+        f"Database: {database}",
+        f"Server {guild} forgotten: its data deleted (1 games).",
+    ]
     for typed in ("Leo", "2"):
         bad = chore("forget-user", typed, cwd=tmp_path, **env)
         assert bad.returncode == 2 and f"{typed!r} is not a Discord id" in bad.stderr

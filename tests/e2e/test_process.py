@@ -229,6 +229,7 @@ CHORES = (
     "sync-commands",
     "copy-db",
     "backup",
+    "restore",
     "check",
     "forget-user",
     "export-user",
