@@ -48,6 +48,11 @@ class InstanceLock:
         os.pwrite(fd, str(os.getpid()).encode(), 0)  # for the message a second process prints
         return cls(fd)
 
+    @property
+    def held(self) -> bool:
+        """Not released yet."""
+        return self._fd >= 0
+
     def release(self) -> None:
         """Drop the lock (closing the file drops the flock); releasing it twice does nothing."""
         if self._fd >= 0:

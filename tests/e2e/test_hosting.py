@@ -161,12 +161,18 @@ async def test_settings_come_from_the_file_env_file_names(
 async def test_json_logs_are_one_object_a_line_with_the_game_and_server(
     fake: FakeDiscord, launch: Launcher, tmp_path: Path
 ) -> None:
-    env = process_env(fake, tmp_path / "parlour.sqlite3", LOG_FORMAT="json", LOG_LEVEL="DEBUG")
+    """...and, at DEBUG, no line names a member (docs/PRIVACY.md); the files the bot makes
+    are its user's alone (mode 600), without systemd's UMask too."""
+    database = tmp_path / "parlour.sqlite3"
+    env = process_env(fake, database, LOG_FORMAT="json", LOG_LEVEL="DEBUG")
     bot = await launch(tmp_path, env)
     await connected(fake, bot, 1)
-    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    ana, leo = fake.make_user("Zephyrine"), fake.make_user("Quillfeather")
     board = await start_game(fake, ana, GAME, joiners=[leo])
     await play_one_move(fake, [ana, leo], board)
+    made = [database, *tmp_path.glob("parlour.sqlite3-*"), tmp_path / "parlour.sqlite3.lock"]
+    assert {f.name: oct(f.stat().st_mode & 0o777) for f in made} == {f.name: "0o600" for f in made}
+    assert len(made) == 4  # the database, its -wal and -shm, the lock
     bot.proc.send_signal(signal.SIGTERM)  # as a service manager stops it
     assert await asyncio.wait_for(bot.proc.wait(), 20) == 0
     await bot.kill()  # reads the rest of its log
@@ -177,6 +183,8 @@ async def test_json_logs_are_one_object_a_line_with_the_game_and_server(
     assert lines[0]["message"] == f"Parlour {__version__} starting"
     about_the_game = [line for line in lines if line.get("game_id") == 1]
     assert about_the_game and {line["guild_id"] for line in about_the_game} == {fake.guild_id}
+    assert "Zephyrine" not in bot.log and "Quillfeather" not in bot.log
+    assert sum(line["level"] == "DEBUG" for line in lines) > 10  # DEBUG was on
     warned = [line["message"] for line in lines if line["level"] not in ("DEBUG", "INFO")]
     assert not [m for m in warned if "voice" in m or "Traceback" in m], warned
 
