@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from bot import __version__
-from bot.__main__ import NOT_ON_WINDOWS, UNREACHABLE
+from bot.__main__ import BAD_SETTING, FAILED, NOT_ON_WINDOWS, TOKEN_REFUSED, UNREACHABLE
 from bot.client import SHUTDOWN_GRACE
 from bot.service import GameService
 from bot.storage import migrations, open_storage
@@ -223,6 +223,9 @@ def test_the_systemd_unit_verifies(tmp_path: Path) -> None:
         line.split("=", 1) for line in unit.splitlines() if "=" in line and line[0] != "#"
     )
     assert fields["User"] != "root" and fields["Restart"] == "on-failure"
+    # Not restarted: what needs the admin; restarted: Discord out of reach, and any failure.
+    kept_down = {int(status) for status in fields["RestartPreventExitStatus"].split()}
+    assert kept_down == {BAD_SETTING, TOKEN_REFUSED} and UNREACHABLE == FAILED not in kept_down
     assert fields["EnvironmentFile"] and fields["WorkingDirectory"]
     assert int(fields["TimeoutStopSec"]) >= 3 * SHUTDOWN_GRACE  # clicks, boards, closing
     # Verified as installed: the interpreter where the unit expects the project's.
@@ -233,3 +236,22 @@ def test_the_systemd_unit_verifies(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "parlour.service" not in done.stderr, done.stderr  # no warnings about it
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze here")
+def test_the_systemd_unit_is_hardened(tmp_path: Path) -> None:
+    """`systemd-analyze security` rates the unit 3.0 or less ("OK"; it was 7.9, "EXPOSED")."""
+    local = tmp_path / "parlour.service"
+    unit = (REPO / "deploy" / "parlour.service").read_text()
+    local.write_text(unit.replace("/opt/parlour/.venv/bin/python", sys.executable))
+    done = subprocess.run(
+        ["systemd-analyze", "security", "--offline=true", "--no-pager", str(local)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    if "--offline" in done.stderr:
+        pytest.skip("this systemd-analyze can't rate a unit file offline (systemd < 252)")
+    rating = re.search(r"Overall exposure level for parlour\.service: (\d+\.\d+)", done.stdout)
+    assert rating is not None, done.stdout + done.stderr
+    assert float(rating.group(1)) <= 3.0, done.stdout
