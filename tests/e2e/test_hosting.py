@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from packaging.version import Version
 
 from bot import __version__
 from bot.__main__ import BAD_SETTING, FAILED, NOT_ON_WINDOWS, TOKEN_REFUSED, UNREACHABLE
@@ -36,7 +37,14 @@ def test_one_version_everywhere(tmp_path: Path) -> None:
     assert (done.returncode, done.stdout) == (0, f"Parlour {__version__}\n")
     changelog = (REPO / "CHANGELOG.md").read_text()
     released = re.findall(r"^## \[(\d+\.\d+\.\d+)\]", changelog, re.MULTILINE)
-    assert released[0] == __version__  # the newest release the changelog describes
+    if __version__ == released[0]:
+        return  # a release: the newest the changelog describes
+    # Main between releases: the next release's number, marked as in development, which the
+    # changelog's Unreleased section names.
+    upcoming, dev = __version__.split(".dev")
+    assert dev == "0" and Version(upcoming) > Version(released[0])
+    unreleased = changelog.split("## [Unreleased]")[1].split("\n## [")[0]
+    assert f"`{__version__}`" in unreleased
 
 
 def test_the_changelog_names_every_migration() -> None:
