@@ -69,49 +69,46 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
     start. Returns the exit status; an unexpected error is raised (`main` reports it)."""
     form = settings.log_format
     if not settings.token:
-        report(NO_TOKEN, form, status=BAD_SETTING)
-        return BAD_SETTING
+        return report(NO_TOKEN, form, status=BAD_SETTING)
     lock = None
     path = settings.sqlite_path
     if path is not None:  # PostgreSQL is shared by design: no lock
         try:
             lock = InstanceLock.acquire(path)  # before anything else happens
         except DatabaseInUse as e:
-            report(str(e), form, status=BAD_SETTING)
-            return BAD_SETTING
+            return report(str(e), form, status=BAD_SETTING)
         except OSError as e:
             line = f"DATABASE_URL={settings.database_url!r} can't be used: {e.strerror}."
-            report(line, form, status=BAD_SETTING)
-            return BAD_SETTING
+            return report(line, form, status=BAD_SETTING)
     setup_logging(settings.log_level, form)
     log.info("Parlour %s starting", __version__)
     attempt = 0
     while True:
         if path is not None and lock is not None and not lock.held:
-            lock = InstanceLock.acquire(path)  # a failed try closed the database and its lock
+            try:  # a failed try closed the database, and its lock
+                lock = InstanceLock.acquire(path)
+            except DatabaseInUse as e:  # another process started meanwhile
+                return report(str(e), form, status=BAD_SETTING)
         bot = make_bot(settings, lock=lock, force_sync=args.sync, settle_memory=True)
         quiet = FirstConnectLog(bot)
         logging.getLogger("discord.client").addFilter(quiet)
         try:
             _serve(bot, settings.token)
         except discord.LoginFailure:
-            report(BAD_TOKEN, form, status=TOKEN_REFUSED)
-            return TOKEN_REFUSED
+            return report(BAD_TOKEN, form, status=TOKEN_REFUSED)
         except (DatabaseUnavailable, MetricsUnavailable) as e:
-            report(str(e), form, status=BAD_SETTING)
-            return BAD_SETTING
+            return report(str(e), form, status=BAD_SETTING)
         except Exception as e:
             why = unreached(bot, e)
             if why is None:
                 raise  # not Discord out of reach: `main` reports it whole
             if attempt == settings.connect_retries:
-                report(
+                return report(
                     f"Discord can't be reached ({why}): giving up (exit status "
                     f"{UNREACHABLE}; CONNECT_RETRIES={settings.connect_retries}).",
                     form,
                     status=UNREACHABLE,
                 )
-                return UNREACHABLE
             delay = RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)]
             log.warning("Discord can't be reached (%s): trying again in %d s.", why, delay)
             time.sleep(delay)
@@ -141,8 +138,7 @@ def sync_commands(settings: Settings, _: argparse.Namespace) -> int:
     """`sync-commands`: log in only to sync the slash commands with Discord, then exit."""
     form = settings.log_format
     if not settings.token:
-        report(NO_TOKEN, form, status=BAD_SETTING)
-        return BAD_SETTING
+        return report(NO_TOKEN, form, status=BAD_SETTING)
     token = settings.token
     setup_logging(settings.log_level, form)
 
@@ -153,12 +149,10 @@ def sync_commands(settings: Settings, _: argparse.Namespace) -> int:
     try:
         asyncio.run(sync())
     except discord.LoginFailure:
-        report(BAD_TOKEN, form, status=TOKEN_REFUSED)
-        return TOKEN_REFUSED
+        return report(BAD_TOKEN, form, status=TOKEN_REFUSED)
     except NOT_REACHED as e:
         line = f"Discord can't be reached ({reason(e)}): try again later."
-        report(line, form, status=UNREACHABLE)
-        return UNREACHABLE
+        return report(line, form, status=UNREACHABLE)
     return 0
 
 
@@ -326,15 +320,13 @@ def main(argv: list[str] | None = None) -> int:
     env_file = os.environ.get("ENV_FILE", "").strip()
     if env_file and not Path(env_file).is_file():
         line = f"ENV_FILE={env_file!r} is not a file: name the settings file."
-        report(line, _log_format(), status=BAD_SETTING)
-        return BAD_SETTING
+        return report(line, _log_format(), status=BAD_SETTING)
     # The file ENV_FILE names (a service), else the .env where the admin runs the bot.
     load_dotenv(Path(env_file) if env_file else Path.cwd() / ".env")
     try:
         settings = Settings.from_env()
     except SettingsError as e:
-        report(str(e), _log_format(), status=BAD_SETTING)
-        return BAD_SETTING
+        return report(str(e), _log_format(), status=BAD_SETTING)
     command: Callable[[Settings, argparse.Namespace], int] = args.command
     try:
         return command(settings, args)
@@ -344,8 +336,7 @@ def main(argv: list[str] | None = None) -> int:
             f"Parlour stopped on an unexpected error ({type(e).__name__}: {first}): exit status "
             f"{FAILED}, to be started again."
         )
-        report(line, settings.log_format, status=FAILED, error=e)
-        return FAILED
+        return report(line, settings.log_format, status=FAILED, error=e)
 
 
 def _log_format() -> str:

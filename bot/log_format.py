@@ -62,18 +62,20 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(line, ensure_ascii=False)
 
 
-def report(message: str, form: str, *, status: int, error: BaseException | None = None) -> None:
+def report(message: str, form: str, *, status: int, error: BaseException | None = None) -> int:
     """The last line of a failed start, on stderr: as it is ("text", after the traceback of
-    `error` if given), or one JSON record with the exit status and the traceback ("json")."""
+    `error` if given), or one JSON record with the exit status and the traceback ("json").
+    Returns `status`, for the caller to exit with."""
     if form != "json":
         if error is not None:
             traceback.print_exception(error)
         print(message, file=sys.stderr)
-        return
+        return status
     exc_info = None if error is None else (type(error), error, error.__traceback__)
     record = logging.LogRecord("bot", logging.CRITICAL, __file__, 0, message, None, exc_info)
     record.exit_status = status
     print(JsonFormatter().format(record), file=sys.stderr)
+    return status
 
 
 def setup_logging(level: str, form: str) -> None:

@@ -35,7 +35,8 @@ def unreached(bot: discord.Client, e: BaseException) -> str | None:
     if bot.user is None:  # not logged in: the API itself was out of reach
         return reason(e) if isinstance(e, NOT_REACHED) else None
     # Logged in, but no gateway connection yet (#10520 hides the real error as the context).
-    cause = e.__context__ if isinstance(e, AttributeError) else e
+    bug = isinstance(e, AttributeError) and e.name == "sequence"  # `self.ws.sequence`
+    cause = e.__context__ if bug else e
     if bot.ws is None and isinstance(cause, GATEWAY_NOT_REACHED):
         return reason(cause)
     return None
