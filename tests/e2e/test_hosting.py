@@ -27,7 +27,7 @@ from tests.bot.test_admin import a_game, chore
 from tests.e2e.conftest import Launcher, ParlourFactory
 from tests.e2e.driver import play_one_move, start_game
 from tests.e2e.fake_discord import FakeDiscord
-from tests.e2e.process import REPO, clean_env, connected, process_env
+from tests.e2e.process import REPO, BotProcess, clean_env, connected, process_env
 
 GAME = "cock-and-bull"
 
@@ -263,3 +263,42 @@ def test_the_systemd_unit_is_hardened(tmp_path: Path) -> None:
     rating = re.search(r"Overall exposure level for parlour\.service: (\d+\.\d+)", done.stdout)
     assert rating is not None, done.stdout + done.stderr
     assert float(rating.group(1)) <= 3.0, done.stdout
+
+
+# Linux's own refusal of memory both writable and executable (prctl PR_SET_MDWE, from 6.3:
+# what the unit's MemoryDenyWriteExecute sets up), kept across exec; status 77 without it.
+WRITE_XOR_EXECUTE = """
+import ctypes, os, sys
+if ctypes.CDLL(None, use_errno=True).prctl(65, 1, 0, 0, 0) != 0:
+    sys.exit(77)
+os.execv(sys.executable, [sys.executable, *sys.argv[1:]])
+"""
+
+
+async def test_the_bot_plays_where_memory_is_never_writable_and_executable(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """The unit's `MemoryDenyWriteExecute=true` holds for Python, uvloop, Pillow and the
+    picture workers: the real process plays a game under the kernel's W^X."""
+    wx = "import mmap; mmap.mmap(-1, 4096, prot=7)"  # read, write and execute at once
+    probe = subprocess.run(
+        [sys.executable, "-c", WRITE_XOR_EXECUTE, "-c", wx], capture_output=True, text=True
+    )
+    if probe.returncode == 77:
+        pytest.skip("this kernel can't refuse writable executable memory (Linux < 6.3)")
+    assert "PermissionError" in probe.stderr  # the guard holds
+    env = process_env(fake, tmp_path / "parlour.sqlite3", PICTURE_WORKERS="1")
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", WRITE_XOR_EXECUTE, "-m", "bot", cwd=tmp_path, env=env,
+        stdin=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    bot = BotProcess(proc)
+    try:
+        await connected(fake, bot, 1)
+        ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+        board = await start_game(fake, ana, GAME, joiners=[leo])
+        for _ in range(3):
+            board = await play_one_move(fake, [ana, leo], board)
+    finally:
+        await bot.kill()
+    bot.assert_clean()
