@@ -302,3 +302,29 @@ async def test_the_bot_plays_where_memory_is_never_writable_and_executable(
     finally:
         await bot.kill()
     bot.assert_clean()
+
+
+async def test_json_logs_of_picture_workers_are_json_too(
+    fake: FakeDiscord, launch: Launcher, tmp_path: Path
+) -> None:
+    """A picture worker logs as the bot does: its warnings (here: a picture cache that can't
+    be written, under a file) are JSON lines in JSON mode."""
+    (tmp_path / "a-file").write_text("")
+    env = process_env(
+        fake,
+        tmp_path / "parlour.sqlite3",
+        LOG_FORMAT="json",
+        PICTURE_WORKERS="1",
+        CACHE_DIR=str(tmp_path / "a-file" / "cache"),
+    )
+    bot = await launch(tmp_path, env)
+    await connected(fake, bot, 1)
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    board = await start_game(fake, ana, GAME, joiners=[leo])
+    await play_one_move(fake, [ana, leo], board)
+    await bot.kill()
+    not_json = [line for line in bot.stderr if not _is_json_object(line)]
+    assert not not_json, "\n".join(not_json)
+    lines = [json.loads(line) for line in bot.stderr]
+    unwritten = [line for line in lines if "not written" in line["message"]]
+    assert len({line["time"] for line in unwritten}) > 1  # the bot's and its worker's
