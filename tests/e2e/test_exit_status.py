@@ -101,7 +101,9 @@ async def test_a_refused_token_has_a_status_of_its_own(
     assert await _ended(bot) == TOKEN_REFUSED == 4, bot.log
     assert bot.stderr[-1] == BAD_TOKEN
     assert "Traceback" not in bot.log
-    fake.faults.clear()  # the fake notes the refused token as a fault
+    sync = await launch(tmp_path, env, "sync-commands")  # the chore says it alike
+    assert await _ended(sync) == TOKEN_REFUSED, sync.log
+    assert sync.stderr[-1] == BAD_TOKEN
 
 
 @pytest.mark.parametrize("form", ["text", "json"])
@@ -149,7 +151,6 @@ async def test_json_mode_failure_lines_are_json_too(
     refused = await launch(tmp_path, env | {"DISCORD_TOKEN": "not-the-token"})
     assert await _ended(refused) == TOKEN_REFUSED, refused.log
     assert _json_lines(refused)[-1] == _json_lines(refused)[-1] | {"message": BAD_TOKEN}
-    fake.faults.clear()  # the fake notes the refused token as a fault
     bad = await launch(tmp_path, env | {"BOT_MOVE_DELAY": "abc"})  # before the settings
     assert await _ended(bad) == BAD_SETTING
     assert [line["exit_status"] for line in _json_lines(bad)] == [2]
