@@ -3,9 +3,18 @@ the file `ENV_FILE` names); `python -m bot sync-commands`, `copy-db --to …`, `
 `restore BACKUP`, `check`, `forget-user ID`, `export-user ID` and `forget-server ID` for the
 admin's chores.
 
-Exit status: 0 stopped normally (or a chore done), 1 Discord refused the token (or a chore
-found problems), 2 a bad setting or an unusable database, 3 Discord could not be reached
-at start after `CONNECT_RETRIES` more tries."""
+Exit status, for a person or a service manager to act on (`deploy/parlour.service`):
+
+- 0: stopped normally (SIGTERM, Ctrl-C), or a chore done.
+- 2: a bad setting or an unusable database or metrics port: not worth restarting until the
+  admin fixes it.
+- 3: Discord could not be reached at start after `CONNECT_RETRIES` more tries, or any other
+  failure (a crash): worth restarting. The last line on stderr says why in one line (in
+  `LOG_FORMAT=json`, a JSON record with the traceback as a field).
+- 4: Discord refused `DISCORD_TOKEN`: not worth restarting until the admin fixes it.
+- 1 is never the bot's own (Python exits 1 on an uncaught exception, which `main` turns
+  into 3): only a chore's, that found problems (`check`) or refused (`copy-db`).
+"""
 
 from __future__ import annotations
 
@@ -20,7 +29,6 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import aiohttp
 import discord
 from dotenv import load_dotenv
 from uvloop import new_event_loop
@@ -29,7 +37,8 @@ from bot import __version__
 from bot.client import ParlourBot, make_bot
 from bot.errors import UserError
 from bot.instance_lock import DatabaseInUse, InstanceLock
-from bot.log_format import setup_logging
+from bot.log_format import report, setup_logging
+from bot.metrics import MetricsUnavailable
 from bot.ops.admin import BackupRefused, backup, export_user, forget_server, forget_user
 from bot.ops.check import check
 from bot.ops.copy_db import CopyRefused, copy_db
@@ -38,6 +47,7 @@ from bot.ops.export import as_json
 from bot.ops.restore import RestoreRefused, restore
 from bot.ops.retention import dated, prune
 from bot.settings import Settings, SettingsError, settings_file
+from bot.startup import NOT_REACHED, FirstConnectLog, reason, unreached
 from bot.storage import DatabaseUnavailable
 from bot.storage.url import ALLOWED, sqlite_path
 
@@ -45,70 +55,76 @@ NO_TOKEN = (
     "DISCORD_TOKEN is not set: put your bot's token in a .env file "
     "(copy .env.example) or in the environment, then run `python -m bot` again."
 )
-BAD_TOKEN = "Discord refused DISCORD_TOKEN: check the token in .env."
+BAD_TOKEN = (
+    "Discord refused DISCORD_TOKEN: check the token in the settings (.env, or the file "
+    "ENV_FILE names)."
+)
 NOT_ON_WINDOWS = (
     "Parlour runs on Linux or macOS, not on Windows: run it in WSL (see the README, Run the bot)."
 )
-UNREACHABLE = 3  # the exit status when Discord can't be reached at start
+# Exit statuses (the module's docstring says what each means to a service manager).
+BAD_SETTING = 2
+UNREACHABLE = 3  # Discord can't be reached at start
+FAILED = UNREACHABLE  # any other failure: restarted as an outage is
+TOKEN_REFUSED = 4
 RETRY_DELAYS = (2, 5, 15, 30, 60)  # seconds before each try again (then 60 s each)
-# What a Discord that can't be reached raises at login (aiohttp's connection errors are
-# OSErrors; a Discord outage answers 5xx).
-NOT_REACHED = (OSError, aiohttp.ClientError, TimeoutError, discord.DiscordServerError)
 
 log = logging.getLogger("bot")
 
 
 def run(settings: Settings, args: argparse.Namespace) -> int:
     """`python -m bot`: run the bot until it stops, trying again while Discord can't be reached at
-    start. Returns the exit status."""
+    start. Returns the exit status; an unexpected error is raised (`main` reports it)."""
+    form = settings.log_format
     if not settings.token:
-        print(NO_TOKEN, file=sys.stderr)
-        return 2
+        return report(NO_TOKEN, form, status=BAD_SETTING)
     lock = None
     path = settings.sqlite_path
     if path is not None:  # PostgreSQL is shared by design: no lock
         try:
             lock = InstanceLock.acquire(path)  # before anything else happens
         except DatabaseInUse as e:
-            print(e, file=sys.stderr)
-            return 2
+            return report(str(e), form, status=BAD_SETTING)
         except OSError as e:
-            print(
-                f"DATABASE_URL={settings.database_url!r} can't be used: {e.strerror}.",
-                file=sys.stderr,
-            )
-            return 2
-    setup_logging(settings.log_level, settings.log_format)
+            line = f"DATABASE_URL={settings.database_url!r} can't be used: {e.strerror}."
+            return report(line, form, status=BAD_SETTING)
+    setup_logging(settings.log_level, form)
     log.info("Parlour %s starting", __version__)
     attempt = 0
     while True:
+        if path is not None and lock is not None and not lock.held:
+            try:  # a failed try closed the database, and its lock
+                lock = InstanceLock.acquire(path)
+            except DatabaseInUse as e:  # another process started meanwhile
+                return report(str(e), form, status=BAD_SETTING)
         bot = make_bot(settings, lock=lock, force_sync=args.sync, settle_memory=True)
+        quiet = FirstConnectLog(bot)
+        logging.getLogger("discord.client").addFilter(quiet)
         try:
             _serve(bot, settings.token)
         except discord.LoginFailure:
-            print(BAD_TOKEN, file=sys.stderr)
-            return 1
-        except DatabaseUnavailable as e:
-            print(e, file=sys.stderr)
-            return 2
-        except NOT_REACHED as e:
-            if bot.user is not None:
-                raise  # logged in: not Discord out of reach, but a failure to show whole
-            reason = _reason(e)
+            return report(BAD_TOKEN, form, status=TOKEN_REFUSED)
+        except (DatabaseUnavailable, MetricsUnavailable) as e:
+            return report(str(e), form, status=BAD_SETTING)
+        except Exception as e:
+            why = unreached(bot, e)
+            if why is None:
+                raise  # not Discord out of reach: `main` reports it whole
             if attempt == settings.connect_retries:
-                print(
-                    f"Discord can't be reached ({reason}): giving up (exit status "
+                return report(
+                    f"Discord can't be reached ({why}): giving up (exit status "
                     f"{UNREACHABLE}; CONNECT_RETRIES={settings.connect_retries}).",
-                    file=sys.stderr,
+                    form,
+                    status=UNREACHABLE,
                 )
-                return UNREACHABLE
             delay = RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)]
-            again = f"Discord can't be reached ({reason}): trying again in {delay} s."
-            print(again, file=sys.stderr)
+            log.warning("Discord can't be reached (%s): trying again in %d s.", why, delay)
             time.sleep(delay)
             attempt += 1
         else:
             return 0
+        finally:
+            logging.getLogger("discord.client").removeFilter(quiet)
 
 
 def _serve(bot: ParlourBot, token: str) -> None:
@@ -126,21 +142,13 @@ def _serve(bot: ParlourBot, token: str) -> None:
             return
 
 
-def _reason(e: BaseException) -> str:
-    """One line for why Discord wasn't reached."""
-    if isinstance(e, discord.HTTPException):
-        return f"HTTP {e.status}"
-    text = getattr(e, "strerror", None) or str(e) or type(e).__name__
-    return text.splitlines()[0] if text else type(e).__name__
-
-
 def sync_commands(settings: Settings, _: argparse.Namespace) -> int:
     """`sync-commands`: log in only to sync the slash commands with Discord, then exit."""
+    form = settings.log_format
     if not settings.token:
-        print(NO_TOKEN, file=sys.stderr)
-        return 2
+        return report(NO_TOKEN, form, status=BAD_SETTING)
     token = settings.token
-    setup_logging(settings.log_level, settings.log_format)
+    setup_logging(settings.log_level, form)
 
     async def sync() -> None:
         async with make_bot(settings, sync_only=True) as bot:
@@ -149,11 +157,10 @@ def sync_commands(settings: Settings, _: argparse.Namespace) -> int:
     try:
         asyncio.run(sync())
     except discord.LoginFailure:
-        print(BAD_TOKEN, file=sys.stderr)
-        return 1
+        return report(BAD_TOKEN, form, status=TOKEN_REFUSED)
     except NOT_REACHED as e:
-        print(f"Discord can't be reached ({_reason(e)}): try again later.", file=sys.stderr)
-        return UNREACHABLE
+        line = f"Discord can't be reached ({reason(e)}): try again later."
+        return report(line, form, status=UNREACHABLE)
     return 0
 
 
@@ -421,18 +428,34 @@ def main(argv: list[str] | None = None) -> int:
     if sys.platform == "win32":  # the database lock is Unix's flock
         print(NOT_ON_WINDOWS, file=sys.stderr)
         return 2
+    # The database, its journal files and lock, backups and cached pictures hold members'
+    # ids and names: this user's alone, even outside the systemd unit (its UMask=0077).
+    os.umask(0o077)
     env_file = os.environ.get("ENV_FILE", "").strip()
     if env_file and not Path(env_file).is_file():
-        print(f"ENV_FILE={env_file!r} is not a file: name the settings file.", file=sys.stderr)
-        return 2
+        line = f"ENV_FILE={env_file!r} is not a file: name the settings file."
+        return report(line, _log_format(), status=BAD_SETTING)
     load_dotenv(settings_file())
     try:
         settings = Settings.from_env()
     except SettingsError as e:
-        print(e, file=sys.stderr)
-        return 2
+        return report(str(e), _log_format(), status=BAD_SETTING)
     command: Callable[[Settings, argparse.Namespace], int] = args.command
-    return command(settings, args)
+    try:
+        return command(settings, args)
+    except Exception as e:  # a crash: one line (and its traceback), and a status to restart on
+        first = (str(e).splitlines() or [""])[0]
+        line = (
+            f"Parlour stopped on an unexpected error ({type(e).__name__}: {first}): exit status "
+            f"{FAILED}, to be started again."
+        )
+        return report(line, settings.log_format, status=FAILED, error=e)
+
+
+def _log_format() -> str:
+    """LOG_FORMAT as set, for a line written before the settings are read (or when they are
+    not valid): json only if it says json."""
+    return "json" if os.environ.get("LOG_FORMAT", "").strip().lower() == "json" else "text"
 
 
 if __name__ == "__main__":

@@ -175,6 +175,7 @@ class ParlourBot(commands.Bot):
         point_at_endpoints(settings)
         # Parlour never joins a voice channel: no warnings at every start that it can't.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+        self.metrics = Metrics()
         super().__init__(
             command_prefix=commands.when_mentioned,  # slash commands only; no message content
             intents=INTENTS,
@@ -184,6 +185,7 @@ class ParlourBot(commands.Bot):
             # No message cache: the bot reads only raw events, and caching (and copying, at
             # every board edit) its own messages was CPU and memory for nothing.
             max_messages=None,
+            http_trace=self.metrics.rate_limit_trace(),  # Discord's 429s, counted
             **options,
         )
         for event in UNREAD_EVENTS:
@@ -191,8 +193,8 @@ class ParlourBot(commands.Bot):
         self.settings = settings
         self._lock = lock  # the database's instance lock, when the caller took it already
         self._settle_memory = settle_memory  # the process is the bot's own (`python -m bot`)
-        self.metrics = Metrics()
         self.metrics.gateway_latency.set_function(lambda: finite_or_nan(self.latency))
+        self.metrics.guilds.set_function(lambda: len(self.guilds))
         self.loop_watch = LoopWatch(observe=self.metrics.loop_lag.observe)
         self.gc_watch = GcWatch(
             lambda generation, pause: self.metrics.gc_pause.labels(str(generation)).observe(pause)
@@ -339,12 +341,16 @@ class ParlourBot(commands.Bot):
 
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         """Removed from a server (kicked, banned, the server deleted; an outage is
-        `on_guild_unavailable` instead): its data is deleted 30 days on (`bot.ops.forget`)."""
+        `on_guild_unavailable` instead): its data is deleted 30 days on (`bot.ops.forget`).
+        Logged by id and size, never by name."""
+        log.info("removed from server %d (%s members)", guild.id, guild.member_count)
         if not self.router.closing:
             await self.storage.guild_left(guild.id, time.time())
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
-        """Added to a server, perhaps again: whatever it kept is kept on."""
+        """Added to a server, perhaps again: whatever it kept is kept on. Logged by id and
+        size, never by name."""
+        log.info("added to server %d (%s members)", guild.id, guild.member_count)
         if not self.router.closing:
             await self.storage.guild_back(guild.id)
 

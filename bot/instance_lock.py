@@ -69,6 +69,11 @@ class InstanceLock:
         finally:
             os.close(fd)  # drops the shared lock, if taken
 
+    @property
+    def held(self) -> bool:
+        """Not released yet."""
+        return self._fd >= 0
+
     def release(self) -> None:
         """Drop the lock (closing the file drops the flock); releasing it twice does nothing."""
         if self._fd >= 0:

@@ -5,6 +5,10 @@ HTTP only when `METRICS_PORT` is set: `/metrics` in Prometheus' text format (the
 `prometheus-client` library), `/healthz` answering 200 while the bot is connected to
 Discord's gateway and its database answers, 503 otherwise. The server is aiohttp's (which
 discord.py runs on already), on the bot's own event loop, so a scrape reads the live state.
+
+Besides Parlour's own figures: the process's (`process_*`: start time, CPU, memory, open
+files) and Python's (`python_info`), the version (`parlour_build_info`), and Discord's 429
+answers by scope, counted from discord.py's HTTP requests (`rate_limit_trace`).
 """
 
 from __future__ import annotations
@@ -12,8 +16,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
+from types import SimpleNamespace
 
+import aiohttp
 from aiohttp import web
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -21,14 +27,26 @@ from prometheus_client import (
     Counter,
     Gauge,
     Histogram,
+    Info,
+    PlatformCollector,
+    ProcessCollector,
     generate_latest,
 )
+
+from bot import __version__
 
 log = logging.getLogger(__name__)
 
 ANSWER_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 3.0, 5.0)
 LAG_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 DATABASE_TIMEOUT = 2.0  # seconds: a database slower than this to answer counts as down
+# X-RateLimit-Scope of Discord's 429s; "cloudflare" for one without Discord's `Via` header (an
+# IP ban); anything else counts as "other", so that the label stays a short list.
+RATE_LIMIT_SCOPES = ("user", "global", "shared", "cloudflare")
+
+
+class MetricsUnavailable(Exception):
+    """The metrics server can't listen where METRICS_HOST and METRICS_PORT say."""
 
 
 class Metrics:
@@ -80,6 +98,35 @@ class Metrics:
         self.games_active = Gauge(
             "parlour_games_active", "Games being played, by title", ["game"], registry=r
         )
+        self.guilds = Gauge(
+            "parlour_guilds", "Servers the bot is in (on this process's shards)", registry=r
+        )
+        self.rate_limited = Counter(
+            "parlour_discord_rate_limited",
+            "Discord's 429 answers, by scope (user, global, shared; cloudflare: a ban by IP)",
+            ["scope"],
+            registry=r,
+        )
+        Info("parlour_build", "The running Parlour's version", registry=r).info(
+            {"version": __version__}
+        )
+        ProcessCollector(registry=r)  # process_*: start time, CPU seconds, memory, open files
+        PlatformCollector(registry=r)  # python_info: the interpreter's version
+
+    def rate_limit_trace(self) -> aiohttp.TraceConfig:
+        """An aiohttp trace for discord.py's HTTP session (`Client(http_trace=...)`) that counts
+        each 429 Discord answers, by its scope."""
+        trace = aiohttp.TraceConfig()
+
+        async def ended(
+            _: aiohttp.ClientSession, __: SimpleNamespace, params: aiohttp.TraceRequestEndParams
+        ) -> None:
+            response = params.response
+            if response.status == 429:
+                self.rate_limited.labels(rate_limit_scope(response.headers)).inc()
+
+        trace.on_request_end.append(ended)
+        return trace
 
     def render(self) -> bytes:
         """Every figure in Prometheus' text format, as `/metrics` serves it."""
@@ -112,7 +159,14 @@ class MetricsServer:
         app.router.add_get("/healthz", self._health)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
-        await web.TCPSite(self._runner, host, port).start()
+        try:
+            await web.TCPSite(self._runner, host, port).start()
+        except OSError as e:  # the port taken, or an address this machine doesn't have
+            await self.stop()
+            raise MetricsUnavailable(
+                f"METRICS_PORT={port} can't be used on METRICS_HOST={host!r}: "
+                f"{e.strerror or e}. Choose a free port, or an address of this machine."
+            ) from e
         log.info("metrics on http://%s:%d/metrics, health on /healthz", host, port)
 
     async def stop(self) -> None:
@@ -140,6 +194,15 @@ class MetricsServer:
         if problems:
             return web.Response(status=503, text="; ".join(problems) + "\n")
         return web.Response(text="ok\n")
+
+
+def rate_limit_scope(headers: Mapping[str, str]) -> str:
+    """The scope of a 429, as Discord's headers give it (discord.py's test for a Cloudflare
+    ban: no `Via` header)."""
+    if "Via" not in headers:
+        return "cloudflare"
+    scope = headers.get("X-RateLimit-Scope", "global" if headers.get("X-RateLimit-Global") else "")
+    return scope if scope in RATE_LIMIT_SCOPES else "other"
 
 
 def finite_or_nan(value: float) -> float:

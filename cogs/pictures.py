@@ -11,6 +11,7 @@ import logging
 
 from bot.client import ParlourBot
 from bot.language import i18n
+from bot.log_format import setup_logging
 from bot.table import pictures
 from images.layer_cache import prune, use_directory
 from images.words import Translations, use_translations
@@ -26,8 +27,18 @@ async def setup(bot: ParlourBot) -> None:
     prepare(bot.settings.cache_dir)
     if deleted := prune():  # the bot's process alone: workers start with the same code
         log.info("picture cache: %d layers of other versions deleted", deleted)
-    in_workers = functools.partial(prepare, bot.settings.cache_dir)
-    pictures.use_workers(bot.settings.picture_workers, bot.presenters, in_workers)
+    settings = bot.settings
+    in_workers = functools.partial(
+        prepare_worker, settings.cache_dir, settings.log_level, settings.log_format
+    )
+    pictures.use_workers(settings.picture_workers, bot.presenters, in_workers)
+
+
+def prepare_worker(cache_dir: str | None, log_level: str, log_format: str) -> None:
+    """Set a picture worker up: its log as the bot's (JSON lines in JSON mode), then its
+    pictures."""
+    setup_logging(log_level, log_format)
+    prepare(cache_dir)
 
 
 def prepare(cache_dir: str | None) -> None:

@@ -1,5 +1,8 @@
 """PNG bytes of a palette picture, compressed by zlib-ng, whole or band by band.
 
+zlib-ng is a dependency, with wheels for Linux and macOS; where it can't be imported, the
+standard `zlib` (the same API and format) compresses instead, slower.
+
 Deflate is most of a board's encoding time, and zlib-ng's level 2 compresses a board in
 about a third of the time zlib's level 1 takes (inside Pillow's encoder), to fewer bytes.
 Boards are flat art, so rows go out unfiltered (filter type 0): filtering helps photographs,
@@ -20,7 +23,11 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Protocol
 
 from PIL import Image
-from zlib_ng import zlib_ng
+
+try:
+    from zlib_ng import zlib_ng as deflate
+except ImportError:  # the standard zlib: the same streams, more slowly
+    deflate = zlib  # type: ignore[misc]  # one module stands in for the other, as its API is
 
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 LEVEL = 2
@@ -67,7 +74,7 @@ def _png(size: tuple[int, int], palette: Sequence[int], idat: bytes) -> bytes:
 
 def encode(indexed: Image.Image) -> bytes:
     """The PNG of a "P" image, its palette's colours as they are (no transparency)."""
-    idat = zlib_ng.compress(_filtered(indexed).tobytes(), LEVEL)
+    idat = deflate.compress(_filtered(indexed).tobytes(), LEVEL)
     return _png(indexed.size, indexed.getpalette() or [], idat)
 
 
@@ -86,14 +93,14 @@ def encode_in_bands(
     if len(keys) != -(-height // BAND_ROWS):
         raise ValueError(f"{len(keys)} keys for {height} rows in bands of {BAND_ROWS}")
     parts: list[bytes] = []
-    adler = zlib_ng.adler32(b"")
+    adler = deflate.adler32(b"")
     for i, key in enumerate(keys):
         kept_band = kept.kept(key)
         if kept_band is None:
             raw = _filtered(band(i)).tobytes()
-            packer = zlib_ng.compressobj(LEVEL, zlib_ng.DEFLATED, -15)  # raw deflate
-            deflated = packer.compress(raw) + packer.flush(zlib_ng.Z_SYNC_FLUSH)
-            kept_band = (deflated, zlib_ng.adler32(raw), len(raw))
+            packer = deflate.compressobj(LEVEL, deflate.DEFLATED, -15)  # raw deflate
+            deflated = packer.compress(raw) + packer.flush(deflate.Z_SYNC_FLUSH)
+            kept_band = (deflated, deflate.adler32(raw), len(raw))
             kept.keep(key, kept_band, len(deflated))
         parts.append(kept_band[0])
         adler = adler32_combine(adler, kept_band[1], kept_band[2])

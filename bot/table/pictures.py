@@ -23,6 +23,7 @@ import os
 import pickle
 import socket
 import struct
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -232,11 +233,17 @@ def _serve(
     presenters: Sequence[Presenter[Any]],
     setup: Callable[[], None] | None,
 ) -> None:
-    """A worker process: warm up, then draw each job read from `sock` until its end."""
-    if setup is not None:
-        setup()
-    threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
-    warm(presenters)
+    """A worker process: warm up, then draw each job read from `sock` until its end. A
+    failure is logged (`setup` sets the log up as the bot's: JSON lines in JSON mode), not
+    printed by multiprocessing, and ends the worker with status 1 (the bot replaces it)."""
+    try:
+        if setup is not None:
+            setup()
+        threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
+        warm(presenters)
+    except Exception:
+        log.exception("picture worker %d could not start", os.getpid())
+        sys.exit(1)
     conn = Connection(sock.detach())
     try:
         conn.send_bytes(b"")  # warm: ready for jobs

@@ -15,9 +15,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from packaging.version import Version
 
 from bot import __version__
-from bot.__main__ import NOT_ON_WINDOWS, UNREACHABLE
+from bot.__main__ import BAD_SETTING, FAILED, NOT_ON_WINDOWS, TOKEN_REFUSED, UNREACHABLE
 from bot.client import SHUTDOWN_GRACE
 from bot.service import GameService
 from bot.storage import migrations, open_storage
@@ -26,7 +27,7 @@ from tests.bot.test_admin import chore, problems
 from tests.e2e.conftest import Launcher, ParlourFactory
 from tests.e2e.driver import play_one_move, start_game
 from tests.e2e.fake_discord import FakeDiscord
-from tests.e2e.process import REPO, clean_env, connected, process_env
+from tests.e2e.process import REPO, BotProcess, clean_env, connected, process_env
 
 GAME = "cock-and-bull"
 
@@ -36,7 +37,14 @@ def test_one_version_everywhere(tmp_path: Path) -> None:
     assert (done.returncode, done.stdout) == (0, f"Parlour {__version__}\n")
     changelog = (REPO / "CHANGELOG.md").read_text()
     released = re.findall(r"^## \[(\d+\.\d+\.\d+)\]", changelog, re.MULTILINE)
-    assert released[0] == __version__  # the newest release the changelog describes
+    if __version__ == released[0]:
+        return  # a release: the newest the changelog describes
+    # Main between releases: the next release's number, marked as in development, which the
+    # changelog's Unreleased section names.
+    upcoming, dev = __version__.split(".dev")
+    assert dev == "0" and Version(upcoming) > Version(released[0])
+    unreleased = changelog.split("## [Unreleased]")[1].split("\n## [")[0]
+    assert f"`{__version__}`" in unreleased
 
 
 def test_the_changelog_names_every_migration() -> None:
@@ -163,12 +171,18 @@ async def test_settings_come_from_the_file_env_file_names(
 async def test_json_logs_are_one_object_a_line_with_the_game_and_server(
     fake: FakeDiscord, launch: Launcher, tmp_path: Path
 ) -> None:
-    env = process_env(fake, tmp_path / "parlour.sqlite3", LOG_FORMAT="json", LOG_LEVEL="DEBUG")
+    """...and, at DEBUG, no line names a member (docs/PRIVACY.md); the files the bot makes
+    are its user's alone (mode 600), without systemd's UMask too."""
+    database = tmp_path / "parlour.sqlite3"
+    env = process_env(fake, database, LOG_FORMAT="json", LOG_LEVEL="DEBUG")
     bot = await launch(tmp_path, env)
     await connected(fake, bot, 1)
-    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    ana, leo = fake.make_user("Zephyrine"), fake.make_user("Quillfeather")
     board = await start_game(fake, ana, GAME, joiners=[leo])
     await play_one_move(fake, [ana, leo], board)
+    made = [database, *tmp_path.glob("parlour.sqlite3-*"), tmp_path / "parlour.sqlite3.lock"]
+    assert {f.name: oct(f.stat().st_mode & 0o777) for f in made} == {f.name: "0o600" for f in made}
+    assert len(made) == 4  # the database, its -wal and -shm, the lock
     bot.proc.send_signal(signal.SIGTERM)  # as a service manager stops it
     assert await asyncio.wait_for(bot.proc.wait(), 20) == 0
     await bot.kill()  # reads the rest of its log
@@ -179,6 +193,8 @@ async def test_json_logs_are_one_object_a_line_with_the_game_and_server(
     assert lines[0]["message"] == f"Parlour {__version__} starting"
     about_the_game = [line for line in lines if line.get("game_id") == 1]
     assert about_the_game and {line["guild_id"] for line in about_the_game} == {fake.guild_id}
+    assert "Zephyrine" not in bot.log and "Quillfeather" not in bot.log
+    assert sum(line["level"] == "DEBUG" for line in lines) > 10  # DEBUG was on
     warned = [line["message"] for line in lines if line["level"] not in ("DEBUG", "INFO")]
     assert not [m for m in warned if "voice" in m or "Traceback" in m], warned
 
@@ -227,6 +243,9 @@ def test_the_systemd_unit_verifies(tmp_path: Path) -> None:
         line.split("=", 1) for line in unit.splitlines() if "=" in line and line[0] != "#"
     )
     assert fields["User"] != "root" and fields["Restart"] == "on-failure"
+    # Not restarted: what needs the admin; restarted: Discord out of reach, and any failure.
+    kept_down = {int(status) for status in fields["RestartPreventExitStatus"].split()}
+    assert kept_down == {BAD_SETTING, TOKEN_REFUSED} and UNREACHABLE == FAILED not in kept_down
     assert fields["EnvironmentFile"] and fields["WorkingDirectory"]
     assert int(fields["TimeoutStopSec"]) >= 3 * SHUTDOWN_GRACE  # clicks, boards, closing
     # Verified as installed: the interpreter where the unit expects the project's.
@@ -237,3 +256,87 @@ def test_the_systemd_unit_verifies(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "parlour.service" not in done.stderr, done.stderr  # no warnings about it
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze here")
+def test_the_systemd_unit_is_hardened(tmp_path: Path) -> None:
+    """`systemd-analyze security` rates the unit 3.0 or less ("OK"; it was 7.9, "EXPOSED")."""
+    local = tmp_path / "parlour.service"
+    unit = (REPO / "deploy" / "parlour.service").read_text()
+    local.write_text(unit.replace("/opt/parlour/.venv/bin/python", sys.executable))
+    done = subprocess.run(
+        ["systemd-analyze", "security", "--offline=true", "--no-pager", str(local)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    if "--offline" in done.stderr:
+        pytest.skip("this systemd-analyze can't rate a unit file offline (systemd < 252)")
+    rating = re.search(r"Overall exposure level for parlour\.service: (\d+\.\d+)", done.stdout)
+    assert rating is not None, done.stdout + done.stderr
+    assert float(rating.group(1)) <= 3.0, done.stdout
+
+
+# Linux's own refusal of memory both writable and executable (prctl PR_SET_MDWE, from 6.3:
+# what the unit's MemoryDenyWriteExecute sets up), kept across exec; status 77 without it.
+WRITE_XOR_EXECUTE = """
+import ctypes, os, sys
+if ctypes.CDLL(None, use_errno=True).prctl(65, 1, 0, 0, 0) != 0:
+    sys.exit(77)
+os.execv(sys.executable, [sys.executable, *sys.argv[1:]])
+"""
+
+
+async def test_the_bot_plays_where_memory_is_never_writable_and_executable(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """The unit's `MemoryDenyWriteExecute=true` holds for Python, uvloop, Pillow and the
+    picture workers: the real process plays a game under the kernel's W^X."""
+    wx = "import mmap; mmap.mmap(-1, 4096, prot=7)"  # read, write and execute at once
+    probe = subprocess.run(
+        [sys.executable, "-c", WRITE_XOR_EXECUTE, "-c", wx], capture_output=True, text=True
+    )
+    if probe.returncode == 77:
+        pytest.skip("this kernel can't refuse writable executable memory (Linux < 6.3)")
+    assert "PermissionError" in probe.stderr  # the guard holds
+    env = process_env(fake, tmp_path / "parlour.sqlite3", PICTURE_WORKERS="1")
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", WRITE_XOR_EXECUTE, "-m", "bot", cwd=tmp_path, env=env,
+        stdin=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    bot = BotProcess(proc)
+    try:
+        await connected(fake, bot, 1)
+        ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+        board = await start_game(fake, ana, GAME, joiners=[leo])
+        for _ in range(3):
+            board = await play_one_move(fake, [ana, leo], board)
+    finally:
+        await bot.kill()
+    bot.assert_clean()
+
+
+async def test_json_logs_of_picture_workers_are_json_too(
+    fake: FakeDiscord, launch: Launcher, tmp_path: Path
+) -> None:
+    """A picture worker logs as the bot does: its warnings (here: a picture cache that can't
+    be written, under a file) are JSON lines in JSON mode."""
+    (tmp_path / "a-file").write_text("")
+    env = process_env(
+        fake,
+        tmp_path / "parlour.sqlite3",
+        LOG_FORMAT="json",
+        PICTURE_WORKERS="1",
+        CACHE_DIR=str(tmp_path / "a-file" / "cache"),
+    )
+    bot = await launch(tmp_path, env)
+    await connected(fake, bot, 1)
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    board = await start_game(fake, ana, GAME, joiners=[leo])
+    await play_one_move(fake, [ana, leo], board)
+    await bot.kill()
+    not_json = [line for line in bot.stderr if not _is_json_object(line)]
+    assert not not_json, "\n".join(not_json)
+    lines = [json.loads(line) for line in bot.stderr]
+    unwritten = [line for line in lines if "not written" in line["message"]]
+    assert len({line["time"] for line in unwritten}) > 1  # the bot's and its worker's

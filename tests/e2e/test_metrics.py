@@ -10,10 +10,11 @@ import aiohttp
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from bot import __version__
 from tests.e2e.conftest import Launcher, ParlourFactory
 from tests.e2e.driver import eventually, play_one_move, start_game
 from tests.e2e.fake_discord import FakeDiscord
-from tests.e2e.process import connected, process_env
+from tests.e2e.process import BotProcess, connected, process_env
 
 GAME = "cock-and-bull"
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
@@ -81,6 +82,46 @@ async def test_the_real_process_serves_health_and_metrics_of_what_it_did(
     assert 0 <= sample(samples, "parlour_gateway_latency_seconds") < 5
     await bot.kill()
     bot.assert_clean()
+
+
+async def test_what_a_hoster_sees_of_the_process_its_servers_and_discords_429s(
+    fake: FakeDiscord, launch: Launcher, tmp_path: Path
+) -> None:
+    """The process's own figures, the version, the servers the bot is in (a join and a
+    leave logged by id and size, not by name), and a 429 of Discord's counted by scope."""
+    port = free_port()
+    bot = await launch(tmp_path, process_env(fake, tmp_path / "db.sqlite3", METRICS_PORT=str(port)))
+    await connected(fake, bot, 1)
+    await eventually(lambda: _healthy(port))  # ready: a server added from now on is a join
+    fake.inject("POST", r"/channels/\d+/messages", retry_after=0.05)  # discord.py waits, retries
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    board = await start_game(fake, ana, GAME, joiners=[leo])
+    await play_one_move(fake, [ana, leo], board)
+    samples = await scrape(port)
+    assert sample(samples, "parlour_discord_rate_limited_total", scope="user") == 1
+    assert sample(samples, "parlour_build_info", version=__version__) == 1
+    assert sample(samples, "parlour_guilds") == len(fake.guild_ids)
+    for figure in ("start_time_seconds", "resident_memory_bytes", "open_fds", "max_fds"):
+        assert sample(samples, f"process_{figure}") > 0, figure
+    assert ("process_cpu_seconds_total", frozenset()) in samples
+
+    joined = fake.create_guild("Hidden Grove of Zephyrine")
+    await eventually(lambda: _guilds(port, len(fake.guild_ids)))
+    await eventually(lambda: _logged(bot, f"added to server {joined} ("))
+    fake.remove_bot(joined)
+    await eventually(lambda: _guilds(port, len(fake.guild_ids) - 1))
+    await bot.kill()
+    assert f"added to server {joined} (" in bot.log and f"removed from server {joined} (" in bot.log
+    assert "Zephyrine" not in bot.log
+    bot.assert_clean()
+
+
+async def _logged(bot: BotProcess, text: str) -> bool:
+    return text in bot.log
+
+
+async def _guilds(port: int, count: int) -> bool:
+    return sample(await scrape(port), "parlour_guilds") == count
 
 
 async def test_health_says_503_while_the_gateway_or_the_database_is_down(

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import io
 import struct
+import subprocess
+import sys
 import zlib
 from collections.abc import Hashable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -97,3 +100,22 @@ def test_two_checksums_combine_into_that_of_the_bytes_one_after_the_other(
 ) -> None:
     combined = png.adler32_combine(zlib.adler32(first), zlib.adler32(second), len(second))
     assert combined == zlib.adler32(first + second)
+
+
+def test_without_zlib_ng_the_standard_zlib_makes_the_same_pictures() -> None:
+    """Where zlib-ng can't be imported, `images.png` falls back on the standard zlib: the
+    test above passes with it (in a process of its own, where zlib-ng is blocked)."""
+    code = (
+        "import sys, zlib; sys.modules['zlib_ng'] = None\n"
+        "from images import png\n"
+        "assert png.deflate is zlib, png.deflate\n"
+        "from tests.images import test_png\n"
+        "test_png.test_a_picture_in_bands_is_the_picture_whole_and_its_zlib_stream_checks()\n"
+        "test_png.test_only_a_band_whose_key_changed_is_compressed_again()\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert png.deflate is not zlib  # here, zlib-ng is installed and used
