@@ -236,7 +236,9 @@ class CockAndBullPresenter(Presenter[CockAndBullState]):
         rollers = [e.player for e in events if isinstance(e, DiceRolled)]
         if len(rollers) < 2:
             return ""
-        return "; ".join(_run(state, events, p, names) for p in dict.fromkeys(rollers))
+        # A player's single roll before the others' run is told by its own line.
+        runs = [p for p in dict.fromkeys(rollers) if rollers.count(p) > 1] or rollers[:1]
+        return "; ".join(_run(state, events, p, names) for p in runs)
 
     @override
     def narrate(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:

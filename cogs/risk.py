@@ -370,6 +370,7 @@ def continent_lines(state: RiskState, names: Mapping[PlayerId, str], slug: str) 
     return lines
 
 
+TOOK_NAMED = 3  # a turn's captures named in its summary; more are counted
 CLOSE = 3  # a continent is worth a line while the viewer lacks at most this many territories
 CONTINENT_LINES = 2  # the continents closest to being held
 PLAN_WORDS = 110  # the plan's words: with the prompt and six standings, under a minute at 175 wpm
@@ -463,7 +464,10 @@ def _turn_summary(events: Sequence[Event], player: PlayerId, names: Mapping[Play
         )
         if n
     ]
-    if took:
+    if len(took) > TOOK_NAMED:
+        line = ngettext("took {n} territory", "took {n} territories", len(took))
+        did.append(line.format(n=len(took)))
+    elif took:
         did.append(_("took {territories}").format(territories=listing(took)))
     if out:
         did.append(_("eliminated {players}").format(players=listing(out)))
@@ -693,9 +697,9 @@ class RiskPresenter(Presenter[RiskState]):
         moves += [e for e in events if isinstance(e, TurnEnded)]
         if len(moves) < 2:
             return ""
-        players = dict.fromkeys(
-            e.attacker if isinstance(e, BattleRolled) else e.player for e in moves
-        )
+        movers = [e.attacker if isinstance(e, BattleRolled) else e.player for e in moves]
+        # A player's single move before the others' turns is told by its own line.
+        players = [p for p in dict.fromkeys(movers) if movers.count(p) > 1] or movers[:1]
         return "; ".join(_turn_summary(events, p, names) for p in players)
 
     @override
