@@ -137,10 +137,10 @@ async def test_risk_zoom_shows_a_continent_at_full_size(
     # The turn's key facts in the text: what to do, and every territory of the continent.
     text = zoom.embeds[0]["description"]
     first = text.splitlines()[0]
-    assert "▶" not in first and first.split(": ")[0] in ("Ana", "Leo")  # read without "play button"
+    assert first.split(": ")[0] in ("**Ana**", "**Leo**")  # no "▶" ("play button") first
     asia = next(o for o in menu["options"] if o["label"] == "Asia")
     await (await fake.select(actor, zoom, [asia["value"]], custom_id=menu["custom_id"])).response()
-    assert zoom.embeds[0]["title"].endswith("· Asia")
+    assert zoom.embeds[0]["title"].endswith(", game 1, Asia")  # as a screen reader says it
     assert "Kamchatka:" in zoom.embeds[0]["description"]
     (attachment,) = zoom.attachments
     assert "Asia" in (attachment.description or "") and "Kamchatka" in attachment.description
