@@ -693,8 +693,8 @@ class RiskPresenter(Presenter[RiskState]):
     ) -> str:
         """A turn (or the set-up moves) of several moves, per player: "Leo placed 5
         armies, attacked 2 territories, took Ural and lost 3 armies"."""
-        moves = [e for e in events if isinstance(e, (ArmiesPlaced, BattleRolled, Fortified))]
-        moves += [e for e in events if isinstance(e, TurnEnded)]
+        kinds = (ArmiesPlaced, BattleRolled, Fortified, TurnEnded)
+        moves = [e for e in events if isinstance(e, kinds)]
         if len(moves) < 2:
             return ""
         movers = [e.attacker if isinstance(e, BattleRolled) else e.player for e in moves]
