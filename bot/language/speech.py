@@ -87,7 +87,7 @@ _RULES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
     (re.compile(r"(\bzone\b[^.;:]*?[\d½]) in\b"), lambda m: m[1] + " " + _("inches")),
     (re.compile(r"(?<=\d) ft\b"), lambda m: " " + _("feet")),
     (re.compile(r"(\d)½"), lambda m: _("{whole} and a half").format(whole=m[1])),
-    (re.compile(r" & "), lambda m: " " + _("and") + " "),
+    (re.compile(r" & |(?<=[^\d\s]) \+ (?=[^\d\s+])"), lambda m: " " + _("and") + " "),  # faces
 )
 
 

@@ -35,8 +35,9 @@ WORDS_A_MINUTE = 175  # espeak-ng's default rate
 
 # (language, as written, as it must be heard): each of the review's misreadings.
 HEARD = [
-    ("en", "🐂 Bull, 🐓 Cock + 🐒 Monkey", "Bull, Cock + Monkey"),
-    ("es", "🐂 Toro, 🐓 Gallo", "Toro, Gallo"),
+    ("en", "🐂 Bull, 🐓 Cock + 🐒 Monkey", "Bull, Cock and Monkey"),
+    ("es", "Última tirada: 🐂 Toro + 🐓 Gallo", "Última tirada: Toro y Gallo"),
+    ("en", "worth 3 + 2 + 1; +2 on Ural", "worth 3 + 2 + 1; +2 on Ural"),
     ("en", "8 ×2 · 10 · J ×3", "8 (2 cards), 10, J (3 cards)"),
     ("es", "8 ×2 · 10", "8 (2 cartas), 10"),
     ("en", "Leo moves 🟡 horse 3 (Head 5): 13 → 16.", "Leo moves horse 3 (Head 5): from 13 to 16."),
