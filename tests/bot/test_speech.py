@@ -24,7 +24,9 @@ from bot.table.board import prompt_here
 from bot.table.text_board import text_board
 from cogs.cock_and_bull import CockAndBullPresenter
 from cogs.hold_your_horses import HoldYourHorsesPresenter
+from cogs.horse_collar import HorseCollarPresenter
 from cogs.risk import RiskPresenter, continent_lines, name_of, plan_lines
+from cogs.winners_circle import WinnersCirclePresenter
 from rules.core import Event, PlayerId, setup_rng, step_rng
 from rules.registry import ENGINES
 from rules.risk.map import TERRITORIES, neighbours
@@ -131,11 +133,27 @@ def heard_texts(game: Game, language: str) -> Iterator[str]:
                 yield embed.description or ""
 
 
+# Full tables too (their players beyond `NAMES` are "Someone"): six at Risk and Winner's
+# Circle, twelve at Hold Your Horses, four sides at Horse Collar.
+FULL = (
+    Game(RiskPresenter(), tuple(SIX), {"turn_limit": 1}),
+    Game(HoldYourHorsesPresenter(), tuple(range(1, 13)), {"races": 1}),
+    Game(WinnersCirclePresenter(), tuple(range(1, 7)), {}),
+    Game(HorseCollarPresenter(), (1, 2, 3, 4), {"frames": 1, "sides": 4}),
+)
+
+
 @pytest.fixture(scope="module")
 def heard() -> dict[tuple[str, str], list[str]]:
-    """Every text read out of every title's game, by (game, language)."""
+    """Every text read out of every title's games, by (game, language)."""
     return {
-        (game.presenter.game, language): list(heard_texts(game, language))
+        (game.presenter.game, language): [
+            text
+            for table in (GAMES, FULL)
+            for g in table
+            if g.presenter.game == game.presenter.game
+            for text in heard_texts(g, language)
+        ]
         for game in GAMES
         for language in ("en", "es")
     }
