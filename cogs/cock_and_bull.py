@@ -11,7 +11,7 @@ from discord.ext import commands
 from typing_extensions import override
 
 from bot.client import Interaction, ParlourBot
-from bot.language.i18n import N_, _
+from bot.language.i18n import N_, _, ngettext
 from bot.language.wording import agree, count, listing, mention
 from bot.table.presenter import ButtonLook, Presenter
 from cogs.options import house_rules, new_command, rules_text, send_rules
@@ -105,6 +105,45 @@ def _group(spot: int | None) -> str:
     return _(GROUP_NAME[group_of(spot or 0).value])
 
 
+def _run(
+    state: CockAndBullState,
+    events: Sequence[Event],
+    player: PlayerId,
+    names: Mapping[PlayerId, str],
+) -> str:
+    """What `player`'s rolls among `events` did, in one clause, and the groups now theirs."""
+    mine = [e for e in events if getattr(e, "player", None) == player]
+    rolls = sum(isinstance(e, DiceRolled) for e in mine)
+    placed = sum(isinstance(e, ChipPlaced) and not e.flipped for e in mine)
+    flipped = sum(isinstance(e, ChipPlaced) and e.flipped for e in mine)
+    removed = sum(isinstance(e, ChipRemoved) for e in mine)
+    pegged = sum(e.points for e in mine if isinstance(e, MantleScored))
+    did = [
+        text.format(n=n)
+        for n, text in (
+            (placed, ngettext("placed {n} chip", "placed {n} chips", placed)),
+            (flipped, ngettext("flipped {n} chip", "flipped {n} chips", flipped)),
+            (removed, ngettext("removed {n} chip", "removed {n} chips", removed)),
+            (pegged, ngettext("pegged {n} point", "pegged {n} points", pegged)),
+        )
+        if n
+    ]
+    who = names.get(player, _("Someone"))
+    times = ngettext("{n} time", "{n} times", rolls).format(n=rolls)
+    line = _("{player} rolled {times}, {did}") if did else _("{player} rolled {times}")
+    text = line.format(player=who, times=times, did=listing(did))
+    if player in state.players:
+        seat = state.seat_of(player)
+        held = [
+            _(GROUP_NAME[g.value])
+            for g in (Group.BEND, Group.FIELD, Group.CROWN)
+            if all(state.spots[i] == seat for i in g.spots)
+        ]
+        if held:
+            text += "; " + _("{player} holds {groups}").format(player=who, groups=listing(held))
+    return text
+
+
 class CockAndBullPresenter(Presenter[CockAndBullState]):
     """Cock & Bull's wording and board: a game of public information played with buttons,
     the kind `Presenter`'s defaults are made for."""
@@ -165,7 +204,9 @@ class CockAndBullPresenter(Presenter[CockAndBullState]):
         return lines
 
     @override
-    def text_board(self, state: CockAndBullState, names: Mapping[PlayerId, str]) -> list[str]:
+    def text_board(
+        self, state: CockAndBullState, names: Mapping[PlayerId, str], viewer: PlayerId | None = None
+    ) -> list[str]:
         """Both players' standing, then the Arms spot by spot, group by group."""
         lines = self.standings(state, names)
         for group in (Group.BEND, Group.FIELD, Group.CROWN):
@@ -186,6 +227,18 @@ class CockAndBullPresenter(Presenter[CockAndBullState]):
                 )
             )
         return lines
+
+    @override
+    def summary(
+        self, state: CockAndBullState, events: Sequence[Event], names: Mapping[PlayerId, str]
+    ) -> str:
+        """Each roller's run: "Leo rolled 4 times and placed 3 chips; Leo holds the Bend"."""
+        rollers = [e.player for e in events if isinstance(e, DiceRolled)]
+        if len(rollers) < 2:
+            return ""
+        # A player's single roll before the others' run is told by its own line.
+        runs = [p for p in dict.fromkeys(rollers) if rollers.count(p) > 1] or rollers[:1]
+        return "; ".join(_run(state, events, p, names) for p in runs)
 
     @override
     def narrate(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:

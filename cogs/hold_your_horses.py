@@ -15,8 +15,8 @@ from discord.ext import commands
 from typing_extensions import override
 
 from bot.client import Interaction, ParlourBot
-from bot.language.i18n import N_, NP_, _
-from bot.language.wording import count, mention, winners_phrase
+from bot.language.i18n import N_, NP_, _, ngettext
+from bot.language.wording import count, listing, mention, winners_phrase
 from bot.table.presenter import ButtonLook, Picture, Presenter
 from cogs.options import house_rules, new_command, rules_text, send_rules
 from images.hold_your_horses import render_finished_png, render_png
@@ -155,14 +155,16 @@ class HoldYourHorsesPresenter(Presenter[HoldYourHorsesState]):
         if race.winner is not None:
             lines.append(_("Horse {horse} won the race").format(horse=race.winner))
         elif state.phase is Phase.RACE:
-            ahead = sorted(_running(state), key=lambda h: _left(state, h))[:3]
-            lines.append(
-                _("In front: {horses}").format(horses="; ".join(_where(state, h) for h in ahead))
-            )
+            lines.append(_nearest(state))
         return lines
 
     @override
-    def text_board(self, state: HoldYourHorsesState, names: Mapping[PlayerId, str]) -> list[str]:
+    def text_board(
+        self,
+        state: HoldYourHorsesState,
+        names: Mapping[PlayerId, str],
+        viewer: PlayerId | None = None,
+    ) -> list[str]:
         """The pot and tokens, then every horse on the track: where it is, or scratched."""
         lines = self.standings(state, names)
         for h in HORSES:
@@ -173,6 +175,35 @@ class HoldYourHorsesPresenter(Presenter[HoldYourHorsesState]):
             else:
                 lines.append(_where(state, h))
         return lines
+
+    @override
+    def summary(
+        self, state: HoldYourHorsesState, events: Sequence[Event], names: Mapping[PlayerId, str]
+    ) -> str:
+        """Several rolls in one sentence: who rolled, how far each horse moved, what was
+        scratched and how many fines were paid."""
+        rolls = [e for e in events if isinstance(e, Rolled)]
+        if len(rolls) < 2:
+            return ""
+        rollers = [names.get(p, _("Someone")) for p in dict.fromkeys(e.roller for e in rolls)]
+        line = ngettext("{n} roll by {players}", "{n} rolls by {players}", len(rolls))
+        head = line.format(n=len(rolls), players=listing(rollers))
+        moved = Counter(e.horse for e in rolls if isinstance(e, HorseMoved))
+        parts = [
+            ngettext("horse {horse} moved {n} step", "horse {horse} moved {n} steps", steps).format(
+                horse=h, n=steps
+            )
+            for h, steps in moved.most_common()
+        ]
+        parts += [
+            _("horse {horse} scratched").format(horse=e.horse)
+            for e in rolls
+            if isinstance(e, HorseScratched)
+        ]
+        fines = sum(isinstance(e, ScratchFinePaid) for e in rolls)
+        if fines:
+            parts.append(ngettext("{n} fine paid", "{n} fines paid", fines).format(n=fines))
+        return f"{head}: {listing(parts)}" if parts else head
 
     @override
     def narrate(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:
@@ -295,6 +326,23 @@ def _running(state: HoldYourHorsesState) -> list[int]:
 def _left(state: HoldYourHorsesState, horse: int) -> int:
     """Steps `horse` still has to run."""
     return state.rules.track.finish(horse) - state.race.position(horse)
+
+
+def _nearest(state: HoldYourHorsesState) -> str:
+    """The three horses nearest the finish among those that have moved (a horse still at
+    the start is not in front of anything)."""
+    moved = [h for h in _running(state) if state.race.position(h)]
+    if not moved:
+        return _("No horse has moved yet")
+    ahead = sorted(moved, key=lambda h: _left(state, h))[:3]
+    return _("Nearest the finish: {horses}").format(
+        horses="; ".join(
+            ngettext(
+                "horse {horse} ({n} step to go)", "horse {horse} ({n} steps to go)", _left(state, h)
+            ).format(horse=h, n=_left(state, h))
+            for h in ahead
+        )
+    )
 
 
 def _where(state: HoldYourHorsesState, horse: int) -> str:

@@ -287,7 +287,9 @@ class HorseCollarPresenter(Presenter[HorseCollarState]):
         return lines
 
     @override
-    def text_board(self, state: HorseCollarState, names: Mapping[PlayerId, str]) -> list[str]:
+    def text_board(
+        self, state: HorseCollarState, names: Mapping[PlayerId, str], viewer: PlayerId | None = None
+    ) -> list[str]:
         """Scores, then every weight shot this turn: where it lies and what it is worth."""
         lines = self.standings(state, names)
         for w in state.weights:
@@ -304,6 +306,27 @@ class HorseCollarPresenter(Presenter[HorseCollarState]):
     def _value(state: HorseCollarState, weight: Weight) -> int:
         zone = zone_of(weight.d, weight.y, state.rules.table, fallen=weight.fallen)
         return zone_value(zone, state.rules.corner_hanger)
+
+    @override
+    def summary(
+        self, state: HorseCollarState, events: Sequence[Event], names: Mapping[PlayerId, str]
+    ) -> str:
+        """Several shots in one sentence: who shot how many weights, and how many of them
+        fell into the alley."""
+        shots = [e for e in events if isinstance(e, WeightShot)]
+        if len(shots) < 2:
+            return ""
+        shooters = dict.fromkeys(e.player for e in shots)
+        parts = []
+        for p in shooters:
+            n = sum(e.player == p for e in shots)
+            line = ngettext("{player} shot {n} weight", "{player} shot {n} weights", n)
+            parts.append(line.format(player=names.get(p, _("Someone")), n=n))
+        fell = sum(e.index in e.fell for e in shots)
+        if fell:
+            line = ngettext("{n} fell into the alley", "{n} fell into the alley", fell)
+            parts.append(line.format(n=fell))
+        return listing(parts)
 
     @override
     def narrate(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:

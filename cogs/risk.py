@@ -43,7 +43,7 @@ from rules.risk.actions import (
     parse_trade,
 )
 from rules.risk.engine import attack_path
-from rules.risk.map import CONTINENTS, TERRITORIES
+from rules.risk.map import CONTINENTS, TERRITORIES, neighbours
 from rules.risk.missions import effective_mission
 from rules.risk.options import OPTIONS
 from rules.risk.queries import (
@@ -371,6 +371,120 @@ def continent_lines(state: RiskState, names: Mapping[PlayerId, str], slug: str) 
     return lines
 
 
+TOOK_NAMED = 3  # a turn's captures named in its summary; more are counted
+CLOSE = 3  # a continent is worth a line while the viewer lacks at most this many territories
+CONTINENT_LINES = 2  # the continents closest to being held
+PLAN_WORDS = 110  # the plan's words: with the prompt and six standings, under a minute at 175 wpm
+
+
+def _held_by(state: RiskState, slug: str, names: Mapping[PlayerId, str]) -> str:
+    """An enemy territory with its owner and armies: "Ukraine (Mia, 4)"."""
+    if not state.armies_on(slug):
+        return _("{territory} (unclaimed)").format(territory=name_of(slug))
+    line = _("{territory} ({player}, {armies})")
+    return line.format(
+        territory=name_of(slug),
+        player=_owner_name(state.owner(slug), names),
+        armies=state.armies_on(slug),
+    )
+
+
+def _words(line: str) -> int:
+    return len(line.split())
+
+
+def plan_lines(state: RiskState, names: Mapping[PlayerId, str], viewer: PlayerId) -> list[str]:
+    """What `viewer` plans from, in at most `PLAN_WORDS` words: each of their territories
+    that touches an enemy, with the enemies beside it (the strongest first; those that do
+    not fit are counted), then the continents they are closest to holding and what each
+    lacks."""
+    continents = []
+    for slug in sorted(CONTINENTS, key=lambda c: _lacking(state, c, viewer))[:CONTINENT_LINES]:
+        lacking = [t for t in CONTINENTS[slug].territories if state.owner(t) != viewer]
+        if 0 < len(lacking) <= min(CLOSE, len(CONTINENTS[slug].territories) - 1):
+            line = _("{continent}: you lack {territories}")
+            continents.append(
+                line.format(
+                    continent=continent_name(slug),
+                    territories=listing([_held_by(state, t, names) for t in lacking]),
+                )
+            )
+    fronts: list[tuple[int, str]] = []
+    for slug in SLUGS:
+        if state.owner(slug) != viewer or not state.armies_on(slug):
+            continue
+        enemies = sorted(
+            (n for n in neighbours(slug) if state.armies_on(n) and state.owner(n) != viewer),
+            key=SLUGS.index,
+        )
+        if enemies:
+            line = _("{territory} ({armies}) faces {enemies}")
+            text = line.format(
+                territory=name_of(slug),
+                armies=state.armies_on(slug),
+                enemies=listing([_held_by(state, n, names) for n in enemies]),
+            )
+            fronts.append((state.armies_on(slug), text))
+    heading = _("Your borders")
+    room = PLAN_WORDS - sum(map(_words, continents)) - _words(heading) - 6  # 6: the count
+    borders = []
+    for _armies, text in sorted(fronts, key=lambda f: -f[0]):
+        if _words(text) > room:
+            break
+        borders.append(text)
+        room -= _words(text)
+    if len(borders) < len(fronts):
+        rest = len(fronts) - len(borders)
+        more = ngettext(
+            "and {count} more territory on the border", "and {count} more on the border", rest
+        )
+        borders.append(more.format(count=rest))
+    return ([f"**{heading}**", *borders] if fronts else []) + continents
+
+
+def _turn_summary(events: Sequence[Event], player: PlayerId, names: Mapping[PlayerId, str]) -> str:
+    """What `player` did among `events`, in one clause."""
+    placed = sum(e.count for e in events if isinstance(e, ArmiesPlaced) and e.player == player)
+    battles = [e for e in events if isinstance(e, BattleRolled) and e.attacker == player]
+    attacked = len({e.target for e in battles})
+    lost = sum(e.attacker_losses for e in battles)
+    took = [
+        name_of(e.target) for e in events if isinstance(e, TerritoryCaptured) and e.player == player
+    ]
+    out = [
+        _owner_name(e.victim, names)
+        for e in events
+        if isinstance(e, PlayerEliminated) and e.victor == player
+    ]
+    moved = [e for e in events if isinstance(e, Fortified) and e.player == player]
+    did = [
+        text.format(n=n)
+        for n, text in (
+            (placed, ngettext("placed {n} army", "placed {n} armies", placed)),
+            (attacked, ngettext("attacked {n} territory", "attacked {n} territories", attacked)),
+        )
+        if n
+    ]
+    if len(took) > TOOK_NAMED:
+        line = ngettext("took {n} territory", "took {n} territories", len(took))
+        did.append(line.format(n=len(took)))
+    elif took:
+        did.append(_("took {territories}").format(territories=listing(took)))
+    if out:
+        did.append(_("eliminated {players}").format(players=listing(out)))
+    if battles:
+        did.append(ngettext("lost {n} army", "lost {n} armies", lost).format(n=lost))
+    did += [_("fortified {territory}").format(territory=name_of(e.target)) for e in moved]
+    who = _owner_name(player, names)
+    if not did:
+        return _("{player} ended the turn").format(player=who)
+    return _("{player} {did}").format(player=who, did=listing(did))
+
+
+def _lacking(state: RiskState, continent: str, viewer: PlayerId) -> int:
+    return sum(state.owner(t) != viewer for t in CONTINENTS[continent].territories)
+
+
 def _owner_name(player: PlayerId, names: Mapping[PlayerId, str]) -> str:
     return _("Neutral") if player == NEUTRAL else names.get(player, _("Someone"))
 
@@ -562,12 +676,32 @@ class RiskPresenter(Presenter[RiskState]):
         return lines
 
     @override
-    def text_board(self, state: RiskState, names: Mapping[PlayerId, str]) -> list[str]:
-        """The standings, then every continent's territories with owner and armies."""
+    def text_board(
+        self, state: RiskState, names: Mapping[PlayerId, str], viewer: PlayerId | None = None
+    ) -> list[str]:
+        """The standings, then `viewer`'s plans (their borders, the continents they are
+        close to), then every continent's territories with owner and armies."""
         lines = self.standings(state, names)
+        if viewer is not None and viewer in state.players and not state.is_out(viewer):
+            lines += plan_lines(state, names, viewer)
         for slug in CONTINENTS:
             lines += continent_lines(state, names, slug)
         return lines
+
+    @override
+    def summary(
+        self, state: RiskState, events: Sequence[Event], names: Mapping[PlayerId, str]
+    ) -> str:
+        """A turn (or the set-up moves) of several moves, per player: "Leo placed 5
+        armies, attacked 2 territories, took Ural and lost 3 armies"."""
+        kinds = (ArmiesPlaced, BattleRolled, Fortified, TurnEnded)
+        moves = [e for e in events if isinstance(e, kinds)]
+        if len(moves) < 2:
+            return ""
+        movers = [e.attacker if isinstance(e, BattleRolled) else e.player for e in moves]
+        # A player's single move before the others' turns is told by its own line.
+        players = [p for p in dict.fromkeys(movers) if movers.count(p) > 1] or movers[:1]
+        return "; ".join(_turn_summary(events, p, names) for p in players)
 
     @override
     def narrate(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:

@@ -21,7 +21,7 @@ from typing_extensions import override
 
 from bot.client import Interaction, ParlourBot
 from bot.language.i18n import N_, NP_, _, ngettext, pgettext
-from bot.language.wording import count, mention, winners_phrase
+from bot.language.wording import count, listing, mention, winners_phrase
 from bot.table.presenter import ButtonLook, Picture, Presenter
 from cogs.options import house_rules, new_command, rules_text, send_rules
 from images.winners_circle import (
@@ -283,7 +283,12 @@ class WinnersCirclePresenter(Presenter[WinnersCircleState]):
         return lines
 
     @override
-    def text_board(self, state: WinnersCircleState, names: Mapping[PlayerId, str]) -> list[str]:
+    def text_board(
+        self,
+        state: WinnersCircleState,
+        names: Mapping[PlayerId, str],
+        viewer: PlayerId | None = None,
+    ) -> list[str]:
         """Money and leaders, then each horse: where it runs, its card (face up or down,
         its values) and the chips on it (values hidden while hidden bets run)."""
         lines = self.standings(state, names)
@@ -300,6 +305,30 @@ class WinnersCirclePresenter(Presenter[WinnersCircleState]):
                 line += "; " + _("chips: {chips}").format(chips=", ".join(chips))
             lines.append(line)
         return lines
+
+    @override
+    def summary(
+        self, state: WinnersCircleState, events: Sequence[Event], names: Mapping[PlayerId, str]
+    ) -> str:
+        """Several players' moves or bets in one sentence: who moved which horses, who bet."""
+        moves = [e for e in events if isinstance(e, (HorseMoved, BetPlaced, HiddenBetPlaced))]
+        if len(moves) < 2:
+            return ""
+        parts = []
+        for p in dict.fromkeys(e.player for e in moves):
+            who = names.get(p, _("Someone"))
+            moved = [
+                _("horse {number}").format(number=e.horse)
+                for e in moves
+                if isinstance(e, HorseMoved) and e.player == p
+            ]
+            if moved:
+                parts.append(_("{player} moved {horses}").format(player=who, horses=listing(moved)))
+            bets = sum(isinstance(e, (BetPlaced, HiddenBetPlaced)) and e.player == p for e in moves)
+            if bets:
+                line = ngettext("{player} placed {n} bet", "{player} placed {n} bets", bets)
+                parts.append(line.format(player=who, n=bets))
+        return "; ".join(parts)
 
     @override
     def narrate(self, events: Sequence[Event], names: Mapping[PlayerId, str]) -> list[str]:

@@ -12,23 +12,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.language.speech import spoken
 from bot.language.wording import without_mentions
 from bot.table.presenter import Presenter
-from rules.core import PlayerId
+from rules.core import Event, PlayerId
 
 ALT_MAX = 1024  # Discord's limit for an attachment's description
+SUMMED_MAX = 400  # a turn summed up in a sentence: its details add at most this far
 
 
 def plain(text: str, names: Mapping[PlayerId, str]) -> str:
-    """`text` as a screen reader should hear it: names, not mention ids, and no markdown
-    marks (read out as "asterisk asterisk")."""
+    """`text` as a screen reader should hear it (`spoken`), on one line: names, not mention
+    ids, and no markdown marks (read out as "asterisk asterisk")."""
     text = spoken(without_mentions(text, names)).replace("**", "").replace("`", "")
     return " ".join(text.split())
-
-
-def spoken(text: str) -> str:
-    """Separators a screen reader reads out ("punto medio") as commas, which it pauses at."""
-    return text.replace(" · ", ", ")
 
 
 def sentence(text: str) -> str:
@@ -36,14 +33,14 @@ def sentence(text: str) -> str:
     return text if not text or text[-1] in ".!?…:" else text + "."
 
 
-def joined(first: Sequence[str], rest: Sequence[str] = ()) -> str:
-    """`first` whole (shortened with "…" if even it is too long), then as many of the
-    newest lines of `rest` as fit, in their order: at most `ALT_MAX` characters."""
+def joined(first: Sequence[str], rest: Sequence[str] = (), limit: int = ALT_MAX) -> str:
+    """`first` whole (shortened with "…" if even it is longer than `ALT_MAX`), then as
+    many of the newest lines of `rest` as fit, in their order, within `limit` characters."""
     text = " ".join(sentence(line) for line in first if line)
     if len(text) > ALT_MAX:
         return text[: ALT_MAX - 1].rstrip() + "…"
     kept: list[str] = []
-    room = ALT_MAX - len(text)
+    room = min(limit, ALT_MAX) - len(text)
     for line in reversed([sentence(line) for line in rest if line]):
         if len(line) + 1 > room:
             break
@@ -59,9 +56,16 @@ def board_alt(
     heading: str,
     prompt: str | None,
     said: Sequence[str],
+    events: Sequence[Event] = (),
 ) -> str:
     """A board picture's alt text, in the language spoken: the heading (the game and its
-    move), whose turn (or how it ended), the standings, then what the last move did (`said`:
-    the public narration of its events)."""
-    first = [heading, *([prompt] if prompt else []), *presenter.standings(state, names)]
-    return joined([plain(line, names) for line in first], [plain(line, names) for line in said])
+    move), the turn just played in a sentence when `events` (the game's public events
+    since the last board) are several moves, whose turn (or how it ended), the standings,
+    then what the moves did (`said`: the public narration of `events`), all of it within
+    `SUMMED_MAX` characters once summed up."""
+    summary = presenter.summary(state, events, names) if events else ""
+    first = [heading, summary, *([prompt] if prompt else []), *presenter.standings(state, names)]
+    limit = SUMMED_MAX if summary else ALT_MAX
+    return joined(
+        [plain(line, names) for line in first], [plain(line, names) for line in said], limit
+    )

@@ -17,6 +17,7 @@ from typing import Any
 import discord
 
 from bot.language.i18n import COMMAND_NAME, _, game_language, pgettext, speaking
+from bot.language.speech import spoken
 from bot.language.wording import mention, split_seat_events
 from bot.service import Table
 from bot.storage import ABANDONED
@@ -196,9 +197,9 @@ async def _build_board(
     said, game_events = narration(presenter, events, table.names)
     lines = said[-NARRATION_LINES:]
     if prompt is not None:
-        lines.append(f"**▶ {prompt}**")
+        lines.append(f"**{prompt}**")  # no "▶": a screen reader says "play button"
     embed = discord.Embed(
-        title=f"{presenter.title} · #{table.row.id}",
+        title=spoken(f"{presenter.title} · #{table.row.id}"),
         description="\n".join(lines),
         colour=presenter.colour,
     )
@@ -217,7 +218,7 @@ async def _build_board(
         picture = await pictures.draw(presenter, table.state, table.names, game_events)
     embed.set_image(url=f"attachment://{picture.filename}")
     heading = f"{presenter.title} #{table.row.id}, {move}"
-    alt = board_alt(presenter, table.state, table.names, heading, prompt, said)
+    alt = board_alt(presenter, table.state, table.names, heading, prompt, said, game_events)
     file = discord.File(io.BytesIO(picture.data), filename=picture.filename, description=alt)
     if final:
         return Board(embed, file, view_of([rematch_button(table)]), picture)

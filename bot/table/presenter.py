@@ -117,6 +117,12 @@ class Presenter(ABC, Generic[S]):
         `narrate_private`)."""
         ...
 
+    def summary(self, state: S, events: Sequence[Event], names: Mapping[PlayerId, str]) -> str:
+        """One sentence for a turn of several moves that `events` (public) tell, as the alt
+        text says it before the move-by-move lines ("Leo rolled 4 times and placed 3 chips"):
+        empty when they are one move, which its own line says."""
+        return ""
+
     def narrate_private(
         self, events: Sequence[Event], player: PlayerId, names: Mapping[PlayerId, str]
     ) -> list[str]:
@@ -148,10 +154,12 @@ class Presenter(ABC, Generic[S]):
         picture's alt text, which everyone's screen reader reads."""
         return []
 
-    def text_board(self, state: S, names: Mapping[PlayerId, str]) -> list[str]:
+    def text_board(
+        self, state: S, names: Mapping[PlayerId, str], viewer: PlayerId | None = None
+    ) -> list[str]:
         """The whole position as short lines for a screen reader (no tables drawn in
-        characters), public information only: the clicker's own secrets are added from
-        `private`."""
+        characters), public information only, seen from `viewer`'s side when they play
+        (Risk: their borders): the clicker's own secrets are added from `private`."""
         return self.standings(state, names)
 
     # Parts of the board a member may see at full size (🔍), e.g. Risk's continents.

@@ -13,6 +13,7 @@ import discord
 
 from bot.errors import UserError
 from bot.language.i18n import _
+from bot.language.speech import spoken
 from bot.language.wording import without_mentions
 from bot.service import GameService, Played, Table
 from bot.table.alt_text import joined, plain
@@ -114,8 +115,8 @@ class Reading:
         engine = self._service.engine(table.row.game)
         png, lines = await asyncio.to_thread(presenter.zoom, table.state, table.names, key)
         prompt = without_mentions(prompt_here(table, engine, presenter), table.names)
-        text = "\n".join([f"▶ {prompt}", *lines])
-        title = f"🔍 {presenter.title} #{table.row.id} · {chosen.label}"
+        text = spoken("\n".join([prompt, *lines]))
+        title = spoken(f"{presenter.title} #{table.row.id} · {chosen.label}")
         embed = discord.Embed(title=title, description=text[:4096], colour=presenter.colour)
         embed.set_image(url="attachment://zoom.png")
         alt = joined([plain(line, table.names) for line in (chosen.label, prompt, *lines)])

@@ -15,10 +15,10 @@ from typing import Any
 import discord
 
 from bot.language.i18n import _
+from bot.language.speech import spoken
 from bot.language.wording import without_mentions
 from bot.service import Table
 from bot.storage import ACTIVE
-from bot.table.alt_text import spoken
 from bot.table.board import box_buttons, components, peek_button, prompt_here, public_offers
 from bot.table.presenter import Presenter
 from bot.ui.components import GameButton, view_of
@@ -42,7 +42,7 @@ def text_board(
     names, state = table.names, table.state
     # No "▶" before the prompt: a screen reader says "play button".
     lines = [*news, without_mentions(prompt_here(table, engine, presenter), names)]
-    lines += presenter.text_board(state, names)
+    lines += presenter.text_board(state, names, viewer if viewer in names else None)
     if viewer in names and is_live(table, engine):
         secret = presenter.private(state, viewer, names)
         lines += ["", _("Only you see this:"), secret] if secret else []
@@ -51,8 +51,7 @@ def text_board(
         text = text[: TEXT_MAX - 1] + "…"
     title = _("Text board · {game} #{id} · move {step}")
     embed = discord.Embed(
-        title="📝 "
-        + spoken(title.format(game=presenter.title, id=table.row.id, step=table.row.step)),
+        title=spoken(title.format(game=presenter.title, id=table.row.id, step=table.row.step)),
         description=text,
         colour=presenter.colour,
     )

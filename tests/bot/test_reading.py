@@ -180,7 +180,7 @@ def test_a_text_board_never_shows_another_players_hidden_chips() -> None:
         public, private = text.split("Only you see this:")
         for bet in state.bets:
             assert (
-                f"{NAMES[bet.player]} ?" in public
+                f"{NAMES[bet.player]} (hidden)" in public
                 and f"{NAMES[bet.player]} {bet.chip}" not in public
             )
         assert all(f"chip {b.chip}" in private for b in state.bets if b.player == 2)
@@ -196,4 +196,4 @@ def test_alt_text_keeps_whose_turn_and_the_newest_lines_that_fit() -> None:
     assert alt.startswith("Risk #1, Move 9. Ana: attack Ural from Ukraine (4 of 8). Line 2")
     assert alt.endswith("x.") and "Line 4" in alt and "Line 1" not in alt
     assert joined(["y" * 2000]) == "y" * (ALT_MAX - 1) + "…"
-    assert plain("**<@5>** rolled · 🎲", {5: "Ana"}) == "Ana rolled, 🎲"
+    assert plain("**<@5>** rolled · 🎲 10", {5: "Ana"}) == "Ana rolled, 10"

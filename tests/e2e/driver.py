@@ -19,7 +19,7 @@ from tests.e2e.fake_discord import (
 )
 
 JSON = dict[str, Any]
-PROMPT = re.compile(r"\*\*▶ (?P<prompt>.+)\*\*$")
+PROMPT = re.compile(r"\*\*(?P<prompt>.+)\*\*$")  # the board's last line, bold
 # What a player may pick: a button's or a select option's exact label, or a pattern it matches.
 Choice = str | re.Pattern[str]
 

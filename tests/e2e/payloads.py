@@ -73,7 +73,7 @@ def check_alt_texts(public: list[JSON], humans: dict[int, str]) -> None:
             assert 0 < len(alt) <= 1024, attachment
             embeds = payload.get("embeds") or [{}]
             last = (embeds[0].get("description") or "").splitlines()[-1:]
-            prompt = last[0] if last and last[0].startswith("**▶") else ""
+            prompt = last[0] if last and last[0].startswith("**") and last[0].endswith("**") else ""
             named = [humans[int(m)] for m in MENTION.findall(prompt) if int(m) in humans]
             named += re.findall(r"Bot \d+", prompt)
             named += [name for name in humans.values() if name in prompt]

@@ -29,7 +29,7 @@ QUICK = {"races": 2, "track": "short"}  # a whole game in a few dozen rolls
 
 
 def game_id(board: FakeMessage) -> int:
-    return int(board.embeds[0]["title"].split("#")[-1])
+    return int(board.embeds[0]["title"].split()[-1].lstrip("#"))  # "Risk, game 42", "Risk · #42"
 
 
 async def state_of(bot: ParlourBot, board: FakeMessage) -> Any:

@@ -70,7 +70,7 @@ TURN_PLAN: tuple[tuple[Step, ...], ...] = (
 
 
 def game_id(board: FakeMessage) -> int:
-    return int(board.embeds[0]["title"].split("#")[-1])
+    return int(board.embeds[0]["title"].split()[-1].lstrip("#"))  # "Risk, game 42", "Risk · #42"
 
 
 async def state_of(bot: ParlourBot, board: FakeMessage) -> Any:

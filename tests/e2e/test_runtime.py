@@ -38,7 +38,7 @@ GAME = "cock-and-bull"
 
 
 def game_id(board: FakeMessage) -> int:
-    return int(board.embeds[0]["title"].split("#")[-1])
+    return int(board.embeds[0]["title"].split()[-1].lstrip("#"))  # "Risk, game 42", "Risk · #42"
 
 
 def last_ping(fake: FakeDiscord, thread_id: int, user_id: str) -> int:
@@ -373,7 +373,7 @@ def shown_moves(fake: FakeDiscord, game: int) -> list[int]:
             continue
         body = call.json if isinstance(call.json, dict) else {}
         for embed in body.get("embeds") or (body.get("data") or {}).get("embeds") or []:
-            if embed.get("title", "").endswith(f"#{game}") and "footer" in embed:
+            if embed.get("title", "").endswith(f" {game}") and "footer" in embed:
                 moves.append(int(embed["footer"]["text"].split()[-1]))
     return moves
 

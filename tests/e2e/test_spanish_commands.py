@@ -17,7 +17,8 @@ import cogs.hold_your_horses
 import cogs.horse_collar
 import cogs.risk
 import cogs.winners_circle
-from bot.language.i18n import translations
+from bot.language.i18n import speaking, translations
+from bot.language.speech import spoken
 from tests.e2e.conftest import ParlourFactory
 from tests.e2e.driver import (
     JSON,
@@ -178,10 +179,12 @@ async def test_a_finished_games_standings_history_and_replay_in_each_language(
     assert mine.embeds[0]["description"].startswith("▶ **" + es("The start.") + "**")
     # The frame's alt text speaks the viewer's language too (" · " read as a comma).
     (frame,) = mine.attachments
-    heading = mine.embeds[0]["title"] + ", " + es("Move {step}", step=0) + ". "
-    assert (frame.description or "").startswith(heading.replace(" · ", ", "))
+    # and the game's number as a screen reader should hear it ("partida 7", not "#7").
+    with speaking("es"):
+        heading = spoken(mine.embeds[0]["title"] + ", " + es("Move {step}", step=0) + ". ")
+    assert (frame.description or "").startswith(heading)
     (frame,) = theirs.attachments
-    assert (frame.description or "").startswith(f"Replay, Cock & Bull #{done.id}, Move 0. ")
+    assert (frame.description or "").startswith(f"Replay, Cock and Bull, game {done.id}, Move 0. ")
     assert labels(mine) == [
         es("First"),
         es("Back"),

@@ -57,7 +57,7 @@ CHIP_VALUE = re.compile(r"chip [0-2]|bet_hidden|bluff|Chips revealed")
 
 
 def game_id(board: FakeMessage) -> int:
-    return int(board.embeds[0]["title"].split("#")[-1])
+    return int(board.embeds[0]["title"].split()[-1].lstrip("#"))  # "Risk, game 42", "Risk · #42"
 
 
 async def state_of(bot: ParlourBot, board: FakeMessage) -> WinnersCircleState:
