@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from bot.storage.conn import Connected
+from bot.storage.guilds import forget_member_notify
 
 
 class Privacy(Connected):
@@ -62,6 +63,7 @@ class Privacy(Connected):
             await db.execute("DELETE FROM results WHERE player_id = ?", player_id)
             await db.execute("DELETE FROM ratings WHERE player_id = ?", player_id)
             await db.execute("DELETE FROM member_settings WHERE user_id = ?", player_id)
+            await forget_member_notify(db, player_id)
         return len(games)
 
     async def is_player_id_used(self, player_id: int) -> bool:
@@ -78,6 +80,7 @@ class Privacy(Connected):
             await db.execute(f"DELETE FROM seats WHERE game_id IN ({mine})", guild_id)
             await db.execute("DELETE FROM results WHERE guild_id = ?", guild_id)
             games = await db.execute("DELETE FROM games WHERE guild_id = ?", guild_id)
+            await db.execute("DELETE FROM member_notify WHERE guild_id = ?", guild_id)
             for table in ("ratings", "guild_settings", "guild_departures"):
                 await db.execute(f"DELETE FROM {table} WHERE guild_id = ?", guild_id)
         return games
