@@ -458,3 +458,32 @@ async def test_turn_notes_are_dropped_for_a_member_back_at_the_table(
 
 async def _idle(bot: ParlourBot) -> bool:
     return not bot.notifier.sending
+
+
+async def test_the_turn_timers_reminder_follows_the_setting_once(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    """Halfway through a 4-second turn the reminder goes out: a DM to Ana, who chose them
+    and is away, with when the AI plays for her; a mention for Leo in the thread. Once."""
+    bot = await start_parlour()
+    clock = Clock(bot)
+    await bot.service.storage.set_guild_turn_timer(fake.guild_id, 4)
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    await choose(fake, ana, "dm")
+    chosen_at = len(fake.calls)
+    board = await start_game(fake, ana, GAME, joiners=[leo])  # both roll for the first turn
+    clock.wait(AWAY)  # Ana leaves the table at once
+    dm = await fake.wait_for(lambda: fake.dms(ana)[:1] or None, timeout=6)
+    assert dm[0].content.startswith("⏰ Still your turn in **Cock & Bull #")
+    assert re.search(r"the AI plays for you <t:\d+:R>\. \[Go to the board\]", dm[0].content)
+    assert BOARD_LINK.search(dm[0].content) is not None
+    await fake.wait_for(lambda: move_number(board) >= 1 or None, timeout=6)  # the AI played
+    await settled(bot)
+    reminders = [
+        str(c.json["content"])
+        for c in fake.calls[chosen_at:]
+        if isinstance(c.json, dict) and "still your turn" in str(c.json.get("content"))
+    ]
+    assert len(reminders) == 1, reminders
+    assert reminders[0].startswith(f"<@{leo['id']}> **Ana** ⏰ still your turn")
+    assert [m.content.startswith("⏰") for m in fake.dms(ana)] == [True]
