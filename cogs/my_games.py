@@ -8,7 +8,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import Interaction, ParlourBot
-from bot.errors import UserError
 from bot.language.command_translator import spoken_command
 from bot.language.i18n import _, ngettext
 from bot.language.wording import number
@@ -16,6 +15,7 @@ from bot.table.my_games import MyGamesPage, my_games_page
 from bot.ui.components import ParlourButton
 from bot.ui.custom_ids import MyGamesId
 from bot.ui.replies import Reply
+from cogs.community import check_owner
 from cogs.options import guild_id
 
 
@@ -40,9 +40,7 @@ class MyGames(commands.Cog):
 
     async def page_click(self, reply: Reply, mid: MyGamesId) -> None:
         """◀ or ▶ clicked: the page it leads to, in place (its owner's alone)."""
-        if reply.user_id != mid.owner:
-            mine = _("These buttons are someone else's: use `{command}` for your own.")
-            raise UserError(mine.format(command=spoken_command("/my-games")))
+        check_owner(reply, mid.owner, spoken_command("/my-games"))
         embed, view = await self._page(guild_id(reply.interaction), mid)
         await reply.update(embed=embed, view=view)
 

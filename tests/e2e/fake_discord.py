@@ -1739,25 +1739,7 @@ class FakeDiscord:
         uid = self._dm_members[channel_id]
         if uid in self._closed_dms:
             raise ApiError(403, 50007, "Cannot send messages to this user")
-        body = call.json or {}
-        data: JSON = {
-            "id": str(self._snowflake()),
-            "type": 0,
-            "channel_id": str(channel_id),
-            "author": self.bot_user,
-            "content": "",
-            "timestamp": now_iso(),
-            "edited_timestamp": None,
-            "tts": False,
-            "mention_everyone": False,
-            "mentions": [],
-            "mention_roles": [],
-            "embeds": [],
-            "components": [],
-            "pinned": False,
-            "flags": 0,
-        }
-        self._apply_fields(data, body)
+        data = self._message_data(channel_id, call.json or {})
         msg = FakeMessage(data)
         self._check_not_empty(data, [])
         self._dms.setdefault(uid, []).append(msg)
@@ -2162,16 +2144,8 @@ class FakeDiscord:
         ):
             raise ApiError(400, 50006, "Cannot send an empty message")
 
-    def _new_message(
-        self,
-        channel_id: int,
-        body: JSON,
-        uploads: list[Upload],
-        *,
-        interaction: Interaction | None = None,
-        loading: bool = False,
-    ) -> FakeMessage:
-        """Store a new bot message; ephemeral if it answers an interaction with flag 64."""
+    def _message_data(self, channel_id: int, body: JSON) -> JSON:
+        """A new bot message's fields, from a post's body."""
         data: JSON = {
             "id": str(self._snowflake()),
             "type": 0,
@@ -2190,6 +2164,19 @@ class FakeDiscord:
             "flags": 0,
         }
         self._apply_fields(data, body)
+        return data
+
+    def _new_message(
+        self,
+        channel_id: int,
+        body: JSON,
+        uploads: list[Upload],
+        *,
+        interaction: Interaction | None = None,
+        loading: bool = False,
+    ) -> FakeMessage:
+        """Store a new bot message; ephemeral if it answers an interaction with flag 64."""
+        data = self._message_data(channel_id, body)
         if body.get("nonce") is not None:
             data["nonce"] = body["nonce"]
         reference = body.get("message_reference")
