@@ -79,11 +79,6 @@ class Audience:
     messaged: set[int] = field(default_factory=set)  # sent a DM (and named in the thread)
     left_out: set[int] = field(default_factory=set)  # chose to hear nothing
 
-    @property
-    def anyone(self) -> bool:
-        """True if the thread's ping has someone to name."""
-        return bool(self.mentioned or self.named or self.messaged)
-
 
 @dataclass(frozen=True)
 class TurnNote:

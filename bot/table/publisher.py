@@ -433,7 +433,9 @@ class BoardPublisher:
         named = sorted(p for p in audience.named | audience.messaged if p > 0)
         if not mentioned and not named:
             return None
-        who = [f"<@{p}>" for p in mentioned] + [f"**{names.get(p, '?')}**" for p in named]
+        who = [f"<@{p}>" for p in mentioned] + [
+            f"**{discord.utils.escape_markdown(names.get(p, '?'))}**" for p in named
+        ]
         return {
             "content": " ".join(who) + f" {text}",
             "allowed_mentions": discord.AllowedMentions(

@@ -487,3 +487,24 @@ async def test_the_turn_timers_reminder_follows_the_setting_once(
     assert len(reminders) == 1, reminders
     assert reminders[0].startswith(f"<@{leo['id']}> **Ana** ⏰ still your turn")
     assert [m.content.startswith("⏰") for m in fake.dms(ana)] == [True]
+
+
+async def test_a_dm_speaks_the_members_language(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    """Ana's client speaks Spanish; the game, Leo's, English: her DM is in Spanish."""
+    bot = await start_parlour()
+    clock = Clock(bot)
+    ana, leo = fake.make_user("Ana", locale="es-ES"), fake.make_user("Leo")
+    await choose(fake, ana, "dm")
+    board = await start_game(fake, leo, GAME, joiners=[ana])
+
+    def leo_thinks(actor: JSON) -> None:
+        if actor is leo:
+            clock.wait(AWAY)
+
+    await play_until(fake, bot, [ana, leo], board, lambda: fake.dms(ana), leo_thinks)
+    (dm,) = fake.dms(ana)
+    assert dm.content.startswith("🎲 Te toca en **Cock & Bull #"), dm.content
+    assert "[Ir al tablero](https://discord.com/channels/" in dm.content
+    assert named(fake, board.channel_id, "**Ana** your turn") is not None  # the game's English
