@@ -40,9 +40,7 @@ DM_RULES = N_(
     "No DM while you are playing a game (a click in it in the last two minutes), and at most "
     "one a minute: turns in between come together in the next."
 )
-TEXT_BOARD_SETTING = N_(
-    "📝 Text board after each of your moves: {state} (its button is under a text board)."
-)
+TEXT_BOARD_SETTING = N_("📝 Text board after each of your moves, in every server: {state}.")
 NOTIFY_CHOICES = [
     app_commands.Choice(name="a ping in the game's thread (the default)", value=Notify.PING.value),
     app_commands.Choice(name="a direct message", value=Notify.DM.value),
@@ -118,20 +116,28 @@ class General(commands.Cog):
     )
 
     @settings.command(name="me")
-    @app_commands.describe(notify="How your turn in this server's games reaches you")
+    @app_commands.rename(text_board="text-board")
+    @app_commands.describe(
+        notify="How your turn in this server's games reaches you",
+        text_board="The text board after each of your moves, in every server",
+    )
     @app_commands.choices(notify=NOTIFY_CHOICES)
-    async def me(self, interaction: Interaction, notify: str | None = None) -> None:
-        """Your own settings in this server: how your turn reaches you."""
+    async def me(
+        self, interaction: Interaction, notify: str | None = None, text_board: bool | None = None
+    ) -> None:
+        """Your own settings: how your turn reaches you here, the text board."""
         server = guild_id(interaction)
         notifier = self.bot.notifier
         if notify is not None:
             await notifier.set(server, interaction.user.id, Notify(notify))
+        if text_board is not None:
+            await self.bot.play.reading.set_default(interaction.user.id, text_board)
         chosen = await notifier.setting(server, interaction.user.id)
         lines = [notify_line(chosen)]
         if chosen is Notify.DM:
             lines.append(_(DM_RULES))
-        text_board = await self.bot.play.reading.wanted(interaction.user.id)
-        state = _("on") if text_board else _("off")
+        wanted = await self.bot.play.reading.wanted(interaction.user.id)
+        state = _("on") if wanted else _("off")
         lines.append(_(TEXT_BOARD_SETTING).format(state=state))
         await Reply.of(interaction).private("\n".join(lines))
 

@@ -264,12 +264,20 @@ async def test_none_leaves_the_member_out_of_the_ping(
 async def test_the_setting_is_shown_and_kept_per_server(
     fake: FakeDiscord, start_parlour: ParlourFactory
 ) -> None:
-    await start_parlour()
+    """`/settings me` shows and sets a member's own settings: how their turn reaches them
+    (per server, shown in the 🔒 panel too) beside the text board (every server)."""
+    bot = await start_parlour()
     ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
     shown = (await (await fake.slash(ana, "settings", "me")).response()).message
     assert shown is not None and shown.ephemeral
     assert "a ping in the game's thread" in shown.content and "Text board" in shown.content
     await choose(fake, ana, "dm")
+    turned = await fake.slash(ana, "settings", "me", options={"text-board": True})
+    message = (await turned.response()).message
+    assert message is not None and message.content.endswith(
+        "📝 Text board after each of your moves, in every server: on."
+    )
+    assert await bot.play.reading.wanted(int(ana["id"]))
     other = fake.create_guild("Other")
     elsewhere = await fake.slash(ana, "settings", "me", channel_id=fake.general_channel_id(other))
     message = (await elsewhere.response()).message
