@@ -280,18 +280,25 @@ class Notifier:
                 if notes:
                     self._last_dm[user_id] = self.clock()
                     await self._dm(user_id, notes)
+        except discord.HTTPException as e:  # Discord's trouble: this turn's DM is lost
+            log.warning("DM to member %s not sent (%s %s)", user_id, e.status, e.code)
         except Exception:
             log.exception("DM to member %s failed", user_id)
         finally:
             self._senders.pop(user_id, None)
 
     async def _dm(self, user_id: int, notes: list[TurnNote]) -> None:
-        """One DM with every note (as many as fit); on a refusal, the thread pings instead."""
-        lines: list[str] = []
+        """One DM with every note that fits (the rest wait for the next); on a refusal, the
+        thread pings instead."""
+        fit, size = 0, 0
         for note in notes:
-            if sum(len(line) + 1 for line in lines) + len(note.line) > DM_LENGTH:
+            if fit and size + len(note.line) > DM_LENGTH:
                 break
-            lines.append(note.line)
+            fit, size = fit + 1, size + len(note.line) + 1
+        for note in notes[fit:]:
+            self._queued.setdefault(user_id, {}).setdefault(note.game_id, note)
+        notes = notes[:fit]
+        lines = [note.line[:DM_LENGTH] for note in notes]
         try:
             channel_id = self._dm_channels.get(user_id)
             if channel_id is None:

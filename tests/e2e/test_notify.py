@@ -516,3 +516,23 @@ async def test_a_dm_speaks_the_members_language(
     assert dm.content.startswith("🎲 Te toca en **Cock & Bull #"), dm.content
     assert "[Ir al tablero](https://discord.com/channels/" in dm.content
     assert named(fake, board.channel_id, "**Ana** your turn") is not None  # the game's English
+
+
+async def test_turns_that_overflow_one_dm_wait_for_the_next(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    """Thirty games' turns at once, 100 characters each: a DM takes what fits in Discord's
+    2,000 characters, the rest come a minute later; none is lost."""
+    bot = await start_parlour()
+    clock = Clock(bot)
+    ana = fake.make_user("Ana")
+    for game in range(1, 31):
+        line = f"game {game:02d} " + "." * 92
+        bot.notifier.send(int(ana["id"]), TurnNote(game, fake.channel_id, line, "x"))
+    first = await fake.wait_for(lambda: fake.dms(ana) or None)
+    assert len(first[0].content) <= 2000 and first[0].content.count("game ") == 19
+    clock.wait(notifier.DM_EVERY)
+    await fake.wait_for(lambda: len(fake.dms(ana)) == 2 or None)
+    await eventually(lambda: _idle(bot))
+    sent = "\n".join(m.content for m in fake.dms(ana))
+    assert [f"game {n:02d} " in sent for n in range(1, 31)] == [True] * 30
