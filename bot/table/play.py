@@ -132,6 +132,7 @@ class Play:
     async def command(self, reply: Reply, game_id: int, actions: Sequence[Action]) -> None:
         """A slash command that stands for several clicks: apply `actions` in order, each
         shown on the board as a click's would be."""
+        self._notifier.clicked(game_id, reply.user_id, reply.interaction.locale)  # playing
         await reply.defer()
         for action in actions:
             table = await self._service.table(game_id)
