@@ -88,6 +88,8 @@ class TurnNote:
     thread_id: int
     line: str  # in the member's language: the game, what is asked, the board's link
     fallback: str  # in the game's language: the thread ping's text, should the DM be refused
+    step: int = -1  # the game's step when the turn was announced
+    reminder: bool = False  # the turn timer's reminder, not the turn's start
 
 
 def board_url(guild_id: int, thread_id: int, message_id: int) -> str:
@@ -120,7 +122,7 @@ def turn_note(
             line = _("🎲 Your turn in {game}: {asked} [Go to the board]({url})").format(
                 game=game, asked=asked, url=url
             )
-    return TurnNote(row.id, row.thread_id or 0, line, fallback)
+    return TurnNote(row.id, row.thread_id or 0, line, fallback, row.step, reminder)
 
 
 class Pace:
@@ -162,6 +164,9 @@ class Notifier:
         self._dm_channels: dict[int, int] = {}  # member -> their DM channel's id
         self._last_dm: dict[int, float] = {}
         self._queued: dict[int, dict[int, TurnNote]] = {}  # member -> game -> note
+        # What each member was last told of each game: a board posted again (a moderator
+        # deleted it) announces the same turn again, and that is no new DM.
+        self._noted: dict[tuple[int, int], tuple[int, bool]] = {}
         self._senders: dict[int, asyncio.Task[None]] = {}
         self._refused: dict[int, float] = {}  # members whose DMs were refused, when
         self._to_tell: set[int] = set()  # refused members not told yet
@@ -200,6 +205,7 @@ class Notifier:
         for _read_at, members in self._settings.values():
             members.pop(user_id, None)
         self._clicks = {k: v for k, v in self._clicks.items() if k[1] != user_id}
+        self._noted = {k: v for k, v in self._noted.items() if k[0] != user_id}
         for kept in (self._languages, self._dm_channels, self._last_dm, self._refused):
             kept.pop(user_id, None)
         self._queued.pop(user_id, None)
@@ -249,7 +255,14 @@ class Notifier:
 
     def send(self, user_id: int, note: TurnNote) -> None:
         """Queue a turn's DM: sent at once, or folded into the member's next one when they
-        had one less than `DM_EVERY` seconds ago (a game's newer note replaces its older)."""
+        had one less than `DM_EVERY` seconds ago (a game's newer note replaces its older).
+        A turn announced again at the same step is not sent again."""
+        noted = (note.step, note.reminder)
+        if self._noted.get((user_id, note.game_id)) == noted:
+            return
+        if len(self._noted) > 100_000:  # games long over: forgotten
+            self._noted.clear()
+        self._noted[user_id, note.game_id] = noted
         self._queued.setdefault(user_id, {})[note.game_id] = note
         if user_id not in self._senders:
             self._senders[user_id] = asyncio.create_task(self._deliver(user_id))

@@ -536,3 +536,35 @@ async def test_turns_that_overflow_one_dm_wait_for_the_next(
     await eventually(lambda: _idle(bot))
     sent = "\n".join(m.content for m in fake.dms(ana))
     assert [f"game {n:02d} " in sent for n in range(1, 31)] == [True] * 30
+
+
+async def test_a_board_posted_again_is_no_new_turn_for_dms(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    """A moderator deletes the board while Ana, who chose DMs, is away: the board is posted
+    again and her turn announced again in the thread, but she got her DM already."""
+    bot = await start_parlour()
+    clock = Clock(bot)
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    await choose(fake, ana, "dm")
+    board = await start_game(fake, leo, GAME, joiners=[ana])
+
+    def leo_thinks(actor: JSON) -> None:
+        if actor is leo:
+            clock.wait(AWAY)
+
+    board = await play_until(fake, bot, [ana, leo], board, lambda: fake.dms(ana), leo_thinks)
+    pinged = len([c for c in fake.calls if "**Ana** your turn" in str(c.json)])
+    clock.wait(AWAY + notifier.DM_EVERY)
+    await fake.delete_message(board)
+    await fake.wait_for(
+        lambda: (
+            ((b := fake.latest_message(board.channel_id, is_board)) and b.id != board.id) or None
+        )
+    )
+    await settled(bot)
+    await fake.wait_for(
+        lambda: len([c for c in fake.calls if "**Ana** your turn" in str(c.json)]) > pinged or None
+    )
+    await eventually(lambda: _idle(bot))
+    assert len(fake.dms(ana)) == 1
