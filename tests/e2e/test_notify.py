@@ -11,6 +11,7 @@ import asyncio
 import re
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import pytest
 
@@ -179,25 +180,61 @@ def named(fake: FakeDiscord, thread_id: int, who: str) -> FakeMessage | None:
     return found[-1] if found else None
 
 
+@dataclass
+class Duo:
+    """Ana, who chose how her turn reaches her, and Leo, in a Cock & Bull game Leo hosts."""
+
+    fake: FakeDiscord
+    bot: ParlourBot
+    clock: Clock
+    ana: JSON
+    leo: JSON
+    board: FakeMessage
+
+    @property
+    def thread(self) -> int:
+        return self.board.channel_id
+
+    def leo_thinks(self, actor: JSON) -> None:
+        """Before each of Leo's moves: Ana is away meanwhile."""
+        if actor is self.leo:
+            self.clock.wait(AWAY)
+
+    async def play_until(self, done: Callable[[], object], *, away: bool = True) -> FakeMessage:
+        """Moves until `done()` (Ana away while Leo plays, if `away`); the board then up."""
+        before = self.leo_thinks if away else (lambda actor: None)
+        self.board = await play_until(
+            self.fake, self.bot, [self.ana, self.leo], self.board, done, before
+        )
+        return self.board
+
+
+async def duo(
+    fake: FakeDiscord,
+    start_parlour: ParlourFactory,
+    how: str,
+    *,
+    locale: str = "en-US",
+    closed: bool = False,
+) -> Duo:
+    """Ana (`locale`; her DMs `closed`) chooses `how`, then joins Leo's game."""
+    bot = await start_parlour()
+    clock = Clock(bot)
+    ana, leo = fake.make_user("Ana", locale=locale), fake.make_user("Leo")
+    if closed:
+        fake.close_dms(ana)
+    await choose(fake, ana, how)
+    board = await start_game(fake, leo, GAME, joiners=[ana])
+    return Duo(fake, bot, clock, ana, leo, board)
+
+
 async def test_a_member_whose_dms_are_closed_is_pinged_instead_and_told_once(
     fake: FakeDiscord, start_parlour: ParlourFactory
 ) -> None:
-    bot = await start_parlour()
-    clock = Clock(bot)
-    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
-    fake.close_dms(ana)
-    await choose(fake, ana, "dm")
-    board = await start_game(fake, ana, GAME, joiners=[leo])
-    players, thread = [ana, leo], board.channel_id
-
-    def leo_thinks(actor: JSON) -> None:
-        if actor is leo:
-            clock.wait(AWAY)  # Ana is away while Leo plays
-
-    board = await play_until(
-        fake, bot, players, board, lambda: named(fake, thread, f"<@{ana['id']}>"), leo_thinks
-    )
-    fallback = named(fake, thread, f"<@{ana['id']}>")
+    game = await duo(fake, start_parlour, "dm", closed=True)
+    ana = game.ana
+    await game.play_until(lambda: named(fake, game.thread, f"<@{ana['id']}>"))
+    fallback = named(fake, game.thread, f"<@{ana['id']}>")
     assert fallback is not None and "your turn" in fallback.content
     assert fallback.content.startswith(f"<@{ana['id']}> ")
     assert sent_with(fake, fallback)["allowed_mentions"]["users"] == [int(ana["id"])]
@@ -213,52 +250,36 @@ async def test_a_member_whose_dms_are_closed_is_pinged_instead_and_told_once(
         ]
 
     assert notes() == []
-    await play_until(fake, bot, players, board, lambda: notes(), leo_thinks)  # Ana's next click
+    await game.play_until(lambda: notes())  # Ana's next click
     assert len(notes()) == 1 and "/settings me" in notes()[0]
     clicks = len(fake.interactions)
-    await play_until(
-        fake, bot, players, board, lambda: len(fake.interactions) > clicks + 6, leo_thinks
-    )
+    await game.play_until(lambda: len(fake.interactions) > clicks + 6)
     assert len(notes()) == 1  # told once
 
 
 async def test_quiet_names_the_member_without_a_mention(
     fake: FakeDiscord, start_parlour: ParlourFactory
 ) -> None:
-    bot = await start_parlour()
-    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
-    await choose(fake, ana, "quiet")
-    board = await start_game(fake, leo, GAME, joiners=[ana])
-    players = [ana, leo]
-    await play_until(fake, bot, players, board, lambda: named(fake, board.channel_id, "Ana"))
-    ping = named(fake, board.channel_id, "Ana")
+    game = await duo(fake, start_parlour, "quiet")
+    await game.play_until(lambda: named(fake, game.thread, "Ana"))
+    ping = named(fake, game.thread, "Ana")
     assert ping is not None and ping.content.startswith("**Ana** your turn"), ping
-    assert f"<@{ana['id']}>" not in ping.content
+    assert f"<@{game.ana['id']}>" not in ping.content
     mentions = sent_with(fake, ping)["allowed_mentions"]
     assert mentions["parse"] == [] and mentions.get("users", []) == []
-    assert fake.dms(ana) == []
+    assert fake.dms(game.ana) == []
 
 
 async def test_none_leaves_the_member_out_of_the_ping(
     fake: FakeDiscord, start_parlour: ParlourFactory
 ) -> None:
-    bot = await start_parlour()
-    clock = Clock(bot)
-    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
-    await choose(fake, ana, "none")
-    board = await start_game(fake, leo, GAME, joiners=[ana])
-    players, thread = [ana, leo], board.channel_id
-    turns = 0
-
-    def count(actor: JSON) -> None:
-        nonlocal turns
-        turns += 1
-        clock.wait(AWAY)
-
-    await play_until(fake, bot, players, board, lambda: turns >= 12, count)
-    assert named(fake, thread, f"<@{leo['id']}>") is not None  # Leo's turns were pinged
-    assert named(fake, thread, "Ana") is None
-    assert fake.dms(ana) == []
+    game = await duo(fake, start_parlour, "none")
+    clicks = len(fake.interactions)
+    await game.play_until(lambda: len(fake.interactions) > clicks + 12)
+    sent = [str(c.json.get("content")) for c in fake.calls if isinstance(c.json, dict)]
+    assert any(text.startswith(f"<@{game.leo['id']}> your turn") for text in sent)
+    assert not any("your turn" in text and "Ana" in text.split("turn")[0] for text in sent)
+    assert fake.dms(game.ana) == []
 
 
 async def test_the_setting_is_shown_and_kept_per_server(
@@ -501,21 +522,12 @@ async def test_a_dm_speaks_the_members_language(
     fake: FakeDiscord, start_parlour: ParlourFactory
 ) -> None:
     """Ana's client speaks Spanish; the game, Leo's, English: her DM is in Spanish."""
-    bot = await start_parlour()
-    clock = Clock(bot)
-    ana, leo = fake.make_user("Ana", locale="es-ES"), fake.make_user("Leo")
-    await choose(fake, ana, "dm")
-    board = await start_game(fake, leo, GAME, joiners=[ana])
-
-    def leo_thinks(actor: JSON) -> None:
-        if actor is leo:
-            clock.wait(AWAY)
-
-    await play_until(fake, bot, [ana, leo], board, lambda: fake.dms(ana), leo_thinks)
-    (dm,) = fake.dms(ana)
+    game = await duo(fake, start_parlour, "dm", locale="es-ES")
+    await game.play_until(lambda: fake.dms(game.ana))
+    (dm,) = fake.dms(game.ana)
     assert dm.content.startswith("🎲 Te toca en **Cock & Bull #"), dm.content
     assert "[Ir al tablero](https://discord.com/channels/" in dm.content
-    assert named(fake, board.channel_id, "**Ana** your turn") is not None  # the game's English
+    assert named(fake, game.thread, "**Ana** your turn") is not None  # the game's English
 
 
 async def test_turns_that_overflow_one_dm_wait_for_the_next(
@@ -543,28 +555,16 @@ async def test_a_board_posted_again_is_no_new_turn_for_dms(
 ) -> None:
     """A moderator deletes the board while Ana, who chose DMs, is away: the board is posted
     again and her turn announced again in the thread, but she got her DM already."""
-    bot = await start_parlour()
-    clock = Clock(bot)
-    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
-    await choose(fake, ana, "dm")
-    board = await start_game(fake, leo, GAME, joiners=[ana])
+    game = await duo(fake, start_parlour, "dm")
+    board = await game.play_until(lambda: fake.dms(game.ana))
 
-    def leo_thinks(actor: JSON) -> None:
-        if actor is leo:
-            clock.wait(AWAY)
+    def announced() -> int:
+        return len([c for c in fake.calls if "**Ana** your turn" in str(c.json)])
 
-    board = await play_until(fake, bot, [ana, leo], board, lambda: fake.dms(ana), leo_thinks)
-    pinged = len([c for c in fake.calls if "**Ana** your turn" in str(c.json)])
-    clock.wait(AWAY + notifier.DM_EVERY)
+    before = announced()
+    game.clock.wait(AWAY + notifier.DM_EVERY)
     await fake.delete_message(board)
-    await fake.wait_for(
-        lambda: (
-            ((b := fake.latest_message(board.channel_id, is_board)) and b.id != board.id) or None
-        )
-    )
-    await settled(bot)
-    await fake.wait_for(
-        lambda: len([c for c in fake.calls if "**Ana** your turn" in str(c.json)]) > pinged or None
-    )
-    await eventually(lambda: _idle(bot))
-    assert len(fake.dms(ana)) == 1
+    await fake.wait_for(lambda: announced() > before or None)
+    await settled(game.bot)
+    await eventually(lambda: _idle(game.bot))
+    assert len(fake.dms(game.ana)) == 1
