@@ -33,6 +33,7 @@ from bot.table import pictures
 from bot.table.autopilot import Autopilot
 from bot.table.clicks import Clicks
 from bot.table.lobby import Lobby
+from bot.table.notifier import Notifier
 from bot.table.play import Play
 from bot.table.presenters import Presenters
 from bot.table.publisher import BoardPublisher
@@ -58,6 +59,7 @@ COGS = (
     "cogs.leaderboard",
     "cogs.community",
     "cogs.privacy",
+    "cogs.my_games",
 )
 # What the bot hears: servers, channels and threads, and messages deleted (a board or a
 # thread a moderator removes). Not typing, reactions, voice, invites and the rest: every
@@ -227,8 +229,9 @@ class ParlourBot(commands.Bot):
         self.service = GameService(self.storage, ENGINES, fixed_seed=self.settings.game_seed)
         self.presenters = Presenters()
         self.scheduler = Scheduler(give_way=self.router.quiet)
+        self.notifier = Notifier(self, self.storage)
         self.publisher = BoardPublisher(
-            self, self.service, self.presenters, self.scheduler, self.metrics
+            self, self.service, self.presenters, self.scheduler, self.metrics, self.notifier
         )
         self.autopilot = Autopilot(
             self.service,
@@ -239,10 +242,14 @@ class ParlourBot(commands.Bot):
             autoplay_pace=self.settings.autoplay_pace,
         )
         self.lobby = Lobby(self.service, self.presenters, self.publisher, self.autopilot)
-        self.play = Play(self.service, self.presenters, self.publisher, self.autopilot)
+        self.play = Play(
+            self.service, self.presenters, self.publisher, self.autopilot, self.notifier
+        )
         self.table_menu = TableMenu(self.service, self.publisher, self.play)
         self.replays = Replays(self.service, self.presenters)
-        self.table_clicks = Clicks(self.router, self.lobby, self.play, self.table_menu)
+        self.table_clicks = Clicks(
+            self.router, self.lobby, self.play, self.table_menu, self.notifier
+        )
         self.clicks.add(ButtonId, self.table_clicks.click)
         self.recovery = Recovery(
             self,
@@ -419,6 +426,8 @@ class ParlourBot(commands.Bot):
             await self.publisher.close(SHUTDOWN_GRACE)
         if hasattr(self, "scheduler"):
             await self.scheduler.close()
+        if hasattr(self, "notifier"):
+            await self.notifier.close()
         if hasattr(self, "storage"):
             await self.storage.close()
         pictures.stop()

@@ -66,7 +66,7 @@ class Community(commands.Cog):
 
     async def page_click(self, reply: Reply, pid: PageId) -> None:
         """◀ or ▶ clicked: the page it leads to, in place (its owner's alone)."""
-        _check_owner(reply, pid.owner, spoken_command("/history"))
+        check_owner(reply, pid.owner, spoken_command("/history"))
         if not reachable(pid.page, pid.user):
             gone = _("That page of the list does not exist: use `{command}` for a new list.")
             raise UserError(gone.format(command=spoken_command("/history")))
@@ -114,7 +114,7 @@ class Community(commands.Cog):
     async def viewer_click(self, reply: Reply, vid: ViewerId) -> None:
         """A replay viewer's button clicked: the step it leads to, in place, or the animated
         summary (its owner's alone)."""
-        _check_owner(reply, vid.owner, f"{spoken_command('/replay id')}:{vid.game_id}")
+        check_owner(reply, vid.owner, f"{spoken_command('/replay id')}:{vid.game_id}")
         replay = await self.bot.replays.open(vid.game_id, guild_id(reply.interaction))
         if vid.tag == SUMMARY:
             await self._summary(reply, replay)
@@ -158,7 +158,8 @@ class Community(commands.Cog):
         )
 
 
-def _check_owner(reply: Reply, owner: int, command: str) -> None:
+def check_owner(reply: Reply, owner: int, command: str) -> None:
+    """Refuse a click on a private list's or viewer's button by anyone but its `owner`."""
     if reply.user_id != owner:
         mine = _("These buttons are someone else's: use `{command}` for your own.")
         raise UserError(mine.format(command=command))

@@ -8,10 +8,12 @@ from discord.ext import commands
 
 from bot import __version__
 from bot.client import Interaction, ParlourBot
+from bot.errors import UserError
 from bot.language.command_translator import spoken_command
 from bot.language.i18n import N_, _, language_name, languages
 from bot.language.wording import format_duration
 from bot.storage import ACTIVE, LOBBY
+from bot.table.notifier import Notify, notify_line
 from bot.ui.command_sync import mention
 from bot.ui.replies import Reply
 from cogs.options import TURN_TIMER_CHOICES, guild_id
@@ -25,6 +27,8 @@ mission are behind the 🔒 button, seen only by you.
 **See:** `/games` (games in this server), `/scoreboard` (standings per game), \
 `/stats` (one member's record), `/history` (finished games), `/replay` (one of them, move \
 by move).
+**Your turn:** `/my-games` lists your games here, those waiting for you first; \
+`/settings me` chooses how your turn reaches you (a ping, a DM, quietly or not at all).
 **Admins:** `/settings turn-timer` sets the default turn timer for new games, \
 `/settings language` the language of their boards.""")
 PRIVACY_HELP = N_(
@@ -32,6 +36,18 @@ PRIVACY_HELP = N_(
     "`{forget_me}` removes it."
 )
 
+
+DM_RULES = N_(
+    "No DM while you are playing a game (a click in it in the last two minutes), and at most "
+    "one a minute: turns in between come together in the next."
+)
+TEXT_BOARD_SETTING = N_("📝 Text board after each of your moves, in every server: {state}.")
+NOTIFY_CHOICES = [
+    app_commands.Choice(name="a ping in the game's thread (the default)", value=Notify.PING.value),
+    app_commands.Choice(name="a direct message", value=Notify.DM.value),
+    app_commands.Choice(name="quietly: named in the thread, no ping", value=Notify.QUIET.value),
+    app_commands.Choice(name="not at all", value=Notify.NONE.value),
+]
 
 HOSTS = "host"  # `/settings language`'s choice for "whoever opens the game"
 LANGUAGE_CHOICES = [
@@ -96,18 +112,44 @@ class General(commands.Cog):
         embed.set_footer(text=f"Parlour {__version__}")
         await Reply.of(interaction).private(embed=embed)
 
+    # Open to every member, for `/settings me`: the server's own settings check that the
+    # member may manage the server (Discord's permissions apply to a whole command group).
     settings = app_commands.Group(
-        name="settings",
-        description="Server settings for Parlour",
-        guild_only=True,
-        default_permissions=discord.Permissions(manage_guild=True),
+        name="settings", description="Parlour's settings: yours, and the server's", guild_only=True
     )
+
+    @settings.command(name="me")
+    @app_commands.rename(text_board="text-board")
+    @app_commands.describe(
+        notify="How your turn in this server's games reaches you",
+        text_board="The text board after each of your moves, in every server",
+    )
+    @app_commands.choices(notify=NOTIFY_CHOICES)
+    async def me(
+        self, interaction: Interaction, notify: str | None = None, text_board: bool | None = None
+    ) -> None:
+        """Your own settings: how your turn reaches you here, the text board."""
+        server = guild_id(interaction)
+        notifier = self.bot.notifier
+        if notify is not None:
+            await notifier.set(server, interaction.user.id, Notify(notify))
+        if text_board is not None:
+            await self.bot.play.reading.set_default(interaction.user.id, text_board)
+        chosen = await notifier.setting(server, interaction.user.id)
+        lines = [notify_line(chosen)]
+        if chosen is Notify.DM:
+            lines.append(_(DM_RULES))
+        wanted = await self.bot.play.reading.wanted(interaction.user.id)
+        state = _("on") if wanted else _("off")
+        lines.append(_(TEXT_BOARD_SETTING).format(state=state))
+        await Reply.of(interaction).private("\n".join(lines))
 
     @settings.command(name="turn-timer")
     @app_commands.describe(timer="How long a player may take before the AI plays their turn")
     @app_commands.choices(timer=TURN_TIMER_CHOICES)
     async def turn_timer(self, interaction: Interaction, timer: int) -> None:
         """Set the default turn timer for new games in this server."""
+        _check_manager(interaction)
         await self.bot.service.storage.set_guild_turn_timer(guild_id(interaction), timer)
         done = _("New games in this server now have a turn timer of {timer}.")
         await Reply.of(interaction).private(done.format(timer=format_duration(timer)))
@@ -117,6 +159,7 @@ class General(commands.Cog):
     @app_commands.choices(language=LANGUAGE_CHOICES)
     async def language(self, interaction: Interaction, language: str) -> None:
         """Set the language of new games' public messages in this server."""
+        _check_manager(interaction)
         chosen = None if language == HOSTS else language
         await self.bot.service.storage.set_guild_language(guild_id(interaction), chosen)
         if chosen is None:
@@ -126,6 +169,12 @@ class General(commands.Cog):
                 language=language_name(chosen)
             )
         await Reply.of(interaction).private(done)
+
+
+def _check_manager(interaction: Interaction) -> None:
+    """The server's settings are for members who may manage the server."""
+    if not interaction.permissions.manage_guild:
+        raise UserError(_("Only members who can manage the server may change its settings."))
 
 
 async def setup(bot: ParlourBot) -> None:

@@ -119,6 +119,7 @@ class Privacy(commands.Cog):
             await reply.update(content=_("Nothing was changed."), view=None)
             return
         done = await forget_member(self.bot.service, fid.owner)
+        self.bot.notifier.forget(fid.owner)  # how their turn reaches them, in memory too
         self.bot.replays.forget_all()  # replays built before name the member
         for game_id in done.resigned:
             # Narrated from the log, as it is now: the board names a former player.

@@ -52,6 +52,9 @@ async def member_data(storage: Storage, player_id: int) -> dict[str, Any]:
             if records["settings"]
             else {}
         ),
+        "turn_notifications": [
+            {"server": str(n["guild_id"]), "notify": n["notify"]} for n in records["notifications"]
+        ],
         "games": [
             {
                 "game_id": game["id"],

@@ -1,9 +1,15 @@
 """Settings kept between games: a server's (turn timer, language), a member's (the text
-board after each move), and the bot's own small memory (`bot_state`, key → value)."""
+board after each move; per server, how their turn reaches them), and the bot's own small
+memory (`bot_state`, key → value)."""
 
 from __future__ import annotations
 
-from bot.storage.conn import Connected
+from bot.storage.conn import Conn, Connected
+
+
+async def forget_member_notify(db: Conn, user_id: int) -> None:
+    """Within a forgetting transaction: a member's notification settings, in every server."""
+    await db.execute("DELETE FROM member_notify WHERE user_id = ?", user_id)
 
 
 class Guilds(Connected):
@@ -51,6 +57,25 @@ class Guilds(Connected):
     async def set_text_board_default(self, user_id: int, on: bool) -> None:
         """Whether a member gets the text board after each of their moves."""
         await self._put("member_settings", "user_id", "text_board", user_id, int(on))
+
+    async def notify_settings(self, guild_id: int) -> dict[int, str]:
+        """How each member of a server who chose it hears of their turn (`member_notify`,
+        migration 013: `ping`, `dm`, `quiet` or `none`); members not listed chose nothing."""
+        rows = await self._read.fetch(
+            "SELECT user_id, notify FROM member_notify WHERE guild_id = ?", guild_id
+        )
+        return {int(r[0]): str(r[1]) for r in rows}
+
+    async def set_notify(self, guild_id: int, user_id: int, notify: str) -> None:
+        """Set how a member hears of their turn in a server's games."""
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO member_notify (guild_id, user_id, notify) VALUES (?, ?, ?)"
+                " ON CONFLICT (guild_id, user_id) DO UPDATE SET notify = excluded.notify",
+                guild_id,
+                user_id,
+                notify,
+            )
 
     # --- the bot's own memory ------------------------------------------------------------------
 

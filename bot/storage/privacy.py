@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.storage.conn import Conn, Connected
+from bot.storage.guilds import forget_member_notify
 
 Restate = Callable[[str, Mapping[str, Any], int, int], Mapping[str, Any]]
 """A game's saved state (the game's name, its state) with one player id (the third) made
@@ -73,6 +74,7 @@ class Privacy(Connected):
             await db.execute("DELETE FROM results WHERE player_id = ?", player_id)
             await db.execute("DELETE FROM ratings WHERE player_id = ?", player_id)
             await db.execute("DELETE FROM member_settings WHERE user_id = ?", player_id)
+            await forget_member_notify(db, player_id)
         await self._scrub()
         return len(games)
 
@@ -132,6 +134,10 @@ class Privacy(Connected):
                 "SELECT text_board FROM member_settings WHERE user_id = ?",
                 (player_id,),
             ),
+            "notifications": (
+                "SELECT guild_id, notify FROM member_notify WHERE user_id = ? ORDER BY guild_id",
+                (player_id,),
+            ),
         }
         return {
             # keys(): a row iterates its values, not its column names
@@ -148,6 +154,7 @@ class Privacy(Connected):
             await db.execute(f"DELETE FROM seats WHERE game_id IN ({mine})", guild_id)
             await db.execute("DELETE FROM results WHERE guild_id = ?", guild_id)
             games = await db.execute("DELETE FROM games WHERE guild_id = ?", guild_id)
+            await db.execute("DELETE FROM member_notify WHERE guild_id = ?", guild_id)
             for table in ("ratings", "guild_settings", "guild_departures"):
                 await db.execute(f"DELETE FROM {table} WHERE guild_id = ?", guild_id)
         await self._scrub()

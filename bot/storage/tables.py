@@ -19,6 +19,7 @@ TABLES = (
     "ratings",
     "guild_departures",
     "member_settings",
+    "member_notify",
 )
 
 

@@ -150,7 +150,7 @@ class Autopilot:
             text = _("⏰ still your turn: {prompt} — the AI plays for you {when}.").format(
                 prompt=without_mentions(prompt, table.names), when=f"<t:{int(row.deadline)}:R>"
             )
-        await self._publisher.ping(table, humans, text)
+        await self._publisher.ping(table, humans, text, reminder=True)
         await self._service.mark_reminded(game_id)
         self._scheduler.at(
             (game_id, "timer"),

@@ -16,6 +16,7 @@ from bot.errors import UserError
 from bot.language.i18n import _
 from bot.table.lobby import Lobby
 from bot.table.lobby_card import LOBBY_VERBS
+from bot.table.notifier import Notifier
 from bot.table.play import Play
 from bot.table.table_menu import TABLE_MENU_VERBS, TableMenu
 from bot.ui.custom_ids import ButtonId, TableVerb
@@ -28,9 +29,13 @@ class Clicks:
     """The table's clicks: the route of every `ButtonId` (`bot.ui.click_routes`), and the
     number boxes its "Type a number…" buttons open."""
 
-    def __init__(self, router: Router, lobby: Lobby, play: Play, table_menu: TableMenu) -> None:
-        """The table's clicks, sent to `lobby`, `play` and `table_menu` (boxes under `router`)."""
+    def __init__(
+        self, router: Router, lobby: Lobby, play: Play, table_menu: TableMenu, notifier: Notifier
+    ) -> None:
+        """The table's clicks, sent to `lobby`, `play` and `table_menu` (boxes under `router`);
+        `notifier` learns who is watching which game."""
         self._router = router
+        self._notifier = notifier
         self._lobby = lobby
         self._play = play
         self._table_menu = table_menu
@@ -43,7 +48,14 @@ class Clicks:
 
     async def click(self, reply: Reply, bid: ButtonId) -> None:
         """A button or menu choice of a lobby, a board or a private panel: the table's own
-        verbs first, then the game's move."""
+        verbs first, then the game's move. A member whose DM was refused is told why they
+        were pinged instead, once, after their click is answered."""
+        self._notifier.clicked(bid.game_id, reply.user_id, reply.interaction.locale)
+        await self._route(reply, bid)
+        if note := self._notifier.refusal_note(reply.user_id):
+            await reply.private(note)
+
+    async def _route(self, reply: Reply, bid: ButtonId) -> None:
         if bid.verb in LOBBY_VERBS:
             await self._lobby.click(reply, bid)
         elif bid.verb in TABLE_MENU_VERBS:

@@ -9,9 +9,10 @@ import discord
 
 from bot.errors import UserError
 from bot.language.i18n import _
-from bot.service import GameService, Played
+from bot.service import GameService, Played, Table
 from bot.table.autopilot import Autopilot
 from bot.table.board import private_panel
+from bot.table.notifier import Notifier, notify_line
 from bot.table.presenters import Presenters
 from bot.table.publisher import BoardPublisher
 from bot.table.reading import Reading
@@ -32,10 +33,13 @@ class Play:
         presenters: Presenters,
         publisher: BoardPublisher,
         autopilot: Autopilot,
+        notifier: Notifier,
     ) -> None:
         """Play through `service`, showing each move with `publisher` and arming what follows it
-        with `autopilot`."""
+        with `autopilot`; a private panel says how the member's turn reaches them
+        (`notifier`)."""
         self._service = service
+        self._notifier = notifier
         self._presenters = presenters
         self._publisher = publisher
         self._autopilot = autopilot
@@ -70,7 +74,7 @@ class Play:
         engine = self._service.engine(table.row.game)
         presenter = self._presenters.get(table.row.game)
         text, view = private_panel(table, engine, presenter, reply.user_id, news)
-        await reply.update(content=text, view=view)
+        await reply.update(content=await self._with_setting(table, reply.user_id, text), view=view)
 
     async def ask(self, reply: Reply, bid: ButtonId) -> None:
         """Open the box for the number the player is asked for now ("Type a number…")."""
@@ -118,11 +122,17 @@ class Play:
             raise UserError(_("This game is over."))
         presenter = self._presenters.get(table.row.game)
         text, view = private_panel(table, engine, presenter, reply.user_id)
-        await reply.private(text, view=view)
+        await reply.private(await self._with_setting(table, reply.user_id, text), view=view)
+
+    async def _with_setting(self, table: Table, user_id: int, text: str) -> str:
+        """A private panel's text, ending with how the member's turn reaches them."""
+        chosen = await self._notifier.setting(table.row.guild_id, user_id)
+        return f"{text}\n\n{notify_line(chosen)}"
 
     async def command(self, reply: Reply, game_id: int, actions: Sequence[Action]) -> None:
         """A slash command that stands for several clicks: apply `actions` in order, each
         shown on the board as a click's would be."""
+        self._notifier.clicked(game_id, reply.user_id, reply.interaction.locale)  # playing
         await reply.defer()
         for action in actions:
             table = await self._service.table(game_id)

@@ -21,7 +21,7 @@ import contextlib
 import enum
 import itertools
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +37,7 @@ from bot.service import GameService, Played, Table
 from bot.storage import ACTIVE, FINISHED
 from bot.table.board import Board, build_board, prompt_of
 from bot.table.lobby_card import lobby_embed
+from bot.table.notifier import Audience, Notifier, turn_note
 from bot.table.presenter import Picture
 from bot.table.presenters import Presenters
 from bot.ui.replies import Reply
@@ -97,9 +98,12 @@ class BoardPublisher:
         presenters: Presenters,
         scheduler: Scheduler,
         metrics: Metrics,
+        notifier: Notifier,
     ) -> None:
-        """Nothing runs until the first `publish`: then the game gets a worker of its own."""
+        """Nothing runs until the first `publish`: then the game gets a worker of its own.
+        `notifier` says how each member hears of their turn, and sends the DMs."""
         self._client = client
+        self._notifier = notifier
         self._metrics = metrics
         self._service = service
         self._presenters = presenters
@@ -205,8 +209,11 @@ class BoardPublisher:
             if over
             else self._turn_ping(table, span, repair=any(r.repair for r in requests))
         )
+        audience = await self._notifier.audience(row.guild_id, row.id, pinged)
         # The first board carries the first ping itself: one message fewer, and no deletion.
-        first_ping = self._ping_parts(pinged, text) if span.catch is Catch.FIRST else None
+        first_ping = (
+            self._ping_parts(audience, text, table.names) if span.catch is Catch.FIRST else None
+        )
         try:
             board_id = await self._show(table, span, clicked, first_ping)
         except ThreadGone:
@@ -220,7 +227,7 @@ class BoardPublisher:
             await self._delete_ping(table, forget=False)  # nobody's turn any more
             ping = {"ping_message_id": None}
         elif not over and first_ping is None:
-            ping = await self._send_ping(table, pinged, text, voice)
+            ping = await self._send_ping(table, audience, text, voice)
         if over:
             # Before the board is marked shown: a crash between the two shows the final
             # board again at the next start and posts the result again, rather than never.
@@ -231,6 +238,7 @@ class BoardPublisher:
             game_id, row.step, presenter.chapter(table.state), board_id, **ping
         )
         self._failures.pop(game_id, None)
+        self._send_dms(table, audience, text, board_id)
 
     async def _span(self, table: Table, hints: Sequence[Played]) -> _Span:
         """The events since the shown step: from the moves handed in when they reach back
@@ -416,31 +424,65 @@ class BoardPublisher:
         return humans, turn
 
     @staticmethod
-    def _ping_parts(players: Iterable[PlayerId], text: str) -> dict[str, Any] | None:
-        """A message's content and mentions that ping only `players` (humans), or None."""
-        targets = sorted(p for p in players if p > 0)
-        if not targets:
+    def _ping_parts(
+        audience: Audience, text: str, names: Mapping[PlayerId, str]
+    ) -> dict[str, Any] | None:
+        """A message's content and mentions that ping only the members of `audience` who
+        chose a ping and name the others without a mention, or None for nobody."""
+        mentioned = sorted(p for p in audience.mentioned if p > 0)
+        named = sorted(p for p in audience.named | audience.messaged if p > 0)
+        if not mentioned and not named:
             return None
+        who = [f"<@{p}>" for p in mentioned] + [
+            f"**{discord.utils.escape_markdown(names.get(p, '?'))}**" for p in named
+        ]
         return {
-            "content": " ".join(f"<@{p}>" for p in targets) + f" {text}",
+            "content": " ".join(who) + f" {text}",
             "allowed_mentions": discord.AllowedMentions(
-                everyone=False, roles=False, users=[discord.Object(p) for p in targets]
+                everyone=False, roles=False, users=[discord.Object(p) for p in mentioned]
             ),
         }
 
-    async def ping(self, table: Table, players: Iterable[PlayerId], text: str) -> None:
-        """One short message that mentions only `players` (humans); the previous one goes."""
-        ping = await self._send_ping(table, players, text, None)
+    async def ping(
+        self, table: Table, players: Iterable[PlayerId], text: str, *, reminder: bool = False
+    ) -> None:
+        """One short message about `players`' turn (humans), each told as they chose; the
+        previous one goes. `reminder`: the turn timer's reminder, worded so in a DM."""
+        audience = await self._notifier.audience(table.row.guild_id, table.row.id, set(players))
+        ping = await self._send_ping(table, audience, text, None)
         if ping:
             await self._service.set_ids(table.row.id, **ping)
+        self._send_dms(table, audience, text, table.row.board_message_id, reminder=reminder)
+
+    def _send_dms(
+        self,
+        table: Table,
+        audience: Audience,
+        text: str,
+        board_id: int | None,
+        *,
+        reminder: bool = False,
+    ) -> None:
+        """Queue the DMs of the members who chose them (sent in the background, paced)."""
+        if board_id is None or table.row.thread_id is None:
+            return
+        presenter = self._presenters.get(table.row.game)
+        for player in audience.messaged:
+            language = self._notifier.language(player) or game_language(table.row.options)
+            note = turn_note(table, presenter, language, board_id, text, reminder=reminder)
+            self._notifier.send(player, note)
 
     async def _send_ping(
-        self, table: Table, players: Iterable[PlayerId], text: str, voice: Reply | None
+        self, table: Table, audience: Audience, text: str, voice: Reply | None
     ) -> dict[str, int | None]:
         """Send a ping (after deleting the previous one) as a follow-up of `voice`, the click
         that began the turn, when there is one; returns `{"ping_message_id": id}` to save,
-        or nothing when nobody was pinged."""
-        parts = self._ping_parts(players, text)
+        or nothing when nobody was named."""
+        parts = self._ping_parts(audience, text, table.names)
+        if parts is None and audience.left_out and table.row.ping_message_id is not None:
+            # Nobody to name (they chose to hear nothing): the last turn's ping goes.
+            await self._delete_ping(table, forget=False)
+            return {"ping_message_id": None}
         if parts is None or table.row.thread_id is None:
             return {}
         async with self._pinging:

@@ -79,13 +79,17 @@ class Reading:
 
     async def set_wanted(self, reply: Reply, bid: ButtonId) -> None:
         """The text board's own button: show it after each of my moves, or stop."""
-        on = bid.arg == "on"
-        await self._service.storage.set_text_board_default(reply.user_id, on)
-        if on:
-            self._members.add(reply.user_id)
-        else:
-            self._members.discard(reply.user_id)
+        await self.set_default(reply.user_id, bid.arg == "on")
         await self.text(reply, bid.game_id)
+
+    async def set_default(self, user_id: int, on: bool) -> None:
+        """Whether the member gets the text board after each of their moves (the text
+        board's button, `/settings me text-board:`), stored and in effect at once here."""
+        await self._service.storage.set_text_board_default(user_id, on)
+        if on:
+            self._members.add(user_id)
+        else:
+            self._members.discard(user_id)
 
     async def _send(self, reply: Reply, table: Table, news: Sequence[str]) -> None:
         """The text board as the answer: in place of the text board clicked, else new."""

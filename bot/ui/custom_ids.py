@@ -12,7 +12,7 @@ the table's verbs, only those `MENU_TABLE_VERBS` names may be chosen in a menu.
 Private viewers (ephemeral messages) have buttons of their own, each naming the member the
 viewer belongs to: the replay viewer's `rv1:<owner>:<game_id>:<step>:<tag>` (the step the
 click shows), `/history`'s `hp1:<owner>:<page>:<game>:<user>:<tag>` (`-` for no filter) and
-`/forget-me`'s confirm, `fm1:<owner>:<yes|no>`.
+`/forget-me`'s confirm, `fm1:<owner>:<yes|no>`, and `/my-games`' `mg1:<owner>:<page>:<tag>`.
 The tag tells apart buttons of one message that lead to the same place.
 
 Each kind of id is a class here that names its `TEMPLATE` (the pattern a clicked custom id
@@ -83,7 +83,10 @@ PAGE_TEMPLATE = (
 )
 # `/forget-me`'s confirm: the member asking, and their answer.
 FORGET_TEMPLATE = r"fm1:(?P<owner>[0-9]+):(?P<choice>yes|no)"
+# `/my-games`: the member whose list it is, and the page.
+MY_GAMES_TEMPLATE = rf"mg1:(?P<owner>[0-9]+):(?P<page>[0-9]{{1,6}}):{_TAG}"
 _VIEWER_PATTERN = re.compile(VIEWER_TEMPLATE)
+_MY_GAMES_PATTERN = re.compile(MY_GAMES_TEMPLATE)
 _PAGE_PATTERN = re.compile(PAGE_TEMPLATE)
 _FORGET_PATTERN = re.compile(FORGET_TEMPLATE)
 
@@ -198,6 +201,27 @@ class ForgetId:
         return cls(int(m["owner"]), m["choice"])
 
 
+@dataclass(frozen=True)
+class MyGamesId:
+    """A `/my-games` button: show `owner` page `page` of their games."""
+
+    TEMPLATE: ClassVar[str] = MY_GAMES_TEMPLATE
+
+    owner: int
+    page: int
+    tag: str
+
+    def encode(self) -> str:
+        """The custom id, checked against `TEMPLATE` and Discord's length limit."""
+        return _checked(f"mg1:{self.owner}:{self.page}:{self.tag}", _MY_GAMES_PATTERN)
+
+    @classmethod
+    def parse(cls, custom_id: str) -> MyGamesId:
+        """The id a `/my-games` button's `custom_id` encodes (ValueError if it is not one)."""
+        m = _fullmatch(_MY_GAMES_PATTERN, custom_id)
+        return cls(int(m["owner"]), int(m["page"]), m["tag"])
+
+
 def _checked(text: str, pattern: re.Pattern[str]) -> str:
     if len(text) > MAX_LENGTH or not pattern.fullmatch(text):
         raise ValueError(f"not a valid custom id: {text!r}")
@@ -246,7 +270,14 @@ def is_parlour_id(custom_id: str) -> bool:
     ours."""
     return any(
         re.fullmatch(p, custom_id)
-        for p in (_PATTERN, _MENU_PATTERN, _VIEWER_PATTERN, _PAGE_PATTERN, _FORGET_PATTERN)
+        for p in (
+            _PATTERN,
+            _MENU_PATTERN,
+            _VIEWER_PATTERN,
+            _PAGE_PATTERN,
+            _FORGET_PATTERN,
+            _MY_GAMES_PATTERN,
+        )
     )
 
 

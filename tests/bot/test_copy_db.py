@@ -39,6 +39,7 @@ async def test_copy_db_round_trip(tmp_path: Path, postgres_url: str) -> None:
         assert [await upgraded.recompute_ratings(g) for g in (1 << 22, 3 << 22)] == [1, 1]
         await upgraded.guild_left(3 << 22, 1.0)  # the bot removed from a server: kept 30 days
         await upgraded.set_text_board_default(555, True)  # a member's own setting
+        await upgraded.set_notify(3 << 22, 555, "dm")  # and how their turn reaches them
     finally:
         await upgraded.close()
     done = copy_db("--to", postgres_url, cwd=tmp_path, DATABASE_PATH=str(source))
@@ -46,7 +47,7 @@ async def test_copy_db_round_trip(tmp_path: Path, postgres_url: str) -> None:
     assert done.stdout.splitlines() == [
         f"Database: {source}",
         "copied 7 games, 14 seats, 363 actions, 4 results, 1 guild_settings, 4 ratings, "
-        "1 guild_departures, 1 member_settings",
+        "1 guild_departures, 1 member_settings, 1 member_notify",
         "replayed 6 games from their seeds and logs: every one matches its state",
     ]
     old, new = await open_storage(f"sqlite:///{source}"), await open_storage(postgres_url)

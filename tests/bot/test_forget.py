@@ -73,6 +73,7 @@ async def test_forgetting_a_member_leaves_neither_id_nor_name_and_games_replay(
         await lobby(service, HOME, MIA, "Mia", ZED),
     )
     await storage.set_text_board_default(ZED, True)  # a setting of their own
+    await storage.set_notify(AWAY, ZED, "dm")  # and how their turn reaches them there
     assert str(ZED) in dump(database_url) and ZED_NAME in dump(database_url)
     before = await storage.standings(HOME, GAME)
 
@@ -202,12 +203,15 @@ async def test_forgetting_a_server_deletes_all_of_it_and_nothing_else(
     kept = await started(service, AWAY, LEO, "Leo", MIA)
     await service.storage.set_guild_language(HOME, "es")
     await service.storage.guild_left(HOME, 1.0)
+    await service.storage.set_notify(HOME, MIA, "quiet")
+    await service.storage.set_notify(AWAY, MIA, "dm")
 
     assert await service.storage.forget_guild(HOME) == 1
 
     text = dump(database_url)
     assert str(HOME) not in text and ZED_NAME not in text
     assert [g.id for g in await service.storage.games(status=ACTIVE)] == [kept]
+    assert await service.storage.notify_settings(AWAY) == {MIA: "dm"}
 
 
 async def test_a_server_left_is_purged_after_30_days_unless_the_bot_came_back(

@@ -48,6 +48,10 @@ Discord's rules the fake keeps, and what tests can make go wrong:
   the bot's token, all routes together (``call.bot_token``); one more is answered with a
   global 429 (``X-RateLimit-Global``) and kept in ``fake.globally_limited``. Interaction
   callbacks and their webhook (follow-ups, edits) are not bound by it, as on Discord.
+- Direct messages: ``POST /users/@me/channels`` opens a member's DM channel (one per
+  member, the same one again after); the bot's posts there are ``fake.dms(user)``. A member
+  made with ``fake.close_dms(user)`` takes none: a post is refused 403 50007, as Discord
+  refuses a member who closed their DMs.
 - Rate limits: ``fake.channel_post_limit = (5, 5.0)`` limits the bot's message posts per
   channel (bucket headers on every answer, 429 beyond); interaction answers are exempt.
   ``fake.requests_per_route()`` counts calls per route.
@@ -428,6 +432,10 @@ class FakeDiscord:
         #: Bot-token requests refused for going over ``global_limit``.
         self.globally_limited: list[RestCall] = []
         self._global_window = FixedWindow()
+        self._dm_channels: dict[int, int] = {}  # member -> their DM channel
+        self._dm_members: dict[int, int] = {}  # DM channel -> its member
+        self._dms: dict[int, list[FakeMessage]] = {}  # member -> the bot's DMs to them
+        self._closed_dms: set[int] = set()
         #: The first guild and its general channel.
         self.guild_id = self.create_guild("Fake Guild")
         self.channel_id = self._guilds[self.guild_id].system_channel_id
@@ -794,6 +802,21 @@ class FakeDiscord:
     def public_messages(self) -> list[FakeMessage]:
         """Every public, non-deleted message in every channel, oldest first."""
         return [m for m in self._messages.values() if not m.deleted and not m.ephemeral]
+
+    def close_dms(self, user: JSON | int) -> None:
+        """The member takes no DMs from the bot: posts to them are refused (50007)."""
+        self._closed_dms.add(user_id_of(user))
+
+    def dms(self, user: JSON | int) -> list[FakeMessage]:
+        """The bot's direct messages to a member, oldest first."""
+        return list(self._dms.get(user_id_of(user), ()))
+
+    def is_dm(self, call: RestCall) -> bool:
+        """True for the bot's requests about DMs: opening a DM channel, posting in one."""
+        if call.route == "/users/@me/channels":
+            return True
+        match = _IN_CHANNEL.match(call.path)
+        return match is not None and int(match["id"]) in self._dm_members
 
     def ephemeral_for(self, user: JSON | int) -> list[FakeMessage]:
         """Non-deleted ephemeral messages shown to that user, oldest first."""
@@ -1530,6 +1553,7 @@ class FakeDiscord:
         table: list[tuple[str, str, Handler]] = [
             ("GET", "/users/@me", lambda call: self.bot_user),
             ("GET", "/users/{user_id}", self._get_user),
+            ("POST", "/users/@me/channels", self._open_dm),
             ("GET", "/oauth2/applications/@me", self._get_application),
             ("GET", "/gateway", lambda call: {"url": self.gateway_url}),
             ("GET", "/gateway/bot", self._get_gateway_bot),
@@ -1694,6 +1718,32 @@ class FakeDiscord:
         if not user_id.isdigit() or int(user_id) not in self._users:
             raise _unknown("User", 10013)
         return self._users[int(user_id)]
+
+    def _open_dm(self, call: RestCall) -> JSON:
+        uid = int((call.json or {}).get("recipient_id", 0))
+        if uid not in self._users:
+            raise _unknown("User", 10013)
+        if uid not in self._dm_channels:
+            cid = self._snowflake()
+            self._dm_channels[uid], self._dm_members[cid] = cid, uid
+        cid = self._dm_channels[uid]
+        last = self._dms.get(uid, [])
+        return {
+            "id": str(cid),
+            "type": 1,
+            "last_message_id": str(last[-1].id) if last else None,
+            "recipients": [self._users[uid]],
+        }
+
+    def _post_dm(self, call: RestCall, channel_id: int) -> JSON:
+        uid = self._dm_members[channel_id]
+        if uid in self._closed_dms:
+            raise ApiError(403, 50007, "Cannot send messages to this user")
+        data = self._message_data(channel_id, call.json or {})
+        msg = FakeMessage(data)
+        self._check_not_empty(data, [])
+        self._dms.setdefault(uid, []).append(msg)
+        return msg.payload
 
     def _get_application(self, call: RestCall) -> JSON:
         return {
@@ -1973,6 +2023,8 @@ class FakeDiscord:
         return [m.payload for m in itertools.islice(found, limit)]
 
     def _post_message(self, call: RestCall, channel_id: str) -> JSON:
+        if int(channel_id) in self._dm_members:
+            return self._post_dm(call, int(channel_id))
         channel = self._channel_or_404(channel_id)
         cid = int(channel_id)
         self._limit_post(call, cid)
@@ -2092,16 +2144,8 @@ class FakeDiscord:
         ):
             raise ApiError(400, 50006, "Cannot send an empty message")
 
-    def _new_message(
-        self,
-        channel_id: int,
-        body: JSON,
-        uploads: list[Upload],
-        *,
-        interaction: Interaction | None = None,
-        loading: bool = False,
-    ) -> FakeMessage:
-        """Store a new bot message; ephemeral if it answers an interaction with flag 64."""
+    def _message_data(self, channel_id: int, body: JSON) -> JSON:
+        """A new bot message's fields, from a post's body."""
         data: JSON = {
             "id": str(self._snowflake()),
             "type": 0,
@@ -2120,6 +2164,19 @@ class FakeDiscord:
             "flags": 0,
         }
         self._apply_fields(data, body)
+        return data
+
+    def _new_message(
+        self,
+        channel_id: int,
+        body: JSON,
+        uploads: list[Upload],
+        *,
+        interaction: Interaction | None = None,
+        loading: bool = False,
+    ) -> FakeMessage:
+        """Store a new bot message; ephemeral if it answers an interaction with flag 64."""
+        data = self._message_data(channel_id, body)
         if body.get("nonce") is not None:
             data["nonce"] = body["nonce"]
         reference = body.get("message_reference")

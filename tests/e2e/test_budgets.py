@@ -52,6 +52,11 @@ BOT_TOKEN = 1
 # shared by all its moves. A secret move, made in a private panel, needs the bot's token
 # for the board each time (hidden bets: about one move in twelve).
 BOT_TOKEN_PER_MOVE = 0.05
+# Direct messages (with the bot's token too, paced apart from the rest): none in a game of
+# members who chose pings; for members who chose DMs, a move that begins someone's turn
+# sends them one, opening their DM channel first the first time.
+DMS = 0
+DMS_WHEN_CHOSEN = 2
 BOT_TOKEN_PER_SECRET_MOVE_GAME = 0.1
 
 SPECS = (
@@ -118,15 +123,21 @@ class Meter:
             done["pictures"],
             done["transactions"],
             done["statements"],
-            Counter(_kind(c) for c in self.fake.calls[calls:]),
+            Counter(_kind(self.fake, c) for c in self.fake.calls[calls:]),
             [f"{c.method} {c.route}" for c in self.fake.calls[calls:]],
         )
 
     async def _quiet(self) -> bool:
-        return not self.bot.publisher.busy and not self.bot.router.busy
+        return (
+            not self.bot.publisher.busy
+            and not self.bot.router.busy
+            and not self.bot.notifier.sending
+        )
 
 
-def _kind(call: RestCall) -> str:
+def _kind(fake: FakeDiscord, call: RestCall) -> str:
+    if fake.is_dm(call):
+        return "dm"
     if call.path.startswith("/interactions/"):
         return "answer"
     if call.path.startswith("/webhooks/"):
@@ -162,11 +173,48 @@ async def test_every_move_of_a_whole_game_stays_within_its_work_budget(
         assert work.requests["answer"] <= ANSWERS, where
         assert work.requests["follow-up"] <= FOLLOW_UPS, where
         assert work.requests["bot-token"] <= BOT_TOKEN, where
+        assert work.requests["dm"] <= DMS, where
     bot_token = sum(w.requests["bot-token"] for w in moves) / row.step
     budget = (
         BOT_TOKEN_PER_SECRET_MOVE_GAME if spec.options.get("hidden_bets") else BOT_TOKEN_PER_MOVE
     )
     assert bot_token <= budget, (bot_token, [w.routes for w in moves if w.requests["bot-token"]])
+    assert storm.tally.unanswered == [] and fake.globally_limited == []
+
+
+async def test_members_who_chose_dms_add_one_dm_a_turn_and_nothing_else(
+    fake: FakeDiscord, start_parlour: ParlourFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ana and Leo chose DMs and are away between moves (the notifier's clock moves on a
+    few minutes before each): every move stays within the budgets above, plus at most one
+    DM (and its channel opened once); a game sends at most one DM per move."""
+    bot = await start_parlour()
+    meter = Meter(fake, bot, monkeypatch)
+    later = [0.0]
+    bot.notifier.clock = lambda: time.monotonic() + later[0]
+    storm = Storm(fake, seed=7)
+    table = await storm.open(Spec("cock_and_bull"), ("Ana", "Leo"))
+    for player in table.players:
+        await (await fake.slash(player, "settings", "me", options={"notify": "dm"})).response()
+    await eventually(meter._quiet)
+    moves: list[Work] = []
+    while not storm.finished(table):
+        assert len(moves) < MAX_MOVES, storm.report([table])
+        later[0] += 600.0  # ten minutes between moves: nobody is watching
+        work = await meter.measure(lambda: storm.play_turn(table))
+        if work.requests:
+            moves.append(work)
+    for n, work in enumerate(moves):
+        where = f"move {n} of {len(moves)}: {work}"
+        assert work.transactions <= TRANSACTIONS and work.statements <= STATEMENTS, where
+        assert work.requests["answer"] <= ANSWERS, where
+        assert work.requests["follow-up"] <= FOLLOW_UPS, where
+        assert work.requests["bot-token"] <= BOT_TOKEN, where
+        assert work.requests["dm"] <= DMS_WHEN_CHOSEN, where
+    dms = sum(len(fake.dms(p)) for p in table.players)
+    assert 0 < dms <= len(moves), (dms, len(moves))
+    opened = sum(w.routes.count("POST /users/@me/channels") for w in moves)
+    assert opened == len([p for p in table.players if fake.dms(p)])
     assert storm.tally.unanswered == [] and fake.globally_limited == []
 
 

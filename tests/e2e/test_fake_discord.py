@@ -353,6 +353,25 @@ async def test_missing_permission_is_forbidden(
     assert getattr(channel.permissions_for(channel.guild.me), missing) is False
 
 
+async def test_dms_go_to_a_channel_per_member_and_a_closed_one_is_refused(
+    fake: FakeDiscord, bot: commands.Bot
+) -> None:
+    alice, bob = fake.make_user("alice"), fake.make_user("bob")
+    fake.close_dms(bob)
+    channel = await bot.create_dm(discord.Object(int(alice["id"])))
+    await channel.send("hello")
+    bot._connection._private_channels.clear()  # forget it: Discord hands back the same one
+    again = await bot.create_dm(discord.Object(int(alice["id"])))
+    await again.send("again")
+    assert again.id == channel.id and [m.content for m in fake.dms(alice)] == ["hello", "again"]
+    closed = await bot.create_dm(discord.Object(int(bob["id"])))
+    with pytest.raises(discord.Forbidden) as refused:
+        await closed.send("hello")
+    assert refused.value.code == 50007 and fake.dms(bob) == []
+    assert all(fake.is_dm(c) for c in fake.calls if c.route == "/users/@me/channels")
+    assert fake.faults == []
+
+
 async def test_select_and_modal(fake: FakeDiscord, bot: commands.Bot) -> None:
     alice = fake.make_user("alice")
     menu = (await (await fake.slash(alice, "demo", "pick")).response()).message

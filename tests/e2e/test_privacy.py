@@ -180,6 +180,7 @@ async def test_my_data_is_the_members_own_and_shows_no_hidden_bet_of_another(
     leos = [e.action for e in logged if e.player_id == int(leo["id"])]
     assert any(a.verb == "bet_hidden" for a in leos)  # his chip values, secret till the end
     await service.storage.set_text_board_default(int(zed["id"]), True)
+    await service.storage.set_notify(fake.guild_id, int(zed["id"]), "dm")
 
     answer = await private_answer(fake, zed, "my-data")
 
@@ -188,6 +189,7 @@ async def test_my_data_is_the_members_own_and_shows_no_hidden_bet_of_another(
     assert attachment.filename == "parlour-my-data.json"
     data = json.loads(attachment.data)
     assert data["member"] == zed["id"] and data["settings"] == {"text_board": True}
+    assert data["turn_notifications"] == [{"server": str(fake.guild_id), "notify": "dm"}]
     first, second = data["games"]
     assert first["game"] == "cock_and_bull" and first["your_result"]["won"] is True
     assert [s["name"] for s in first["seats"]] == [ZED_NAME, "Leo"]

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import discord
+
 from bot.language.command_translator import NAME
 from bot.language.i18n import translations
 from rules.risk.map import TERRITORIES
@@ -78,6 +80,7 @@ async def test_the_servers_language_outranks_the_hosts(
 ) -> None:
     await start_parlour()
     admin = fake.make_user("Mia", locale="en-US")
+    fake.grant(admin, discord.Permissions(manage_guild=True))
     done = await (
         await fake.slash(admin, "settings", "language", options={"language": "es"})
     ).response()
