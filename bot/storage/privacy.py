@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import re
 
-from bot.storage.conn import Connected
+from bot.storage.conn import Conn, Connected
+
+# A server's season tables, each with a `guild_id` column (`forget_guild` deletes by it).
+SEASON_TABLES = ("season_finals", "season_results", "season_ratings", "seasons")
 
 
 class Privacy(Connected):
@@ -62,6 +65,7 @@ class Privacy(Connected):
             await db.execute("DELETE FROM results WHERE player_id = ?", player_id)
             await db.execute("DELETE FROM ratings WHERE player_id = ?", player_id)
             await db.execute("DELETE FROM member_settings WHERE user_id = ?", player_id)
+            await _forget_in_seasons(db, player_id)
         return len(games)
 
     async def is_player_id_used(self, player_id: int) -> bool:
@@ -78,7 +82,7 @@ class Privacy(Connected):
             await db.execute(f"DELETE FROM seats WHERE game_id IN ({mine})", guild_id)
             await db.execute("DELETE FROM results WHERE guild_id = ?", guild_id)
             games = await db.execute("DELETE FROM games WHERE guild_id = ?", guild_id)
-            for table in ("ratings", "guild_settings", "guild_departures"):
+            for table in (*SEASON_TABLES, "ratings", "guild_settings", "guild_departures"):
                 await db.execute(f"DELETE FROM {table} WHERE guild_id = ?", guild_id)
         return games
 
@@ -110,3 +114,14 @@ class Privacy(Connected):
             "SELECT guild_id FROM guild_departures WHERE left_at < ? ORDER BY guild_id", moment
         )
         return [int(r[0]) for r in rows]
+
+
+async def _forget_in_seasons(db: Conn, player_id: int) -> None:
+    """A member forgotten in the season tables, inside `forget_player`'s transaction: their
+    season ratings and results go; in a frozen final table their line keeps its place, its
+    points and figures, but names nobody ("Former player")."""
+    await db.execute("DELETE FROM season_ratings WHERE player_id = ?", player_id)
+    await db.execute("DELETE FROM season_results WHERE player_id = ?", player_id)
+    await db.execute(
+        "UPDATE season_finals SET player_id = NULL, name = NULL WHERE player_id = ?", player_id
+    )

@@ -19,6 +19,10 @@ TABLES = (
     "ratings",
     "guild_departures",
     "member_settings",
+    "seasons",
+    "season_ratings",
+    "season_results",
+    "season_finals",
 )
 
 
