@@ -148,6 +148,13 @@ class SeasonRow:
         """True until the season has ended."""
         return self.status == "running"
 
+    @property
+    def window(self) -> tuple[float, float]:
+        """When its games finished: from its start until before its end (or the moment it
+        was ended, if earlier)."""
+        end = self.ends_at if self.ended_at is None else min(self.ends_at, self.ended_at)
+        return self.starts_at, end
+
     def counts(self, game: str) -> bool:
         """Whether the season counts games of `game`."""
         return self.games is None or self.games == game

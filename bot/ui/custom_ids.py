@@ -77,14 +77,20 @@ _MENU_PATTERN = re.compile(MENU_TEMPLATE)
 _VALUE_PATTERN = re.compile(_ACTION)
 _TAG = r"(?P<tag>[a-z_]+)"
 VIEWER_TEMPLATE = rf"rv1:(?P<owner>[0-9]+):(?P<game_id>[0-9]+):(?P<step>[0-9]+):{_TAG}"
+# A list filtered by season ends in `:s<number>`; a list of all seasons' games (every id of
+# earlier versions) has no such end.
 PAGE_TEMPLATE = (
     rf"hp1:(?P<owner>[0-9]+):(?P<page>[0-9]+):(?P<game>[a-z_]+|-):(?P<user>[0-9]+|-):{_TAG}"
+    r"(?::s(?P<season>[0-9]+))?"
 )
 # `/forget-me`'s confirm: the member asking, and their answer.
 FORGET_TEMPLATE = r"fm1:(?P<owner>[0-9]+):(?P<choice>yes|no)"
+# `/season end`'s confirm: the admin asking, the season, and their answer.
+SEASON_END_TEMPLATE = r"se1:(?P<owner>[0-9]+):(?P<number>[0-9]+):(?P<choice>yes|no)"
 _VIEWER_PATTERN = re.compile(VIEWER_TEMPLATE)
 _PAGE_PATTERN = re.compile(PAGE_TEMPLATE)
 _FORGET_PATTERN = re.compile(FORGET_TEMPLATE)
+_SEASON_END_PATTERN = re.compile(SEASON_END_TEMPLATE)
 
 
 @dataclass(frozen=True)
@@ -156,11 +162,14 @@ class PageId:
     game: str | None
     user: int | None
     tag: str
+    season: int | None = None  # only the games of this season of the server
 
     def encode(self) -> str:
         """The custom id, checked against `TEMPLATE` and Discord's length limit."""
         user = "-" if self.user is None else str(self.user)
         text = f"hp1:{self.owner}:{self.page}:{self.game or '-'}:{user}:{self.tag}"
+        if self.season is not None:
+            text += f":s{self.season}"
         return _checked(text, _PAGE_PATTERN)
 
     @classmethod
@@ -174,6 +183,7 @@ class PageId:
             None if game == "-" else game,
             None if user == "-" else int(user),
             m["tag"],
+            None if m["season"] is None else int(m["season"]),
         )
 
 
@@ -195,6 +205,27 @@ class ForgetId:
         """The id a `/forget-me` button's `custom_id` encodes (ValueError if it is not one)."""
         m = _fullmatch(_FORGET_PATTERN, custom_id)
         return cls(int(m["owner"]), m["choice"])
+
+
+@dataclass(frozen=True)
+class SeasonEndId:
+    """A `/season end` button: `owner`'s answer about ending season `number`, `yes` or `no`."""
+
+    TEMPLATE: ClassVar[str] = SEASON_END_TEMPLATE
+
+    owner: int
+    number: int
+    choice: str
+
+    def encode(self) -> str:
+        """The custom id, checked against `TEMPLATE` and Discord's length limit."""
+        return _checked(f"se1:{self.owner}:{self.number}:{self.choice}", _SEASON_END_PATTERN)
+
+    @classmethod
+    def parse(cls, custom_id: str) -> SeasonEndId:
+        """The id a `/season end` button's `custom_id` encodes (ValueError if not one)."""
+        m = _fullmatch(_SEASON_END_PATTERN, custom_id)
+        return cls(int(m["owner"]), int(m["number"]), m["choice"])
 
 
 def _checked(text: str, pattern: re.Pattern[str]) -> str:
@@ -236,7 +267,14 @@ def is_parlour_id(custom_id: str) -> bool:
     ours."""
     return any(
         re.fullmatch(p, custom_id)
-        for p in (_PATTERN, _MENU_PATTERN, _VIEWER_PATTERN, _PAGE_PATTERN, _FORGET_PATTERN)
+        for p in (
+            _PATTERN,
+            _MENU_PATTERN,
+            _VIEWER_PATTERN,
+            _PAGE_PATTERN,
+            _FORGET_PATTERN,
+            _SEASON_END_PATTERN,
+        )
     )
 
 

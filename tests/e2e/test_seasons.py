@@ -1,0 +1,182 @@
+"""Seasons end to end through the fake Discord, in English and Spanish: an admin starts a
+season, three members play two titles, the season is ended (asked first), its card comes
+with a picture and alt text, `/season show` and `/leaderboard` for the current season, a
+season's number and all-time; bad input is refused privately and changes nothing; a season
+that fell due while the bot was down ends once at the next start, with one card."""
+
+from __future__ import annotations
+
+import copy
+import time
+
+import discord
+import pytest
+
+from bot.storage import open_storage
+from tests.e2e.conftest import ParlourFactory
+from tests.e2e.driver import play_to_the_end, start_game
+from tests.e2e.fake_discord import JSON, FakeDiscord, FakeMessage
+
+CB, CB_OPTIONS = "cock-and-bull", {"point_limit": 3}
+HYH, HYH_OPTIONS, ROLL = (
+    "hold-your-horses",
+    {"races": 2, "track": "short"},
+    ("Roll for a scratch", "Roll"),
+)
+WORDS = {
+    "en": {
+        "title": "Autumn (season 1)",
+        "end it": "End it",
+        "card": "Autumn (season 1) — final standings",
+        "refused admin": "Only members who can manage the server can start or end a season.",
+        "no season": "This server has no season 9.",
+        "none running": "No season is running in this server.",
+    },
+    "es": {
+        "title": "Otoño (temporada 1)",
+        "end it": "Terminarla",
+        "card": "Otoño (temporada 1) — clasificación final",
+        "refused admin": (
+            "Solo quien puede gestionar el servidor puede empezar o terminar una temporada."
+        ),
+        "no season": "Este servidor no tiene temporada 9.",
+        "none running": "No hay ninguna temporada en curso en este servidor.",
+    },
+}
+
+
+async def answer(
+    fake: FakeDiscord, member: JSON, command: str, sub: str | None = None, **options: object
+) -> FakeMessage:
+    message = (await (await fake.slash(member, command, sub, options=options)).response()).message
+    assert message is not None
+    return message
+
+
+def is_card(message: FakeMessage) -> bool:
+    return any(a.filename == "season.png" for a in message.attachments)
+
+
+async def play(fake: FakeDiscord, game: str, players: list[JSON]) -> None:
+    options = CB_OPTIONS if game == CB else HYH_OPTIONS
+    board = await start_game(fake, players[0], game, joiners=players[1:], options=options)
+    if game == CB:
+        await play_to_the_end(fake, players, board)
+    else:
+        await play_to_the_end(fake, players, board, ROLL)
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+async def test_a_season_from_its_start_to_its_card(
+    fake: FakeDiscord, start_parlour: ParlourFactory, language: str
+) -> None:
+    parlour = await start_parlour()
+    storage = parlour.service.storage
+    words = WORDS[language]
+    locale = "es-ES" if language == "es" else "en-US"
+    ana, leo, eve = (fake.make_user(n, locale) for n in ("Ana", "Leo", "Eve"))
+    fake.grant(ana, discord.Permissions(manage_guild=True))
+    name = "Otoño" if language == "es" else "Autumn"
+    if language == "es":
+        await answer(fake, ana, "settings", "language", language="es")
+    await answer(fake, ana, "settings", "season-min-games", games=1)
+
+    # Refused privately, changing nothing: a member without Manage Server, bad input.
+    start = {"name": name, "ends": "30d", "games": "all", "recur": "none"}
+    leos = await answer(fake, leo, "season", "start", **start)
+    assert leos.ephemeral and leos.content == words["refused admin"]
+    for bad in (
+        {"ends": "2001-01-01"},
+        {"ends": "400d"},
+        {"ends": "someday"},
+        {"name": "x" * 101},
+        {"name": f"Hi <@{leo['id']}>"},
+    ):
+        refusal = await answer(fake, ana, "season", "start", **(start | bad))
+        assert refusal.ephemeral, bad
+    assert (await answer(fake, ana, "season", "end")).content == words["none running"]
+    assert await storage.table_rows("seasons") == []
+
+    started = await answer(fake, ana, "season", "start", **start)
+    assert not started.ephemeral and started.embeds[0]["title"] == words["title"]
+    again = await answer(fake, ana, "season", "start", **start)
+    assert again.ephemeral and len(await storage.table_rows("seasons")) == 1
+
+    # Three members, two titles.
+    await play(fake, CB, [ana, leo])
+    await play(fake, CB, [leo, eve])
+    await play(fake, HYH, [ana, leo, eve])
+    current = await answer(fake, eve, "leaderboard", game="cock_and_bull")
+    assert not current.ephemeral
+    assert words["title"] in current.embeds[0]["title"]
+    live = current.embeds[0]["description"].splitlines()
+    assert len(live) == 3  # Ana, Leo and Eve, each with one game at least
+
+    # Ended, asked first; a forged answer (Ana's button, sent by Leo's client on a message
+    # of his) is answered privately and changes nothing.
+    question = await answer(fake, ana, "season", "end")
+    assert question.ephemeral
+    yes = next(b for b in question.buttons if b["label"] == words["end it"])
+    forged = FakeMessage(copy.deepcopy(leos.data), [])
+    forged.data["components"] = [{"type": 1, "components": [yes]}]
+    click = await fake.click(leo, leos, custom_id=yes["custom_id"], seen=forged)
+    assert (await click.response()).message.ephemeral  # type: ignore[union-attr]
+    assert (await storage.running_season(fake.guild_id)) is not None
+    await (await fake.click(ana, question, label=words["end it"])).response()
+    card = await fake.wait_for(lambda: fake.latest_message(started.channel_id, is_card))
+    assert card.embeds[0]["title"] == words["card"]
+    fields = {f["name"]: f["value"] for f in card.embeds[0]["fields"]}
+    assert set(fields) == {"Cock & Bull", "Hold Your Horses"}
+    (picture,) = [a for a in card.attachments if a.filename == "season.png"]
+    assert picture.data.startswith(b"\x89PNG") and picture.description
+    for title in ("Cock & Bull", "Hold Your Horses"):
+        assert title in picture.description
+    for member in ("Ana", "Leo", "Eve"):
+        assert member in picture.description
+    assert fields["Cock & Bull"].splitlines() == live
+
+    # The frozen board, by number; the current one is gone; all-time is as ever.
+    frozen = await answer(fake, eve, "leaderboard", game="cock_and_bull", season="1")
+    assert frozen.embeds[0]["description"].splitlines() == live
+    assert (await answer(fake, eve, "leaderboard", game="cock_and_bull", season="9")).content == (
+        words["no season"]
+    )
+    gone = await answer(fake, eve, "leaderboard", game="cock_and_bull", season="current")
+    assert gone.ephemeral and gone.content == words["none running"]
+    all_time = await answer(fake, eve, "leaderboard", game="cock_and_bull", season="all-time")
+    assert words["title"] not in all_time.embeds[0]["title"]
+    shown = await answer(fake, leo, "season", "show")
+    assert shown.ephemeral and shown.embeds[0]["title"] == words["title"]
+    assert {f["name"] for f in shown.embeds[0]["fields"]} == {"Cock & Bull", "Hold Your Horses"}
+    history = await answer(fake, leo, "history", season=1)
+    assert history.embeds[0]["description"].count("#") == 3
+    # One card, however often the clock looks again.
+    await parlour.seasons.tick()
+    assert len([m for m in fake.messages(started.channel_id) if is_card(m)]) == 1
+
+
+async def test_a_season_due_while_the_bot_was_down_ends_once_at_the_next_start(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    parlour = await start_parlour()
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    fake.grant(ana, discord.Permissions(manage_guild=True))
+    start = {"name": "Sprint", "ends": "7d", "games": "cock_and_bull", "recur": "weekly"}
+    started = await answer(fake, ana, "season", "start", **start)
+    await play(fake, CB, [ana, leo])
+    await parlour.close()
+    # While down, the season's end passes.
+    storage = await open_storage(parlour.settings.database_url)
+    past = time.time() - 60
+    async with storage._transaction() as db:  # the end moved into the past
+        await db.execute("UPDATE seasons SET ends_at = ?", past)
+    await storage.close()
+    second = await start_parlour()
+    card = await fake.wait_for(lambda: fake.latest_message(started.channel_id, is_card))
+    assert "Sprint (season 1)" in card.embeds[0]["title"]
+    await second.seasons.tick()
+    seasons = await second.service.storage.table_rows("seasons")
+    assert sorted((s["number"], s["status"]) for s in seasons) == [(1, "ended"), (2, "running")]
+    assert len([m for m in fake.messages(started.channel_id) if is_card(m)]) == 1
+    following = await second.service.storage.running_season(fake.guild_id)
+    assert following is not None and following.starts_at == past
