@@ -9,6 +9,7 @@ bot does (on SQLite, with the bot stopped: one process per file).
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
@@ -17,7 +18,7 @@ from bot.errors import GameUnreadable
 from bot.ops.forget import Forgotten, forget_member
 from bot.service import GameService
 from bot.settings import Settings
-from bot.storage import ACTIVE, DatabaseUnavailable, migrations, open_storage
+from bot.storage import ACTIVE, DatabaseUnavailable, Storage, migrations, open_storage
 from bot.storage.url import redacted
 from rules.registry import ENGINES
 
@@ -86,6 +87,7 @@ async def check(settings: Settings, note: Callable[[str], object] = print) -> li
             )
         else:
             problems += await _unreadable_games(GameService(storage, ENGINES))
+            problems += await _season_problems(storage, note)
     finally:
         await storage.close()
     return problems
@@ -98,6 +100,23 @@ async def _unreadable_games(service: GameService) -> list[str]:
             await service.table(row.id)
         except GameUnreadable as e:
             problems.append(f"Game {row.id} ({row.game}) can't be loaded: {e.reason}")
+    return problems
+
+
+async def _season_problems(storage: Storage, note: Callable[[str], object]) -> list[str]:
+    """Seasons that count a game this version does not offer (a problem), and the work the
+    next start does: seasons past their end, cards not posted (notes)."""
+    problems = []
+    for season in await storage.seasons_due(float("inf")):
+        if season.games is not None and season.games not in ENGINES:
+            problems.append(
+                f"Season {season.number} of server {season.guild_id} counts {season.games!r},"
+                " a game this version does not offer."
+            )
+    if due := await storage.seasons_due(time.time()):
+        note(f"{len(due)} season(s) are past their end: the bot ends them at its next start.")
+    if cards := await storage.cards_to_post():
+        note(f"{len(cards)} ended season(s) wait for their card: the bot posts it at its start.")
     return problems
 
 
