@@ -3,7 +3,8 @@ time passed while the bot was down, and its card is posted once.
 
 The end itself is `Storage.end_season`, one transaction that only one caller can win (the
 clock of any shard's process, or `/season end`); the card is claimed before it is posted and
-marked done with its message's id after, so a restart posts only the cards not yet posted.
+marked done with its message's id after, so a restart posts only the cards not yet posted,
+and one whose earlier try was cut short is looked for in its channel before it is posted.
 Each process looks after its own shards' servers, as recovery does.
 """
 
@@ -21,8 +22,10 @@ from bot.storage import SeasonRow, Storage
 log = logging.getLogger(__name__)
 
 LOOK_EVERY = 60.0  # seconds between looks at most: a season ends within this of its time
-Announce = Callable[[SeasonRow], Awaitable[int | None]]
-"""Posts an ended season's card; the message's id (None: nowhere to post, logged)."""
+CARD_CLAIM = 600.0  # seconds a process has to post a card before another may try again
+Announce = Callable[[SeasonRow, bool], Awaitable[int | None]]
+"""Posts an ended season's card (after looking whether an earlier try posted it already,
+when told); the message's id (None: nowhere to post, logged)."""
 
 
 class SeasonClock:
@@ -41,6 +44,9 @@ class SeasonClock:
         self.clock = clock
         self.announce: Announce | None = None  # set by the seasons cog as it loads
         self._wake = asyncio.Event()
+        # A claim on a card from before this process started is a dead predecessor's: a
+        # server's seasons are looked after by the one process of its shard.
+        self._started = clock()
 
     def wake(self) -> None:
         """Look now (a season was started or ended by a command)."""
@@ -87,7 +93,10 @@ class SeasonClock:
     async def _post(self, season: SeasonRow) -> None:
         if self.announce is None:
             return  # the cog is not loaded: the card waits for a process that has it
-        if not await self.storage.claim_card(season.guild_id, season.number, self.clock()):
+        now = self.clock()
+        stale = max(self._started, now - CARD_CLAIM)
+        if not await self.storage.claim_card(season.guild_id, season.number, now, stale):
             return  # another process is posting it
-        message_id = await self.announce(season)
+        # Tried before (a process killed meanwhile): it may have posted the card already.
+        message_id = await self.announce(season, season.card_claimed_at is not None)
         await self.storage.card_posted(season.guild_id, season.number, message_id)

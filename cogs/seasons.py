@@ -40,6 +40,7 @@ log = logging.getLogger(__name__)
 ALL = "all"
 MAX_SEASON = 1_000_000  # the largest season number an option takes
 CARD_TOP = 10  # players per game on the season's card
+LOOK_BACK = 50  # the channel's latest messages looked through for a card posted already
 SHOW_TOP = 3  # players per game in `/season show`
 BOARD_TOP = 15  # players per game on `/leaderboard season:`
 GAMES_CHOICES = [app_commands.Choice(name="all games", value=ALL), *GAME_CHOICES]
@@ -308,10 +309,12 @@ class Seasons(commands.Cog):
 
     # --- the card ----------------------------------------------------------------------------
 
-    async def announce(self, season: SeasonRow) -> int | None:
+    async def announce(self, season: SeasonRow, look_first: bool) -> int | None:
         """Post an ended season's card in its channel (or the server's first writable one):
         each game's top ten as text and as a picture with alt text, in the server's
-        language. The message's id; None when there is nowhere to post (logged)."""
+        language. With `look_first` (an earlier try was cut short), a card already among
+        the channel's latest messages is taken instead. The message's id; None when there
+        is nowhere to post (logged)."""
         guild = self.bot.get_guild(season.guild_id)
         if guild is None:
             log.warning(
@@ -329,6 +332,8 @@ class Seasons(commands.Cog):
         stored = await self.bot.storage.guild_language(season.guild_id)
         with speaking(stored or language_of(guild.preferred_locale)):
             embed, games, alt = await self._card(season)
+            if look_first and (posted := await self._posted(channel, embed.title)):
+                return posted
             title, subtitle = (
                 embed.title or "",
                 _("from {start} to {end} (UTC)").format(
@@ -340,6 +345,18 @@ class Seasons(commands.Cog):
         embed.set_image(url="attachment://season.png")
         message = await channel.send(embed=embed, file=file)
         return message.id
+
+    async def _posted(self, channel: discord.TextChannel, title: str | None) -> int | None:
+        """The id of this card among the channel's latest messages, if an earlier try posted
+        it (the bot's message with the card's title)."""
+        try:
+            async for message in channel.history(limit=LOOK_BACK):
+                mine = message.author.id == (self.bot.user.id if self.bot.user else None)
+                if mine and any(e.title == title for e in message.embeds):
+                    return message.id
+        except discord.HTTPException:  # no history to read: post it
+            log.info("channel %d: could not read its history for a card", channel.id)
+        return None
 
     def _writable(self, guild: discord.Guild, channel_id: int) -> discord.TextChannel | None:
         me = guild.me

@@ -142,6 +142,7 @@ class SeasonRow:
     ended_at: float | None = None
     card_message_id: int | None = None
     card_done: bool = False
+    card_claimed_at: float | None = None  # when a process last set out to post the card
 
     @property
     def running(self) -> bool:

@@ -19,8 +19,6 @@ from bot.storage.conn import Conn, Row
 from bot.storage.ratings import Ratings
 from bot.storage.rows import SeasonRow, SeasonStanding
 
-CARD_CLAIM = 600.0  # seconds a process has to post a card before another may try again
-
 
 class SeasonRunning(Exception):
     """The server has a running season already: nothing was written."""
@@ -272,9 +270,9 @@ class Seasons(Ratings):
         )
         return [s for s in map(_season, rows) if shards is None or shards.owns(s.guild_id)]
 
-    async def claim_card(self, guild_id: int, number: int, now: float) -> bool:
+    async def claim_card(self, guild_id: int, number: int, now: float, stale_before: float) -> bool:
         """Take the posting of an ended season's card, unless it is done or another process
-        took it less than `CARD_CLAIM` seconds ago."""
+        took it at `stale_before` or later (a claim older is a dead process's)."""
         async with self._statement() as db:
             changed = await db.execute(
                 "UPDATE seasons SET card_claimed_at = ? WHERE guild_id = ? AND number = ?"
@@ -283,7 +281,7 @@ class Seasons(Ratings):
                 now,
                 guild_id,
                 number,
-                now - CARD_CLAIM,
+                stale_before,
             )
         return changed == 1
 
@@ -313,6 +311,7 @@ def _season(row: Row) -> SeasonRow:
         ended_at=row["ended_at"],
         card_message_id=row["card_message_id"],
         card_done=bool(row["card_done"]),
+        card_claimed_at=row["card_claimed_at"],
     )
 
 

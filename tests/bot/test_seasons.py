@@ -255,7 +255,8 @@ async def test_the_end_happens_once_whoever_races_for_it(database_url: str) -> N
         assert len(await two.table_rows("season_finals")) == 2
         # The card: claimed by one process, never by the other while the claim holds.
         claims = await asyncio.gather(
-            one.claim_card(GUILD, number, due), two.claim_card(GUILD, number, due)
+            one.claim_card(GUILD, number, due, due - HOUR),
+            two.claim_card(GUILD, number, due, due - HOUR),
         )
         assert sorted(claims) == [False, True]
         await two.card_posted(GUILD, number, 777)
@@ -286,3 +287,26 @@ async def test_the_minimum_of_season_games_is_a_server_setting(storage: Storage)
     assert season is not None
     rows = await storage.season_board(season, "hold_your_horses", 3)
     assert [r.ranked for r in rows] == [True, True]  # frozen with the server's minimum
+
+
+async def test_an_end_cut_short_changes_nothing(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Killed between marking the season ended and freezing its tables: the transaction
+    # rolls back, and the next try ends it whole.
+    number = await begin(storage, recur=WEEKLY)
+    await finish(storage, [(ANA, 1), (LEO, 2)], now=START + HOUR)
+
+    async def cut(*_: object) -> None:
+        raise ConnectionResetError
+
+    with monkeypatch.context() as patch:
+        patch.setattr(storage, "_freeze", cut)
+        with pytest.raises(ConnectionResetError):
+            await storage.end_season(GUILD, number, START + DAY, due_only=False)
+    (season,) = await storage.table_rows("seasons")
+    assert (season["status"], season["ended_at"]) == ("running", None)
+    assert await storage.table_rows("season_finals") == []
+    assert await storage.end_season(GUILD, number, START + DAY, due_only=False) is not None
+    assert len(await storage.table_rows("seasons")) == 2
+    assert len(await storage.table_rows("season_finals")) == 2

@@ -6,6 +6,7 @@ that fell due while the bot was down ends once at the next start, with one card.
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import time
 
@@ -14,7 +15,7 @@ import pytest
 
 from bot.storage import open_storage
 from tests.e2e.conftest import ParlourFactory
-from tests.e2e.driver import play_to_the_end, start_game
+from tests.e2e.driver import eventually, play_to_the_end, start_game
 from tests.e2e.fake_discord import JSON, FakeDiscord, FakeMessage
 
 CB, CB_OPTIONS = "cock-and-bull", {"point_limit": 3}
@@ -182,3 +183,52 @@ async def test_a_season_due_while_the_bot_was_down_ends_once_at_the_next_start(
     assert len([m for m in fake.messages(started.channel_id) if is_card(m)]) == 1
     following = await second.service.storage.running_season(fake.guild_id)
     assert following is not None and following.starts_at == past
+
+
+async def killed(*_: object) -> None:
+    """Where a process is killed: its season clock stops there, as with kill -9."""
+    raise asyncio.CancelledError
+
+
+@pytest.mark.parametrize("step", ["after the end", "after the claim", "after the post"])
+async def test_a_kill_at_any_step_of_the_end_leaves_one_card_after_the_restart(
+    fake: FakeDiscord, start_parlour: ParlourFactory, step: str
+) -> None:
+    first = await start_parlour()
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    fake.grant(ana, discord.Permissions(manage_guild=True))
+    start = {"name": "Sprint", "ends": "7d", "games": "all", "recur": "none"}
+    started = await answer(fake, ana, "season", "start", **start)
+    await play(fake, CB, [ana, leo])
+    storage = first.service.storage
+    if step == "after the end":
+        first.seasons.announce = None  # the end committed, nothing more done
+    elif step == "after the claim":
+        first.seasons.announce = killed
+    else:
+        storage.card_posted = killed  # type: ignore[method-assign]
+    question = await answer(fake, ana, "season", "end")
+    await (await fake.click(ana, question, label="End it")).response()
+
+    async def got_there() -> bool:
+        (season,) = await storage.table_rows("seasons")
+        if step == "after the end":
+            return season["status"] == "ended"
+        if step == "after the claim":
+            return season["card_claimed_at"] is not None
+        return fake.latest_message(started.channel_id, is_card) is not None
+
+    await eventually(got_there)
+    await first.close()
+    second = await start_parlour()
+
+    async def done() -> bool:
+        (season,) = await second.service.storage.table_rows("seasons")
+        return bool(season["card_done"])
+
+    await eventually(done)
+    cards = [m for m in fake.messages(started.channel_id) if is_card(m)]
+    assert len(cards) == 1
+    (season,) = await second.service.storage.table_rows("seasons")
+    assert season["card_message_id"] == cards[0].id
+    assert len(await second.service.storage.table_rows("season_finals")) == 2
