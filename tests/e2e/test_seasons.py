@@ -17,6 +17,8 @@ from bot.storage import open_storage
 from tests.e2e.conftest import ParlourFactory
 from tests.e2e.driver import eventually, play_to_the_end, start_game
 from tests.e2e.fake_discord import JSON, FakeDiscord, FakeMessage
+from tests.e2e.storm import Spec, Storm
+from tests.e2e.test_budgets import ANSWERS, FOLLOW_UPS, STATEMENTS, TRANSACTIONS, Meter
 
 CB, CB_OPTIONS = "cock-and-bull", {"point_limit": 3}
 HYH, HYH_OPTIONS, ROLL = (
@@ -232,3 +234,32 @@ async def test_a_kill_at_any_step_of_the_end_leaves_one_card_after_the_restart(
     (season,) = await second.service.storage.table_rows("seasons")
     assert season["card_message_id"] == cards[0].id
     assert len(await second.service.storage.table_rows("season_finals")) == 2
+
+
+async def test_a_move_in_a_season_costs_what_a_move_costs(
+    fake: FakeDiscord, start_parlour: ParlourFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The work budgets of `tests/e2e/test_budgets.py`, with a season running: the season's
+    ratings and points ride on the final move's one transaction."""
+    bot = await start_parlour()
+    await bot.storage.start_season(
+        fake.guild_id,
+        name="S",
+        ends_at=time.time() + 86400,
+        games=None,
+        recur="none",
+        channel_id=fake.channel_id,
+        now=time.time(),
+    )
+    meter = Meter(fake, bot, monkeypatch)
+    storm = Storm(fake, seed=7)
+    table = await storm.open(Spec("cock_and_bull"), ("Ana", "Leo"))
+    await eventually(meter._quiet)
+    while not storm.finished(table):
+        work = await meter.measure(lambda: storm.play_turn(table))
+        assert work.transactions <= TRANSACTIONS and work.statements <= STATEMENTS, work
+        assert work.requests["answer"] <= ANSWERS, work
+        assert work.requests["follow-up"] <= FOLLOW_UPS and work.requests["bot-token"] <= 1, work
+    season = await bot.storage.running_season(fake.guild_id)
+    assert season is not None
+    assert len(await bot.storage.season_board(season, "cock_and_bull", 1)) == 2
