@@ -66,14 +66,14 @@ class SeasonClock:
         every `LOOK_EVERY` seconds or when woken."""
         await ready()
         while True:
+            delay = LOOK_EVERY
             try:
                 await self.tick()
+                following = await self.storage.next_season_end(self.shards)
+                if following is not None:
+                    delay = min(delay, max(0.0, following - self.clock()))
             except Exception:  # a database hiccup: the next look tries again
                 log.exception("season clock: a look failed")
-            following = await self.storage.next_season_end(self.shards)
-            delay = LOOK_EVERY
-            if following is not None:
-                delay = min(delay, max(0.0, following - self.clock()))
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), delay)
             self._wake.clear()

@@ -37,6 +37,8 @@ from images.season_card import CardGame, CardLine, render_card
 
 log = logging.getLogger(__name__)
 
+Postable = discord.TextChannel | discord.Thread
+
 ALL = "all"
 MAX_SEASON = 1_000_000  # the largest season number an option takes
 CARD_TOP = 10  # players per game on the season's card
@@ -346,7 +348,7 @@ class Seasons(commands.Cog):
         message = await channel.send(embed=embed, file=file)
         return message.id
 
-    async def _posted(self, channel: discord.TextChannel, title: str | None) -> int | None:
+    async def _posted(self, channel: Postable, title: str | None) -> int | None:
         """The id of this card among the channel's latest messages, if an earlier try posted
         it (the bot's message with the card's title)."""
         try:
@@ -358,14 +360,23 @@ class Seasons(commands.Cog):
             log.info("channel %d: could not read its history for a card", channel.id)
         return None
 
-    def _writable(self, guild: discord.Guild, channel_id: int) -> discord.TextChannel | None:
+    def _writable(self, guild: discord.Guild, channel_id: int) -> Postable | None:
+        """The season's channel (or thread) if the bot may post the card there, else the
+        server's first text channel where it may."""
         me = guild.me
-        first = guild.get_channel(channel_id)
-        candidates = [first] if isinstance(first, discord.TextChannel) else []
+        first = guild.get_channel_or_thread(channel_id)
+        candidates: list[Postable] = (
+            [first] if isinstance(first, discord.TextChannel | discord.Thread) else []
+        )
         candidates += sorted(guild.text_channels, key=lambda c: c.position)
         for channel in candidates:
             allowed = channel.permissions_for(me)
-            if allowed.send_messages and allowed.attach_files and allowed.embed_links:
+            sends = (
+                allowed.send_messages_in_threads
+                if isinstance(channel, discord.Thread)
+                else allowed.send_messages
+            )
+            if sends and allowed.attach_files and allowed.embed_links:
                 return channel
         return None
 

@@ -18,7 +18,7 @@ from tests.e2e.conftest import ParlourFactory
 from tests.e2e.driver import eventually, play_to_the_end, start_game
 from tests.e2e.fake_discord import JSON, FakeDiscord, FakeMessage
 from tests.e2e.storm import Spec, Storm
-from tests.e2e.test_budgets import ANSWERS, FOLLOW_UPS, STATEMENTS, TRANSACTIONS, Meter
+from tests.e2e.test_budgets import ANSWERS, BOT_TOKEN, FOLLOW_UPS, STATEMENTS, TRANSACTIONS, Meter
 
 CB, CB_OPTIONS = "cock-and-bull", {"point_limit": 3}
 HYH, HYH_OPTIONS, ROLL = (
@@ -259,7 +259,41 @@ async def test_a_move_in_a_season_costs_what_a_move_costs(
         work = await meter.measure(lambda: storm.play_turn(table))
         assert work.transactions <= TRANSACTIONS and work.statements <= STATEMENTS, work
         assert work.requests["answer"] <= ANSWERS, work
-        assert work.requests["follow-up"] <= FOLLOW_UPS and work.requests["bot-token"] <= 1, work
+        assert (
+            work.requests["follow-up"] <= FOLLOW_UPS and work.requests["bot-token"] <= BOT_TOKEN
+        ), work
     season = await bot.storage.running_season(fake.guild_id)
     assert season is not None
     assert len(await bot.storage.season_board(season, "cock_and_bull", 1)) == 2
+
+
+async def test_the_card_goes_to_the_first_writable_channel_else_to_the_log(
+    fake: FakeDiscord, start_parlour: ParlourFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    bot = await start_parlour()
+    ana = fake.make_user("Ana")
+    fake.grant(ana, discord.Permissions(manage_guild=True))
+    other = fake.create_text_channel("games")
+    for number in (1, 2):
+        start = {"name": f"S{number}", "ends": "7d", "games": "all", "recur": "none"}
+        await answer(fake, ana, "season", "start", **start)
+        mute = discord.Permissions(fake.bot_permissions(fake.channel_id))
+        mute.send_messages = False
+        fake.set_bot_permissions(fake.channel_id, mute)
+        if number == 2:
+            fake.set_bot_permissions(other, mute)
+        question = await answer(fake, ana, "season", "end")
+        await (await fake.click(ana, question, label="End it")).response()
+
+        async def done(number: int = number) -> bool:
+            season = await bot.storage.season(fake.guild_id, number)
+            return season is not None and season.card_done
+
+        await eventually(done)
+        restored = discord.Permissions(fake.bot_permissions(fake.channel_id))
+        restored.send_messages = True
+        fake.set_bot_permissions(fake.channel_id, restored)
+    assert [m for m in fake.messages(fake.channel_id) if is_card(m)] == []
+    (card,) = [m for m in fake.messages(other) if is_card(m)]
+    assert card.embeds[0]["title"].startswith("S1 (season 1)")
+    assert "season 2 of server" in caplog.text and "no channel to post its card in" in caplog.text
