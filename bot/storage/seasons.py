@@ -78,23 +78,18 @@ class Seasons(Ratings):
 
     async def season(self, guild_id: int, number: int) -> SeasonRow | None:
         """The server's season numbered `number`, if there is one."""
-        row = await self._read.fetchone(
-            "SELECT * FROM seasons WHERE guild_id = ? AND number = ?", guild_id, number
-        )
-        return _season(row) if row else None
+        return await self._first("guild_id = ? AND number = ?", guild_id, number)
 
     async def running_season(self, guild_id: int) -> SeasonRow | None:
         """The server's running season, if any."""
-        row = await self._read.fetchone(
-            "SELECT * FROM seasons WHERE guild_id = ? AND status = 'running'", guild_id
-        )
-        return _season(row) if row else None
+        return await self._first("guild_id = ? AND status = 'running'", guild_id)
 
     async def latest_season(self, guild_id: int) -> SeasonRow | None:
         """The server's newest season, running or ended, if any."""
-        row = await self._read.fetchone(
-            "SELECT * FROM seasons WHERE guild_id = ? ORDER BY number DESC LIMIT 1", guild_id
-        )
+        return await self._first("guild_id = ? ORDER BY number DESC LIMIT 1", guild_id)
+
+    async def _first(self, where: str, *args: Any) -> SeasonRow | None:
+        row = await self._read.fetchone(f"SELECT * FROM seasons WHERE {where}", *args)
         return _season(row) if row else None
 
     async def season_board(

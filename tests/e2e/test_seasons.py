@@ -13,6 +13,7 @@ import time
 import discord
 import pytest
 
+from bot.client import ParlourBot
 from bot.storage import open_storage
 from tests.e2e.conftest import ParlourFactory
 from tests.e2e.driver import eventually, play_to_the_end, start_game
@@ -160,15 +161,24 @@ async def test_a_season_from_its_start_to_its_card(
     assert len([m for m in fake.messages(started.channel_id) if is_card(m)]) == 1
 
 
+async def sprint_played(
+    fake: FakeDiscord, start_parlour: ParlourFactory, games: str, recur: str
+) -> tuple[ParlourBot, JSON, FakeMessage]:
+    """A bot with a week's season "Sprint" started by Ana (an admin) and one game of Cock &
+    Bull played in it; the bot, Ana, and the season's start message."""
+    bot = await start_parlour()
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    fake.grant(ana, discord.Permissions(manage_guild=True))
+    start = {"name": "Sprint", "ends": "7d", "games": games, "recur": recur}
+    started = await answer(fake, ana, "season", "start", **start)
+    await play(fake, CB, [ana, leo])
+    return bot, ana, started
+
+
 async def test_a_season_due_while_the_bot_was_down_ends_once_at_the_next_start(
     fake: FakeDiscord, start_parlour: ParlourFactory
 ) -> None:
-    parlour = await start_parlour()
-    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
-    fake.grant(ana, discord.Permissions(manage_guild=True))
-    start = {"name": "Sprint", "ends": "7d", "games": "cock_and_bull", "recur": "weekly"}
-    started = await answer(fake, ana, "season", "start", **start)
-    await play(fake, CB, [ana, leo])
+    parlour, _, started = await sprint_played(fake, start_parlour, "cock_and_bull", "weekly")
     await parlour.close()
     # While down, the season's end passes.
     storage = await open_storage(parlour.settings.database_url)
@@ -196,12 +206,7 @@ async def killed(*_: object) -> None:
 async def test_a_kill_at_any_step_of_the_end_leaves_one_card_after_the_restart(
     fake: FakeDiscord, start_parlour: ParlourFactory, step: str
 ) -> None:
-    first = await start_parlour()
-    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
-    fake.grant(ana, discord.Permissions(manage_guild=True))
-    start = {"name": "Sprint", "ends": "7d", "games": "all", "recur": "none"}
-    started = await answer(fake, ana, "season", "start", **start)
-    await play(fake, CB, [ana, leo])
+    first, ana, started = await sprint_played(fake, start_parlour, "all", "none")
     storage = first.service.storage
     if step == "after the end":
         first.seasons.announce = None  # the end committed, nothing more done
