@@ -368,7 +368,8 @@ class Seasons(commands.Cog):
         candidates: list[Postable] = (
             [first] if isinstance(first, discord.TextChannel | discord.Thread) else []
         )
-        candidates += sorted(guild.text_channels, key=lambda c: c.position)
+        by_place: list[discord.TextChannel] = sorted(guild.text_channels, key=lambda c: c.position)
+        candidates += by_place
         for channel in candidates:
             allowed = channel.permissions_for(me)
             sends = (
