@@ -194,9 +194,9 @@ class Seasons(Ratings):
             season.number,
         )
         rows: list[tuple[Any, ...]] = []
+        names = await self._names(db, season)
         for game in sorted(g["game"] for g in games):
             live = await self._live(db, season.guild_id, season.number, game, min_games)
-            names = await self._names(db, season.guild_id, [r["player_id"] for r in live])
             for position, r in enumerate(live, start=1):
                 s = _standing(r, names.get(r["player_id"]), min_games)
                 rows.append(
@@ -220,17 +220,18 @@ class Seasons(Ratings):
             rows,
         )
 
-    async def _names(self, db: Conn, guild_id: int, players: list[int]) -> dict[int, str]:
-        """The name each player last sat under at a table of the server."""
-        if not players:
-            return {}
+    async def _names(self, db: Conn, season: SeasonRow) -> dict[int, str]:
+        """The name each of a season's players sat under at their last game of it (one row
+        a player, found by the seats' (game, player) index)."""
         rows = await db.fetch(
-            "SELECT seats.player_id, seats.name FROM seats JOIN games ON games.id = seats.game_id"
-            " WHERE games.guild_id = ? AND seats.is_bot = 0 ORDER BY seats.game_id",
-            guild_id,
+            "SELECT seats.player_id, seats.name FROM seats JOIN (SELECT player_id,"
+            " MAX(game_id) AS game_id FROM season_results WHERE guild_id = ? AND season = ?"
+            " GROUP BY player_id) AS last ON seats.game_id = last.game_id"
+            " AND seats.player_id = last.player_id",
+            season.guild_id,
+            season.number,
         )
-        wanted = set(players)
-        return {r["player_id"]: r["name"] for r in rows if r["player_id"] in wanted}
+        return {r["player_id"]: r["name"] for r in rows}
 
     async def _min_games(self, db: Conn, guild_id: int) -> int:
         """Season games a player of the server needs to be ranked (`/settings`)."""
