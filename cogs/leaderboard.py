@@ -19,7 +19,7 @@ from bot.storage import RatingRow, SeasonRow
 from bot.ui.replies import Reply
 from cogs.options import guild_id
 from cogs.scoreboard import GAME_CHOICES, TOP
-from cogs.seasons import NO_SUCH_SEASON, season_board_embed
+from cogs.seasons import BOARD_TOP, NO_SUCH_SEASON, season_board_embed
 
 CURRENT, ALL_TIME = N_("current"), N_("all-time")  # `season:` words, English or translated
 BAD_SEASON = N_("`{season}` is not a season: give current, all-time or a season's number.")
@@ -101,7 +101,7 @@ class Leaderboard(commands.Cog):
         if chosen is not None:
             storage = self.bot.service.storage
             min_games = await storage.season_min_games(guild)
-            standings = await storage.season_board(chosen, game, min_games)
+            standings = await storage.season_board(chosen, game, min_games, top=BOARD_TOP)
             embed = season_board_embed(
                 chosen, presenter.title, presenter.colour, standings, min_games
             )

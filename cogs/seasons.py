@@ -392,8 +392,7 @@ class Seasons(commands.Cog):
             if game not in self.bot.presenters:
                 continue
             presenter = self.bot.presenters.get(game)
-            rows = await self.bot.storage.season_board(season, game, min_games)
-            top = [r for r in rows if r.ranked][:CARD_TOP]
+            top = await self.bot.storage.season_board(season, game, min_games, top=CARD_TOP)
             lines = [standing_line(n, r) for n, r in enumerate(top, start=1)]
             empty = _("Nobody played enough games to be ranked.")
             embed.add_field(

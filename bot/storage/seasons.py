@@ -12,12 +12,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.ratings import AI_PLAYER, Rating
+from bot.ratings import AI_PLAYER, Rating, shown
 from bot.seasons import MIN_SEASON_GAMES, NONE, next_end, next_start
 from bot.shards import Shards
 from bot.storage.conn import Conn, Row
 from bot.storage.ratings import Ratings
 from bot.storage.rows import SeasonRow, SeasonStanding
+
+# A season's board order: the ranked players first (`?`: the games needed), then by points
+# and rating (the frozen table's `position` keeps it), in the columns
+# of `season_ratings` (`t`: how the query names it, with its dot).
+_RANKED_FIRST = "CASE WHEN {t}played >= ? THEN 0 ELSE 1 END"
+_BY_POINTS = "{t}points DESC, {t}mu - 3 * {t}sigma DESC, {t}player_id"
 
 
 class SeasonRunning(Exception):
@@ -93,25 +99,28 @@ class Seasons(Ratings):
         return _season(row) if row else None
 
     async def season_board(
-        self, season: SeasonRow, game: str, min_games: int
+        self, season: SeasonRow, game: str, min_games: int, *, top: int | None = None
     ) -> list[SeasonStanding]:
-        """A season's board for one game, best first (the ranked players, by most points, then
-        the higher rating; then the others alike):
-        the frozen final table of an ended season, as stored; the live one of a running
-        season (humans only; ranked from `min_games` season games)."""
+        """A season's board for one game, best first (the ranked players by most points, then
+        the higher rating; then the others alike): the frozen final table of an ended
+        season, as stored; the live one of a running season (humans only; ranked from
+        `min_games` season games). With `top`, only the first `top` ranked players, read
+        by the board's index."""
         if not season.running:
             rows = await self._read.fetch(
-                "SELECT player_id, name, ranked, rating, points, played, wins FROM season_finals"
-                " WHERE guild_id = ? AND season = ? AND game = ? ORDER BY position",
+                "SELECT player_id, name, ranked, ordinal, points, played, wins FROM season_finals"
+                " WHERE guild_id = ? AND season = ? AND game = ?"
+                + (" AND ranked = 1 ORDER BY position LIMIT ?" if top else " ORDER BY position"),
                 season.guild_id,
                 season.number,
                 game,
+                *([top] if top else []),
             )
             return [
                 SeasonStanding(
                     r["player_id"],
                     r["name"],
-                    r["rating"],
+                    shown(r["ordinal"]),
                     r["points"],
                     r["played"],
                     r["wins"],
@@ -119,25 +128,22 @@ class Seasons(Ratings):
                 )
                 for r in rows
             ]
-        rows = await self._live(self._read, season.guild_id, season.number, game, min_games)
-        return [_standing(r, None, min_games) for r in rows]
-
-    async def _live(
-        self, db: Conn, guild_id: int, number: int, game: str, min_games: int
-    ) -> list[Row]:
-        """A running season's board: the ranked players first, each part by points, then by
-        rating."""
-        return await db.fetch(
+        rows = await self._read.fetch(
             "SELECT player_id, mu, sigma, played, wins, points FROM season_ratings"
             " WHERE guild_id = ? AND season = ? AND game = ? AND player_id <> ?"
-            " ORDER BY CASE WHEN played >= ? THEN 0 ELSE 1 END, points DESC,"
-            " mu - 3 * sigma DESC, player_id",
-            guild_id,
-            number,
+            + (
+                f" AND played >= ? ORDER BY {_BY_POINTS.format(t='')} LIMIT ?"
+                if top
+                else f" ORDER BY {_RANKED_FIRST.format(t='')}, {_BY_POINTS.format(t='')}"
+            ),
+            season.guild_id,
+            season.number,
             game,
             AI_PLAYER,
             min_games,
+            *([top] if top else []),
         )
+        return [_standing(r, min_games) for r in rows]
 
     async def season_games(self, season: SeasonRow) -> list[str]:
         """The games a season's board has players in (frozen or live), by name."""
@@ -186,52 +192,30 @@ class Seasons(Ratings):
         return ended
 
     async def _freeze(self, db: Conn, season: SeasonRow, min_games: int) -> None:
-        """Store each game's final table as it stands, with the name each player last
-        played under in the server."""
-        games = await db.fetch(
-            "SELECT DISTINCT game FROM season_ratings WHERE guild_id = ? AND season = ?",
-            season.guild_id,
-            season.number,
-        )
-        rows: list[tuple[Any, ...]] = []
-        names = await self._names(db, season)
-        for game in sorted(g["game"] for g in games):
-            live = await self._live(db, season.guild_id, season.number, game, min_games)
-            for position, r in enumerate(live, start=1):
-                s = _standing(r, names.get(r["player_id"]), min_games)
-                rows.append(
-                    (
-                        season.guild_id,
-                        season.number,
-                        game,
-                        position,
-                        s.player_id,
-                        s.name,
-                        int(s.ranked),
-                        s.rating,
-                        s.points,
-                        s.played,
-                        s.wins,
-                    )
-                )
-        await db.executemany(
+        """Store each game's final table as it stands, with the name each player sat under
+        at their last game of the season: one statement, worked in the database (no row
+        passes through the event loop, however many players)."""
+        await db.execute(
             "INSERT INTO season_finals (guild_id, season, game, position, player_id, name,"
-            " ranked, rating, points, played, wins) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            rows,
-        )
-
-    async def _names(self, db: Conn, season: SeasonRow) -> dict[int, str]:
-        """The name each of a season's players sat under at their last game of it (one row
-        a player, found by the seats' (game, player) index)."""
-        rows = await db.fetch(
-            "SELECT seats.player_id, seats.name FROM seats JOIN (SELECT player_id,"
-            " MAX(game_id) AS game_id FROM season_results WHERE guild_id = ? AND season = ?"
-            " GROUP BY player_id) AS last ON seats.game_id = last.game_id"
-            " AND seats.player_id = last.player_id",
+            " ranked, ordinal, points, played, wins)"
+            " SELECT r.guild_id, r.season, r.game, ROW_NUMBER() OVER (PARTITION BY r.game"
+            f" ORDER BY {_RANKED_FIRST.format(t='r.')}, {_BY_POINTS.format(t='r.')}),"
+            " r.player_id, last.name, CASE WHEN r.played >= ? THEN 1 ELSE 0 END,"
+            " r.mu - 3 * r.sigma, r.points, r.played, r.wins"
+            " FROM season_ratings AS r LEFT JOIN (SELECT seats.player_id, seats.name FROM seats"
+            " JOIN (SELECT player_id, MAX(game_id) AS game_id FROM season_results"
+            " WHERE guild_id = ? AND season = ? GROUP BY player_id) AS played_last"
+            " ON seats.game_id = played_last.game_id AND seats.player_id = played_last.player_id)"
+            " AS last ON last.player_id = r.player_id"
+            " WHERE r.guild_id = ? AND r.season = ? AND r.player_id <> ?",
+            min_games,
+            min_games,
             season.guild_id,
             season.number,
+            season.guild_id,
+            season.number,
+            AI_PLAYER,
         )
-        return {r["player_id"]: r["name"] for r in rows}
 
     async def _min_games(self, db: Conn, guild_id: int) -> int:
         """Season games a player of the server needs to be ranked (`/settings`)."""
@@ -311,11 +295,11 @@ def _season(row: Row) -> SeasonRow:
     )
 
 
-def _standing(row: Row, name: str | None, min_games: int) -> SeasonStanding:
+def _standing(row: Row, min_games: int) -> SeasonStanding:
     rating = Rating(row["mu"], row["sigma"], row["played"], row["wins"])
     return SeasonStanding(
         row["player_id"],
-        name,
+        None,
         rating.points,
         row["points"],
         rating.played,

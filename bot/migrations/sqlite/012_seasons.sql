@@ -58,6 +58,7 @@ CREATE INDEX season_results_farming ON season_results (guild_id, season, game, t
 
 -- A season's final tables, frozen at its end: stored rows, never recomputed. A forgotten
 -- member's row keeps its place with `player_id` and `name` NULL ("Former player").
+-- Ranked rows first, by points, then rating (`position`): the board reads the top by it.
 CREATE TABLE season_finals (
     guild_id  INTEGER NOT NULL,
     season    INTEGER NOT NULL,
@@ -66,7 +67,7 @@ CREATE TABLE season_finals (
     player_id INTEGER,
     name      TEXT,
     ranked    INTEGER NOT NULL,                   -- had the server's minimum of games
-    rating    INTEGER NOT NULL,                   -- as shown: round(10 × (μ − 3σ))
+    ordinal   REAL    NOT NULL,                      -- the rating, μ − 3σ
     points    REAL    NOT NULL,
     played    INTEGER NOT NULL,
     wins      INTEGER NOT NULL,
