@@ -100,6 +100,11 @@ ABOUT = {
         "final table frozen); and the event loop's lateness meanwhile, ticks every 5 ms, "
         "what a click arriving during the end waits for the loop.",
     ),
+    "seasons_postgres": (
+        "Seasons at scale, on PostgreSQL",
+        "`python -m bench.seasons --database postgresql://…`: the same on PostgreSQL (a "
+        "schema of its own), the server on the same machine.",
+    ),
     "render": (
         "Board pictures",
         "`python -m bench.render`: each presenter's `render_png` (drawing and PNG encoding) "

@@ -176,7 +176,8 @@ def main() -> None:
     parser.add_argument("--results", type=int, default=100_000)
     parser.add_argument("--database", help="a database URL (default: a new SQLite file)")
     args = parser.parse_args()
-    run = Run("seasons", HOT_PATHS, sys.argv[1:])
+    on_postgres = (args.database or "").startswith("postgres")
+    run = Run("seasons_postgres" if on_postgres else "seasons", HOT_PATHS, sys.argv[1:])
     print_load("before")
     with tempfile.TemporaryDirectory() as folder:
         url = args.database or f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
