@@ -27,7 +27,7 @@ from cogs.seasons import BOARD_TOP, season_board_embed
 from rules.registry import ENGINES
 
 HOT_PATHS = ("bot/storage", "bot/seasons.py", "cogs/seasons.py", "bot/migrations")
-GUILD = 1 << 22
+GUILD = 987_654_321 << 22  # not a test's server: the ratings lock is the whole database's
 REPEATS = 30
 CHUNK = 20_000
 

@@ -194,24 +194,22 @@ class Seasons(Ratings):
     async def _freeze(self, db: Conn, season: SeasonRow, min_games: int) -> None:
         """Store each game's final table as it stands, with the name each player sat under
         at their last game of the season: one statement, worked in the database (no row
-        passes through the event loop, however many players)."""
+        passes through the event loop, however many players); each name is two index
+        lookups (a player's last season game, its seat), whatever the planner knows."""
         await db.execute(
             "INSERT INTO season_finals (guild_id, season, game, position, player_id, name,"
             " ranked, ordinal, points, played, wins)"
             " SELECT r.guild_id, r.season, r.game, ROW_NUMBER() OVER (PARTITION BY r.game"
             f" ORDER BY {_RANKED_FIRST.format(t='r.')}, {_BY_POINTS.format(t='r.')}),"
-            " r.player_id, last.name, CASE WHEN r.played >= ? THEN 1 ELSE 0 END,"
+            " r.player_id, (SELECT seats.name FROM seats WHERE seats.player_id = r.player_id"
+            " AND seats.game_id = (SELECT MAX(game_id) FROM season_results AS last"
+            " WHERE last.guild_id = r.guild_id AND last.season = r.season"
+            " AND last.player_id = r.player_id)),"
+            " CASE WHEN r.played >= ? THEN 1 ELSE 0 END,"
             " r.mu - 3 * r.sigma, r.points, r.played, r.wins"
-            " FROM season_ratings AS r LEFT JOIN (SELECT seats.player_id, seats.name FROM seats"
-            " JOIN (SELECT player_id, MAX(game_id) AS game_id FROM season_results"
-            " WHERE guild_id = ? AND season = ? GROUP BY player_id) AS played_last"
-            " ON seats.game_id = played_last.game_id AND seats.player_id = played_last.player_id)"
-            " AS last ON last.player_id = r.player_id"
-            " WHERE r.guild_id = ? AND r.season = ? AND r.player_id <> ?",
+            " FROM season_ratings AS r WHERE r.guild_id = ? AND r.season = ? AND r.player_id <> ?",
             min_games,
             min_games,
-            season.guild_id,
-            season.number,
             season.guild_id,
             season.number,
             AI_PLAYER,

@@ -55,6 +55,8 @@ CREATE TABLE season_results (
     PRIMARY KEY (game_id, player_id)
 );
 CREATE INDEX season_results_farming ON season_results (guild_id, season, game, tablemates, day);
+-- A player's last game of a season (the name their frozen line keeps).
+CREATE INDEX season_results_by_player ON season_results (guild_id, season, player_id, game_id);
 
 -- A season's final tables, frozen at its end: stored rows, never recomputed. A forgotten
 -- member's row keeps its place with `player_id` and `name` NULL ("Former player").
