@@ -10,6 +10,7 @@ is claimed for a while by the process posting it and marked done with its messag
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import Any
 
 from bot.ratings import AI_PLAYER, Rating, shown
@@ -276,21 +277,9 @@ class Seasons(Ratings):
 
 
 def _season(row: Row) -> SeasonRow:
-    return SeasonRow(
-        guild_id=row["guild_id"],
-        number=row["number"],
-        name=row["name"],
-        starts_at=row["starts_at"],
-        ends_at=row["ends_at"],
-        games=row["games"],
-        recur=row["recur"],
-        channel_id=row["channel_id"],
-        status=row["status"],
-        ended_at=row["ended_at"],
-        card_message_id=row["card_message_id"],
-        card_done=bool(row["card_done"]),
-        card_claimed_at=row["card_claimed_at"],
-    )
+    """A `seasons` row as a `SeasonRow`: its columns are the row's fields, by name."""
+    values = {f.name: row[f.name] for f in fields(SeasonRow)}
+    return SeasonRow(**values | {"card_done": bool(values["card_done"])})
 
 
 def _standing(row: Row, min_games: int) -> SeasonStanding:
