@@ -156,6 +156,10 @@ async def test_a_season_from_its_start_to_its_card(
     assert {f["name"] for f in shown.embeds[0]["fields"]} == {"Cock & Bull", "Hold Your Horses"}
     history = await answer(fake, eve, "history", season=1)
     assert history.embeds[0]["description"].count("#") == 3
+    replayed = await answer(fake, eve, "replay", id=1, season=1)
+    assert replayed.ephemeral and replayed.embeds and replayed.attachments
+    elsewhere = await answer(fake, eve, "replay", id=1, season=9)
+    assert elsewhere.ephemeral and elsewhere.content == words["no season"]
     # One card, however often the clock looks again.
     await parlour.seasons.tick()
     assert len([m for m in fake.messages(started.channel_id) if is_card(m)]) == 1
