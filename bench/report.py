@@ -91,6 +91,20 @@ ABOUT = {
         "step); a random player over `legal_actions` at the finest verbs plays about half "
         "as many games a second.",
     ),
+    "seasons": (
+        "Seasons at scale",
+        "`python -m bench.seasons`: a server's season of 10,000 players and 100,000 results "
+        "over the five games, written straight into the tables; the season's `/leaderboard` "
+        "(its board read and its embed worded) for each game, live and, after the end, "
+        "frozen; the end itself (one transaction: the season marked ended, every game's "
+        "final table frozen); and the event loop's lateness meanwhile, ticks every 5 ms, "
+        "what a click arriving during the end waits for the loop.",
+    ),
+    "seasons_postgres": (
+        "Seasons at scale, on PostgreSQL",
+        "`python -m bench.seasons --database postgresql://…`: the same on PostgreSQL (a "
+        "schema of its own), the server on the same machine.",
+    ),
     "render": (
         "Board pictures",
         "`python -m bench.render`: each presenter's `render_png` (drawing and PNG encoding) "

@@ -26,6 +26,7 @@ from bot.ops.invite import invite_url
 from bot.ops.looplag import LoopWatch
 from bot.ops.warm_up import settle_memory, warm_up
 from bot.scheduler import Scheduler
+from bot.season_clock import SeasonClock
 from bot.service import GameService
 from bot.settings import Settings
 from bot.storage import Storage, open_storage
@@ -60,6 +61,7 @@ COGS = (
     "cogs.community",
     "cogs.privacy",
     "cogs.my_games",
+    "cogs.seasons",
 )
 # What the bot hears: servers, channels and threads, and messages deleted (a board or a
 # thread a moderator removes). Not typing, reactions, voice, invites and the rest: every
@@ -161,6 +163,7 @@ class ParlourBot(commands.Bot):
     table_clicks: Clicks
     recovery: Recovery
     replays: Replays
+    seasons: SeasonClock
 
     def __init__(
         self,
@@ -260,6 +263,7 @@ class ParlourBot(commands.Bot):
             starting=self.lobby.starting,
             shards=self.settings.shards,
         )
+        self.seasons = SeasonClock(self.storage, shards=self.settings.shards)
         self.add_dynamic_items(GameButton, GameSelect)
         for cog in COGS:
             await self.load_extension(cog)
@@ -271,6 +275,7 @@ class ParlourBot(commands.Bot):
         if shards is None or shards.syncs_commands:  # the other shards' processes don't
             await self._sync_commands()
         self._spawn(self.recovery.reconcile_forever())
+        self._spawn(self.seasons.run_forever(self.wait_until_ready))
         self._spawn(
             purge_forever(
                 self.wait_until_ready,

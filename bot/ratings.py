@@ -81,10 +81,13 @@ def rated_id(player_id: int, is_bot: bool) -> int:
     return AI_PLAYER if is_bot else player_id
 
 
-def update(placings: Sequence[Placing], ratings: Mapping[int, Rating]) -> dict[int, Rating]:
+def update(
+    placings: Sequence[Placing], ratings: Mapping[int, Rating], model: PlackettLuce = MODEL
+) -> dict[int, Rating]:
     """The new rating of everyone in a finished game, from their ratings before it (a player
-    missing from `ratings` is new). A team's rank is its best place; a game of one team
-    changes nobody. The AI in several seats gets the mean of its seats' new ratings."""
+    missing from `ratings` is new), by `model` (the all-time one unless told). A team's rank
+    is its best place; a game of one team changes nobody. The AI in several seats gets the
+    mean of its seats' new ratings."""
     teams: dict[int, list[Placing]] = {}
     # In one canonical order, so that the figures never depend on the order rows were read.
     for placing in sorted(placings, key=lambda p: (p.team, p.player_id)):
@@ -92,8 +95,8 @@ def update(placings: Sequence[Placing], ratings: Mapping[int, Rating]) -> dict[i
     if len(teams) < 2:
         return {}
     before = [[ratings.get(p.player_id, Rating()) for p in team] for team in teams.values()]
-    rated = MODEL.rate(
-        [[MODEL.rating(mu=r.mu, sigma=r.sigma) for r in team] for team in before],
+    rated = model.rate(
+        [[model.rating(mu=r.mu, sigma=r.sigma) for r in team] for team in before],
         ranks=[min(p.place for p in team) for team in teams.values()],
     )
     seats: dict[int, list[tuple[float, float]]] = {}

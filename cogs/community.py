@@ -19,6 +19,7 @@ from bot.errors import UserError
 from bot.language.command_translator import spoken_command
 from bot.language.i18n import _, ngettext
 from bot.language.wording import number
+from bot.storage import SeasonRow
 from bot.table.history import Page, history_page, reachable
 from bot.table.replay import Replay
 from bot.ui.components import ParlourButton
@@ -35,6 +36,7 @@ from cogs.replay_viewer import (
     viewer_message,
 )
 from cogs.scoreboard import GAME_CHOICES
+from cogs.seasons import MAX_SEASON, NO_SUCH_SEASON, season_title
 
 MAX_OPTION_INT = 2**53 - 1  # Discord's largest integer option
 
@@ -54,13 +56,24 @@ class Community(commands.Cog):
 
     @app_commands.command(name="history")
     @app_commands.guild_only()
-    @app_commands.describe(game="Only this game", user="Only games this member played")
+    @app_commands.describe(
+        game="Only this game",
+        user="Only games this member played",
+        season="Only games of this season (its number)",
+    )
     @app_commands.choices(game=GAME_CHOICES)
     async def history(
-        self, interaction: Interaction, game: str | None = None, user: discord.User | None = None
+        self,
+        interaction: Interaction,
+        game: str | None = None,
+        user: discord.User | None = None,
+        season: app_commands.Range[int, 1, MAX_SEASON] | None = None,
     ) -> None:
         """This server's finished games, newest first, with their replays' ids."""
-        pid = PageId(interaction.user.id, 0, game, None if user is None else user.id, "open")
+        if season is not None:
+            await self._season(guild_id(interaction), season)  # refused if there is none
+        who = None if user is None else user.id
+        pid = PageId(interaction.user.id, 0, game, who, "open", season)
         embed, view = await self._page(guild_id(interaction), pid)
         await Reply.of(interaction).private(embed=embed, view=view)
 
@@ -73,16 +86,26 @@ class Community(commands.Cog):
         embed, view = await self._page(guild_id(reply.interaction), pid)
         await reply.update(embed=embed, view=view)
 
+    async def _season(self, guild: int, number: int) -> SeasonRow:
+        season = await self.bot.service.storage.season(guild, number)
+        if season is None:
+            raise UserError(_(NO_SUCH_SEASON).format(number=number))
+        return season
+
     async def _page(self, guild: int, pid: PageId) -> tuple[discord.Embed, discord.ui.View]:
+        season = None if pid.season is None else await self._season(guild, pid.season)
         page = await history_page(
             self.bot.service,
             self.bot.presenters,
             guild,
             pid.page,
-            game=pid.game,
+            game=pid.game if season is None or season.games is None else season.games,
             player_id=pid.user,
+            between=None if season is None else season.window,
         )
         text = _history_text(page)
+        if season is not None:
+            text = _("Games of {season}:").format(season=season_title(season)) + f"\n\n{text}"
         if pid.user is not None:
             played = _("Games {player} played:").format(player=f"<@{pid.user}>")
             text = f"{played}\n\n{text}"
@@ -93,7 +116,9 @@ class Community(commands.Cog):
             (-1, _("Newer"), "◀", "back", page.number == 0),
             (1, _("Older"), "▶", "on", not page.more),
         ):
-            target = PageId(pid.owner, max(0, page.number + move), pid.game, pid.user, tag)
+            target = PageId(
+                pid.owner, max(0, page.number + move), pid.game, pid.user, tag, pid.season
+            )
             view.add_item(HistoryButton(target, label=label, emoji=emoji, disabled=off))
         return embed, view
 
@@ -102,14 +127,32 @@ class Community(commands.Cog):
     @app_commands.command(name="replay")
     @app_commands.guild_only()
     @app_commands.rename(game_id="id")
-    @app_commands.describe(game_id="The game's number: #N on its board, or from /history")
+    @app_commands.describe(
+        game_id="The game's number: #N on its board, or from /history",
+        season="The season it was played in (checked)",
+    )
     async def replay(
-        self, interaction: Interaction, game_id: app_commands.Range[int, 1, MAX_OPTION_INT]
+        self,
+        interaction: Interaction,
+        game_id: app_commands.Range[int, 1, MAX_OPTION_INT],
+        season: app_commands.Range[int, 1, MAX_SEASON] | None = None,
     ) -> None:
         """Replay a finished game of this server, move by move (only you see it)."""
         replay = await self.bot.replays.open(game_id, guild_id(interaction))
+        if season is not None:
+            await self._in_season(guild_id(interaction), season, replay)
         viewer = await self._viewer(replay, 0, interaction.user.id)
         await Reply.of(interaction).private(embed=viewer.embed, file=viewer.file, view=viewer.view)
+
+    async def _in_season(self, guild: int, number: int, replay: Replay) -> None:
+        """Refuse a replay whose game was not played in season `number`."""
+        season = await self._season(guild, number)
+        row = replay.table.row
+        finished = await self.bot.service.storage.finished_at(row.id)
+        start, end = season.window
+        if not season.counts(row.game) or finished is None or not start <= finished < end:
+            text = _("Game #{id} was not played in {season}.")
+            raise UserError(text.format(id=row.id, season=season_title(season)))
 
     async def viewer_click(self, reply: Reply, vid: ViewerId) -> None:
         """A replay viewer's button clicked: the step it leads to, in place, or the animated

@@ -10,8 +10,8 @@ from bot import __version__
 from bot.client import Interaction, ParlourBot
 from bot.errors import UserError
 from bot.language.command_translator import spoken_command
-from bot.language.i18n import N_, _, language_name, languages
-from bot.language.wording import format_duration
+from bot.language.i18n import N_, _, language_name, languages, ngettext
+from bot.language.wording import format_duration, number
 from bot.storage import ACTIVE, LOBBY
 from bot.table.notifier import Notify, notify_line
 from bot.ui.command_sync import mention
@@ -29,8 +29,11 @@ mission are behind the 🔒 button, seen only by you.
 by move).
 **Your turn:** `/my-games` lists your games here, those waiting for you first; \
 `/settings me` chooses how your turn reaches you (a ping, a DM, quietly or not at all).
+**Seasons:** `/season show` shows the current season; `/leaderboard` ranks its players \
+(`season:all-time` for every game ever).
 **Admins:** `/settings turn-timer` sets the default turn timer for new games, \
-`/settings language` the language of their boards.""")
+`/settings language` the language of their boards; `/season start` and `/season end` run \
+seasons.""")
 PRIVACY_HELP = N_(
     "**Privacy:** `{privacy}` says what Parlour keeps about you; `{my_data}` sends you a copy; "
     "`{forget_me}` removes it."
@@ -153,6 +156,21 @@ class General(commands.Cog):
         await self.bot.service.storage.set_guild_turn_timer(guild_id(interaction), timer)
         done = _("New games in this server now have a turn timer of {timer}.")
         await Reply.of(interaction).private(done.format(timer=format_duration(timer)))
+
+    @settings.command(name="season-min-games")
+    @app_commands.describe(games="Season games a player needs to be ranked (default: 3)")
+    async def season_min_games(
+        self, interaction: Interaction, games: app_commands.Range[int, 1, 100]
+    ) -> None:
+        """Set how many season games a player needs to be ranked in this server's seasons."""
+        _check_manager(interaction)
+        await self.bot.service.storage.set_season_min_games(guild_id(interaction), games)
+        done = ngettext(
+            "Players of this server's seasons are now ranked after {n} season game.",
+            "Players of this server's seasons are now ranked after {n} season games.",
+            games,
+        )
+        await Reply.of(interaction).private(done.format(n=number(games)))
 
     @settings.command(name="language")
     @app_commands.describe(language="The language of boards, lobbies and results")

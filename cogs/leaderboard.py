@@ -1,4 +1,5 @@
-"""`/leaderboard`: a server's players by skill rating (`bot.ratings`), and
+"""`/leaderboard`: a server's players by skill rating (`bot.ratings`), all-time or in a season
+(`cogs.seasons`), and
 `/recompute-ratings`, for server managers: the server's stored results rated again from the
 first (after an upgrade, an option change or a fix)."""
 
@@ -9,15 +10,19 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import Interaction, ParlourBot
+from bot.errors import UserError
 from bot.language.command_translator import spoken_command
 from bot.language.i18n import N_, _, ngettext
 from bot.language.wording import number, rating
 from bot.ratings import AI_PLAYER, MIN_GAMES, SCALE
-from bot.storage import RatingRow
+from bot.storage import RatingRow, SeasonRow
 from bot.ui.replies import Reply
 from cogs.options import guild_id
 from cogs.scoreboard import GAME_CHOICES, TOP
+from cogs.seasons import BOARD_TOP, NO_SUCH_SEASON, season_board_embed
 
+CURRENT, ALL_TIME = N_("current"), N_("all-time")  # `season:` words, English or translated
+BAD_SEASON = N_("`{season}` is not a season: give current, all-time or a season's number.")
 NOT_RATED = N_(
     "No rated games yet. Games finished before ratings began are rated once a server manager "
     "runs `{command}`."
@@ -83,14 +88,48 @@ class Leaderboard(commands.Cog):
     @app_commands.describe(
         game="Which game's ratings",
         bots="Rank the AI (every bot seat plays as it) among the players (default: yes)",
+        season="current, a season's number, or all-time (default: the current season if any)",
     )
     @app_commands.choices(game=GAME_CHOICES)
-    async def leaderboard(self, interaction: Interaction, game: str, bots: bool = True) -> None:
+    async def leaderboard(
+        self, interaction: Interaction, game: str, bots: bool = True, season: str | None = None
+    ) -> None:
         """This server's players by skill rating in a game, the surest first."""
         presenter = self.bot.presenters.get(game)
-        rows = await self.bot.service.storage.ratings(guild_id(interaction), game, with_ai=bots)
-        embed = leaderboard_embed(presenter.title, presenter.colour, rows, bots)
+        guild = guild_id(interaction)
+        chosen = await self._season(guild, season)
+        if chosen is not None:
+            storage = self.bot.service.storage
+            min_games = await storage.season_min_games(guild)
+            standings = await storage.season_board(chosen, game, min_games, top=BOARD_TOP)
+            embed = season_board_embed(
+                chosen, presenter.title, presenter.colour, standings, min_games
+            )
+        else:
+            rows = await self.bot.service.storage.ratings(guild, game, with_ai=bots)
+            embed = leaderboard_embed(presenter.title, presenter.colour, rows, bots)
         await Reply.of(interaction).send(embed=embed)
+
+    async def _season(self, guild: int, season: str | None) -> SeasonRow | None:
+        """The season a `/leaderboard` asks for (None: all-time): by default the running
+        one, if any."""
+        storage = self.bot.service.storage
+        word = (season or "").strip().lower()
+        if not word:
+            return await storage.running_season(guild)
+        if word in {ALL_TIME, _(ALL_TIME).lower()}:
+            return None
+        if word in {CURRENT, _(CURRENT).lower()}:
+            running = await storage.running_season(guild)
+            if running is None:
+                raise UserError(_("No season is running in this server."))
+            return running
+        if not word.isdecimal() or len(word) > 9:
+            raise UserError(_(BAD_SEASON).format(season=season[:40] if season else ""))
+        found = await storage.season(guild, int(word))
+        if found is None:
+            raise UserError(_(NO_SUCH_SEASON).format(number=int(word)))
+        return found
 
     @app_commands.command(name="recompute-ratings")
     @app_commands.guild_only()

@@ -106,6 +106,7 @@ def test_no_import_cycles_inside_bot() -> None:
 BOT_FLOORS: list[set[str]] = [
     {
         "bot.ratings",
+        "bot.seasons",
         "bot.scheduler",
         "bot.metrics",
         "bot.shards",
@@ -113,7 +114,7 @@ BOT_FLOORS: list[set[str]] = [
         "bot.startup",
     },
     {"bot.log_format", "bot.language"},
-    {"bot.errors", "bot.storage", "bot.service", "bot.settings"},
+    {"bot.errors", "bot.storage", "bot.service", "bot.settings", "bot.season_clock"},
     {"bot.ui"},
     {"bot.table"},
     {"bot.ops"},

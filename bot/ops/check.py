@@ -16,6 +16,7 @@ import errno
 import os
 import socket
 import sqlite3
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -219,7 +220,25 @@ async def _schema_and_games(storage: Storage, note: Callable[[str], object]) -> 
             f"The database is at schema {version}; migrations {version + 1} to {latest} "
             "are pending (the bot applies them when it starts; back up first)."
         ]
-    return await _unreadable_games(GameService(storage, ENGINES))
+    problems = await _unreadable_games(GameService(storage, ENGINES))
+    return problems + await _season_problems(storage, note)
+
+
+async def _season_problems(storage: Storage, note: Callable[[str], object]) -> list[str]:
+    """Seasons that count a game this version does not offer (a problem), and the work the
+    next start does: seasons past their end, cards not posted (notes)."""
+    problems = []
+    for season in await storage.seasons_due(float("inf")):
+        if season.games is not None and season.games not in ENGINES:
+            problems.append(
+                f"Season {season.number} of server {season.guild_id} counts {season.games!r},"
+                " a game this version does not offer."
+            )
+    if due := await storage.seasons_due(time.time()):
+        note(f"{len(due)} season(s) are past their end: the bot ends them at its next start.")
+    if cards := await storage.cards_to_post():
+        note(f"{len(cards)} ended season(s) wait for their card: the bot posts it at its start.")
+    return problems
 
 
 async def _unreadable_games(service: GameService) -> list[str]:

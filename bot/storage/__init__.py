@@ -15,9 +15,12 @@ from bot.storage.rows import (
     LoggedAction,
     RatingRow,
     ResultRow,
+    SeasonRow,
+    SeasonStanding,
     SeatRow,
     StandingRow,
 )
+from bot.storage.seasons import SeasonRunning
 from bot.storage.tables import TABLES
 
 __all__ = [
@@ -33,6 +36,9 @@ __all__ = [
     "LoggedAction",
     "RatingRow",
     "ResultRow",
+    "SeasonRow",
+    "SeasonRunning",
+    "SeasonStanding",
     "SeatRow",
     "StaleStep",
     "StandingRow",

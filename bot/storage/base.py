@@ -6,7 +6,9 @@ speak `Conn` (SQL with `?` placeholders), a transaction, its migrations' bookkee
 dialect fragments the mixins declare; every query lives in a mixin, written once for both:
 
 - `games.py`: games, seats and the action log (a move is one transaction);
-- `ratings.py`: a finished game's results and the ratings they move;
+- `ratings.py`: a finished game's results and the ratings they move (`season_play.py`: the
+  running season's too);
+- `seasons.py`: a server's seasons, their boards, and their end;
 - `standings.py`: results summed per player;
 - `guilds.py`: server and member settings, the bot's state;
 - `privacy.py`: a member or a server forgotten;
@@ -25,6 +27,7 @@ from typing import ClassVar
 from bot.storage.games import Games
 from bot.storage.guilds import Guilds
 from bot.storage.privacy import Privacy
+from bot.storage.seasons import Seasons
 from bot.storage.standings import Standings
 from bot.storage.tables import Tables
 
@@ -40,9 +43,9 @@ def migrations(backend: str) -> list[tuple[int, str]]:
     return sorted(found)
 
 
-class Storage(Games, Standings, Guilds, Privacy, Tables):
-    """Games, seats, the action log, results and ratings, settings, forgetting and whole
-    tables, on one backend."""
+class Storage(Games, Seasons, Standings, Guilds, Privacy, Tables):
+    """Games, seats, the action log, results and ratings, seasons, settings, forgetting and
+    whole tables, on one backend."""
 
     backend: ClassVar[str]  # names the folder of its migrations
 

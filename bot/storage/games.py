@@ -297,11 +297,13 @@ class Games(Ratings):
         *,
         game: str | None = None,
         player_id: int | None = None,
+        between: tuple[float, float] | None = None,
         limit: int,
         offset: int = 0,
     ) -> list[tuple[GameRow, float]]:
         """A guild's finished games, newest finish first, with when each finished; only
-        `game`'s, and only those `player_id` sat in, when given."""
+        `game`'s, only those `player_id` sat in, and only those finished from `between[0]`
+        until before `between[1]` (a season's), when given."""
         sql = (
             "SELECT games.*, (SELECT MAX(finished_at) FROM results"
             " WHERE results.game_id = games.id) AS finished_at"
@@ -314,9 +316,22 @@ class Games(Ratings):
         if player_id is not None:
             sql += " AND id IN (SELECT game_id FROM seats WHERE player_id = ?)"
             params.append(player_id)
+        if between is not None:
+            sql += (
+                " AND id IN (SELECT game_id FROM results WHERE guild_id = ?"
+                " AND finished_at >= ? AND finished_at < ?)"
+            )
+            params += [guild_id, *between]
         sql += " ORDER BY finished_at DESC, id DESC LIMIT ? OFFSET ?"
         rows = await self._read.fetch(sql, *params, limit, offset)
         return [(_game(r), r["finished_at"] or r["updated_at"]) for r in rows]
+
+    async def finished_at(self, game_id: int) -> float | None:
+        """When a game finished (None: it has no results)."""
+        row = await self._read.fetchone(
+            "SELECT MAX(finished_at) FROM results WHERE game_id = ?", game_id
+        )
+        return None if row is None or row[0] is None else float(row[0])
 
 
 def _game(row: Row) -> GameRow:

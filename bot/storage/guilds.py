@@ -1,9 +1,10 @@
-"""Settings kept between games: a server's (turn timer, language), a member's (the text
-board after each move; per server, how their turn reaches them), and the bot's own small
-memory (`bot_state`, key → value)."""
+"""Settings kept between games: a server's (turn timer, language, season games to be
+ranked), a member's (the text board after each move; per server, how their turn reaches
+them), and the bot's own small memory (`bot_state`, key → value)."""
 
 from __future__ import annotations
 
+from bot.seasons import MIN_SEASON_GAMES
 from bot.storage.conn import Conn, Connected
 
 
@@ -46,6 +47,17 @@ class Guilds(Connected):
     async def set_guild_language(self, guild_id: int, language: str | None) -> None:
         """Set the language of the server's new games (None: each its host's)."""
         await self._put("guild_settings", "guild_id", "language", guild_id, language)
+
+    async def season_min_games(self, guild_id: int) -> int:
+        """Season games a player of the server needs to be ranked."""
+        row = await self._read.fetchone(
+            "SELECT season_min_games FROM guild_settings WHERE guild_id = ?", guild_id
+        )
+        return int(row[0]) if row else MIN_SEASON_GAMES
+
+    async def set_season_min_games(self, guild_id: int, games: int) -> None:
+        """Set the season games a player of the server needs to be ranked."""
+        await self._put("guild_settings", "guild_id", "season_min_games", guild_id, games)
 
     # --- member settings ---------------------------------------------------------------------
 

@@ -14,6 +14,9 @@ Restate = Callable[[str, Mapping[str, Any], int, int], Mapping[str, Any]]
 """A game's saved state (the game's name, its state) with one player id (the third) made
 another (the fourth)."""
 
+# A server's season tables, each with a `guild_id` column (`forget_guild` deletes by it).
+SEASON_TABLES = ("season_finals", "season_results", "season_ratings", "seasons")
+
 
 class Privacy(Connected):
     """A member or a server forgotten, and the departures that lead to it."""
@@ -75,6 +78,7 @@ class Privacy(Connected):
             await db.execute("DELETE FROM ratings WHERE player_id = ?", player_id)
             await db.execute("DELETE FROM member_settings WHERE user_id = ?", player_id)
             await forget_member_notify(db, player_id)
+            await _forget_in_seasons(db, player_id)
         await self._scrub()
         return len(games)
 
@@ -155,7 +159,7 @@ class Privacy(Connected):
             await db.execute("DELETE FROM results WHERE guild_id = ?", guild_id)
             games = await db.execute("DELETE FROM games WHERE guild_id = ?", guild_id)
             await db.execute("DELETE FROM member_notify WHERE guild_id = ?", guild_id)
-            for table in ("ratings", "guild_settings", "guild_departures"):
+            for table in (*SEASON_TABLES, "ratings", "guild_settings", "guild_departures"):
                 await db.execute(f"DELETE FROM {table} WHERE guild_id = ?", guild_id)
         await self._scrub()
         return games
@@ -188,3 +192,14 @@ class Privacy(Connected):
             "SELECT guild_id FROM guild_departures WHERE left_at < ? ORDER BY guild_id", moment
         )
         return [int(r[0]) for r in rows]
+
+
+async def _forget_in_seasons(db: Conn, player_id: int) -> None:
+    """A member forgotten in the season tables, inside `forget_player`'s transaction: their
+    season ratings and results go; in a frozen final table their line keeps its place, its
+    points and figures, but names nobody ("Former player")."""
+    await db.execute("DELETE FROM season_ratings WHERE player_id = ?", player_id)
+    await db.execute("DELETE FROM season_results WHERE player_id = ?", player_id)
+    await db.execute(
+        "UPDATE season_finals SET player_id = NULL, name = NULL WHERE player_id = ?", player_id
+    )

@@ -1,7 +1,8 @@
 """A finished game's results and the server's skill ratings they move.
 
 `_finish` runs inside the transaction of a game's final action (`Games.record_action`): the
-results and the ratings they update commit with the move or not at all. A server's rating
+results and the ratings they update (the all-time ones, and the running season's:
+`SeasonPlay`) commit with the move or not at all. A server's rating
 updates (a game's end, a recompute) take its ratings lock first, so none reads a rating
 another is about to change.
 """
@@ -13,11 +14,12 @@ from collections.abc import Iterable, Mapping
 from typing import ClassVar
 
 from bot.ratings import AI_PLAYER, Placing, Rating, RatingChange, rated_id, update
-from bot.storage.conn import Conn, Connected, Row
+from bot.storage.conn import Conn, Row
 from bot.storage.rows import RatingRow, ResultRow
+from bot.storage.season_play import SeasonPlay
 
 
-class Ratings(Connected):
+class Ratings(SeasonPlay):
     """Results written at a game's end, ratings read, and ratings recomputed."""
 
     # Takes a server's ratings lock (`?`: the server) for the rest of the transaction; empty
@@ -61,6 +63,7 @@ class Ratings(Connected):
             ],
         )
         await self._save_ratings(db, guild_id, game, after)
+        await self._season_finish(db, game_id, guild_id, game, rows, before, now)
 
     async def _lock_guild(self, db: Conn, guild_id: int) -> None:
         """Hold the server's ratings lock until the transaction ends: its rating updates (a

@@ -122,3 +122,55 @@ class StandingRow:
     losses: int
     points: int
     stats: dict[str, int]
+
+
+@dataclass(frozen=True)
+class SeasonRow:
+    """A server's season: its number (1, 2, ... per server), name, times (unix, UTC), the
+    one game it counts (None: every game), how it recurs, where it was started, and its end
+    (`status` 'running' or 'ended'; the card posted about it, if any)."""
+
+    guild_id: int
+    number: int
+    name: str
+    starts_at: float
+    ends_at: float
+    games: str | None
+    recur: str
+    channel_id: int
+    status: str
+    ended_at: float | None = None
+    card_message_id: int | None = None
+    card_done: bool = False
+    card_claimed_at: float | None = None  # when a process last set out to post the card
+
+    @property
+    def running(self) -> bool:
+        """True until the season has ended."""
+        return self.status == "running"
+
+    @property
+    def window(self) -> tuple[float, float]:
+        """When its games finished: from its start until before its end (or the moment it
+        was ended, if earlier)."""
+        end = self.ends_at if self.ended_at is None else min(self.ends_at, self.ended_at)
+        return self.starts_at, end
+
+    def counts(self, game: str) -> bool:
+        """Whether the season counts games of `game`."""
+        return self.games is None or self.games == game
+
+
+@dataclass(frozen=True)
+class SeasonStanding:
+    """A player's line on a season's board: live from the season's ratings, or frozen at its
+    end. `player_id` is None for a forgotten member ("Former player"), whose line keeps its
+    place; `name` is the name they last played under in the server (frozen lines only)."""
+
+    player_id: int | None
+    name: str | None
+    rating: int  # as shown: round(SCALE × (μ − 3σ))
+    points: float
+    played: int
+    wins: int
+    ranked: bool

@@ -20,6 +20,10 @@ TABLES = (
     "guild_departures",
     "member_settings",
     "member_notify",
+    "seasons",
+    "season_ratings",
+    "season_results",
+    "season_finals",
 )
 
 

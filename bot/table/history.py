@@ -56,12 +56,15 @@ async def history_page(
     *,
     game: str | None = None,
     player_id: int | None = None,
+    between: tuple[float, float] | None = None,
 ) -> Page:
-    """Page `number` of `guild_id`'s finished games (of `game`, with `player_id`, if given)."""
+    """Page `number` of `guild_id`'s finished games (of `game`, with `player_id`, finished
+    `between` two times, if given)."""
     rows = await service.storage.finished_games(
         guild_id,
         game=game,
         player_id=player_id,
+        between=between,
         limit=PAGE_SIZE + 1,  # one more tells whether there is a next page
         offset=number * PAGE_SIZE,
     )

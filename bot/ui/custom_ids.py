@@ -78,17 +78,23 @@ _MENU_PATTERN = re.compile(MENU_TEMPLATE)
 _VALUE_PATTERN = re.compile(_ACTION)
 _TAG = r"(?P<tag>[a-z_]+)"
 VIEWER_TEMPLATE = rf"rv1:(?P<owner>[0-9]+):(?P<game_id>[0-9]+):(?P<step>[0-9]+):{_TAG}"
+# A list filtered by season ends in `:s<number>`; a list of all seasons' games (every id of
+# earlier versions) has no such end.
 PAGE_TEMPLATE = (
     rf"hp1:(?P<owner>[0-9]+):(?P<page>[0-9]+):(?P<game>[a-z_]+|-):(?P<user>[0-9]+|-):{_TAG}"
+    r"(?::s(?P<season>[0-9]+))?"
 )
 # `/forget-me`'s confirm: the member asking, and their answer.
 FORGET_TEMPLATE = r"fm1:(?P<owner>[0-9]+):(?P<choice>yes|no)"
 # `/my-games`: the member whose list it is, and the page.
 MY_GAMES_TEMPLATE = rf"mg1:(?P<owner>[0-9]+):(?P<page>[0-9]{{1,6}}):{_TAG}"
+# `/season end`'s confirm: the admin asking, the season, and their answer.
+SEASON_END_TEMPLATE = r"se1:(?P<owner>[0-9]+):(?P<number>[0-9]+):(?P<choice>yes|no)"
 _VIEWER_PATTERN = re.compile(VIEWER_TEMPLATE)
 _MY_GAMES_PATTERN = re.compile(MY_GAMES_TEMPLATE)
 _PAGE_PATTERN = re.compile(PAGE_TEMPLATE)
 _FORGET_PATTERN = re.compile(FORGET_TEMPLATE)
+_SEASON_END_PATTERN = re.compile(SEASON_END_TEMPLATE)
 
 
 @dataclass(frozen=True)
@@ -160,11 +166,14 @@ class PageId:
     game: str | None
     user: int | None
     tag: str
+    season: int | None = None  # only the games of this season of the server
 
     def encode(self) -> str:
         """The custom id, checked against `TEMPLATE` and Discord's length limit."""
         user = "-" if self.user is None else str(self.user)
         text = f"hp1:{self.owner}:{self.page}:{self.game or '-'}:{user}:{self.tag}"
+        if self.season is not None:
+            text += f":s{self.season}"
         return _checked(text, _PAGE_PATTERN)
 
     @classmethod
@@ -178,6 +187,7 @@ class PageId:
             None if game == "-" else game,
             None if user == "-" else int(user),
             m["tag"],
+            None if m["season"] is None else int(m["season"]),
         )
 
 
@@ -220,6 +230,27 @@ class MyGamesId:
         """The id a `/my-games` button's `custom_id` encodes (ValueError if it is not one)."""
         m = _fullmatch(_MY_GAMES_PATTERN, custom_id)
         return cls(int(m["owner"]), int(m["page"]), m["tag"])
+
+
+@dataclass(frozen=True)
+class SeasonEndId:
+    """A `/season end` button: `owner`'s answer about ending season `number`, `yes` or `no`."""
+
+    TEMPLATE: ClassVar[str] = SEASON_END_TEMPLATE
+
+    owner: int
+    number: int
+    choice: str
+
+    def encode(self) -> str:
+        """The custom id, checked against `TEMPLATE` and Discord's length limit."""
+        return _checked(f"se1:{self.owner}:{self.number}:{self.choice}", _SEASON_END_PATTERN)
+
+    @classmethod
+    def parse(cls, custom_id: str) -> SeasonEndId:
+        """The id a `/season end` button's `custom_id` encodes (ValueError if not one)."""
+        m = _fullmatch(_SEASON_END_PATTERN, custom_id)
+        return cls(int(m["owner"]), int(m["number"]), m["choice"])
 
 
 def _checked(text: str, pattern: re.Pattern[str]) -> str:
@@ -277,6 +308,7 @@ def is_parlour_id(custom_id: str) -> bool:
             _PAGE_PATTERN,
             _FORGET_PATTERN,
             _MY_GAMES_PATTERN,
+            _SEASON_END_PATTERN,
         )
     )
 

@@ -195,3 +195,28 @@ async def test_check_on_an_empty_database_says_the_first_start_creates_the_table
         "No problems found.",
     ]
     assert "CREATE TABLE" not in dump(database_url)
+
+
+async def test_check_and_backup_know_the_seasons(tmp_path: Path) -> None:
+    """A season past its end is a note for the next start (no problem); a season counting a
+    game this version does not offer is a problem; a backup holds the seasons' rows."""
+    database = tmp_path / "parlour.sqlite3"
+    storage = await open_storage(f"sqlite:///{database}")
+    for guild, games in ((1 << 22, None), (2 << 22, "chess")):
+        await storage.start_season(
+            guild, name="S", ends_at=2.0, games=games, recur="none", channel_id=1, now=1.0
+        )
+    await storage.close()
+    done = chore("check", cwd=tmp_path, DATABASE_PATH=str(database), DISCORD_TOKEN="t")
+    assert done.returncode == 1
+    assert problems(done) == [
+        "2 season(s) are past their end: the bot ends them at its next start.",
+        f"Season 1 of server {2 << 22} counts 'chess', a game this version does not offer.",
+    ]
+    copy = tmp_path / "copy.sqlite3"
+    assert chore("backup", str(copy), cwd=tmp_path, DATABASE_PATH=str(database)).returncode == 0
+    restored = await open_storage(f"sqlite:///{copy}")
+    try:
+        assert len(await restored.table_rows("seasons")) == 2
+    finally:
+        await restored.close()

@@ -40,6 +40,27 @@ async def test_copy_db_round_trip(tmp_path: Path, postgres_url: str) -> None:
         await upgraded.guild_left(3 << 22, 1.0)  # the bot removed from a server: kept 30 days
         await upgraded.set_text_board_default(555, True)  # a member's own setting
         await upgraded.set_notify(3 << 22, 555, "dm")  # and how their turn reaches them
+        # A season with a game of its own, ended: its rows and frozen table are copied too.
+        await upgraded.start_season(
+            1 << 22, name="S", ends_at=9.0, games=None, recur="none", channel_id=2, now=1.0
+        )
+        result = (await upgraded.table_rows("results"))[0]
+        season_row = {"guild_id": 1 << 22, "season": 1, "game": result["game"]}
+        await upgraded.insert_rows(
+            {
+                "season_ratings": [
+                    season_row
+                    | {"player_id": result["player_id"], "mu": 26.0, "sigma": 4.0}
+                    | {"played": 1, "wins": 1, "points": 10.0}
+                ],
+                "season_results": [
+                    season_row
+                    | {"game_id": result["game_id"], "player_id": result["player_id"]}
+                    | {"tablemates": "1", "day": 0, "points": 10.0, "counted": 1}
+                ],
+            }
+        )
+        await upgraded.end_season(1 << 22, 1, 3.0, due_only=False)
     finally:
         await upgraded.close()
     done = copy_db("--to", postgres_url, cwd=tmp_path, DATABASE_PATH=str(source))
@@ -47,7 +68,8 @@ async def test_copy_db_round_trip(tmp_path: Path, postgres_url: str) -> None:
     assert done.stdout.splitlines() == [
         f"Database: {source}",
         "copied 7 games, 14 seats, 363 actions, 4 results, 1 guild_settings, 4 ratings, "
-        "1 guild_departures, 1 member_settings, 1 member_notify",
+        "1 guild_departures, 1 member_settings, 1 member_notify, 1 seasons, 1 season_ratings, "
+        "1 season_results, 1 season_finals",
         "replayed 6 games from their seeds and logs: every one matches its state",
     ]
     old, new = await open_storage(f"sqlite:///{source}"), await open_storage(postgres_url)

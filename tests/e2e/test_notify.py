@@ -315,12 +315,20 @@ async def test_the_setting_is_shown_and_kept_per_server(
 async def test_only_managers_change_the_servers_settings(
     fake: FakeDiscord, start_parlour: ParlourFactory
 ) -> None:
-    await start_parlour()
+    bot = await start_parlour()
     ana = fake.make_user("Ana")
-    answer = await fake.slash(ana, "settings", "turn-timer", options={"timer": 0})
-    message = (await answer.response()).message
-    assert message is not None and message.ephemeral
-    assert message.content == "Only members who can manage the server may change its settings."
+    for command, options in (
+        ("turn-timer", {"timer": 0}),
+        ("language", {"language": "es"}),
+        ("season-min-games", {"games": 9}),
+    ):
+        answer = await fake.slash(ana, "settings", command, options=options)
+        message = (await answer.response()).message
+        assert message is not None and message.ephemeral
+        assert message.content == (
+            "Only members who can manage the server may change its settings."
+        ), command
+    assert await bot.service.storage.season_min_games(fake.guild_id) == 3
 
 
 async def test_my_games_lists_three_games_across_two_channels_those_waiting_first(
