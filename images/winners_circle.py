@@ -118,13 +118,15 @@ HORSE_NAMES = {
     6: NP_("horse colour", "orange"),
     7: NP_("horse colour", "white"),
 }
+# Tuned so that any two stay apart (CIE76 ΔE >= 20) under simulated deuteranopia, protanopia
+# and tritanopia (tests/images/test_colour_blindness.py).
 PLAYER_COLOURS: tuple[RGB, ...] = (
-    (0, 176, 176),  # teal
-    (232, 92, 164),  # pink
+    (0, 179, 200),  # teal
+    (227, 72, 151),  # pink
     (170, 120, 66),  # brown
-    (150, 204, 60),  # lime
-    (110, 166, 246),  # sky
-    (196, 196, 206),  # silver
+    (145, 206, 62),  # lime
+    (111, 131, 214),  # periwinkle
+    (212, 210, 206),  # silver
 )
 SYMBOL_NAMES = {
     Symbol.HEAD: N_("Head"),
