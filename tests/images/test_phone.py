@@ -160,11 +160,11 @@ BELOW_FLOOR = {
     ("Hold Your Horses", "en"): "the pot and the lanes' counts at 6.5 px",
     ("Hold Your Horses", "es"): "the pot and the lanes' counts at 6.5 px",
     ("Hold Your Horses, a race won", "en"): "the pot and the panels at 6.5 px",
-    ("Hold Your Horses, a race won", "es"): "\"fuera\" at 6.1 px, the panels at 6.5 px",
+    ("Hold Your Horses, a race won", "es"): '"fuera" at 6.1 px, the panels at 6.5 px',
     ("Winner's Circle", "en"): "track numbers, card rows and names at 6.8 px",
     ("Winner's Circle", "es"): "track numbers, card rows and names at 6.8 px",
-    ("Horse Collar", "en"): "labels (\"END\") and the table's numbers at 6.5 px",
-    ("Horse Collar", "es"): "labels (\"FONDO\") and the table's numbers at 6.5 px",
+    ("Horse Collar", "en"): 'labels ("END") and the table\'s numbers at 6.5 px',
+    ("Horse Collar", "es"): 'labels ("FONDO") and the table\'s numbers at 6.5 px',
 }
 
 
