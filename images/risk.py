@@ -244,7 +244,7 @@ def _badge_outline(shape: str, r: float) -> list[Point]:
 def _paint_badge(layer: Image.Image, k: int, owner: int, r: float) -> None:
     draw = ImageDraw.Draw(layer)
     c = layer.width / 2
-    rings = ((r, owner_fill(owner)), (r * 0.8, BADGE_FILL))  # ring, then face
+    rings: tuple[tuple[float, RGB], ...] = ((r, owner_fill(owner)), (r * 0.8, BADGE_FILL))
     if _shape(owner) == NEUTRAL_SHAPE:  # a second ring around it; the face keeps its room
         rings = ((r * 1.25, owner_fill(owner)), (r * 1.1, BADGE_FILL), *rings)
     for radius, colour in rings:
