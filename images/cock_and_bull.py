@@ -123,6 +123,9 @@ SPOT_EMPTY_RING: RGB = (70, 56, 30)
 HOLE: RGB = (12, 14, 20)
 TRACK_BOARD: RGB = (22, 26, 36)
 CHIP_BLACK_INNER: RGB = (90, 90, 96)  # the ring pressed into a black chip
+# A red chip's dark outline: its light rim alone is lost on the gold Bend (WCAG graphics 3:1).
+CHIP_RED_OUTLINE: RGB = (40, 8, 12)
+CHIP_OUTLINE_WIDTH = 2
 DIE_FACE: RGB = (250, 248, 240)
 DIE_UNROLLED: RGB = (92, 100, 120)
 FACE_COLOURS: dict[Face, RGB] = {
@@ -289,14 +292,22 @@ def _base(_language: str) -> Image.Image:
 
 
 def _disc(
-    fill: RGB, rim: RGB, rim_width: float, radius: float, inner: RGB | None = None
+    fill: RGB,
+    rim: RGB,
+    rim_width: float,
+    radius: float,
+    inner: RGB | None = None,
+    outline: RGB | None = None,
 ) -> Image.Image:
     side = math.ceil(radius * 2 + 4)
+    rings = [(radius, rim), (radius - rim_width, fill)]
+    if outline is not None:  # a line around the rim, inside the same radius
+        rings = [(radius, outline), (radius - CHIP_OUTLINE_WIDTH, rim), rings[1]]
 
     def paint(layer: Image.Image, k: int) -> None:
         draw = ImageDraw.Draw(layer)
         c = side * k / 2
-        for r, colour in ((radius, rim), (radius - rim_width, fill)):
+        for r, colour in rings:
             draw.ellipse((c - r * k, c - r * k, c + r * k, c + r * k), fill=colour)
         if inner is not None:  # the ring pressed into a gaming chip
             r = (radius - rim_width - 5) * k
@@ -310,7 +321,7 @@ def _disc(
 @functools.cache
 def _chip(colour: Colour | None) -> Image.Image:
     if colour is Colour.RED:
-        return _disc(CHIP_RED, CHIP_RED_RIM, 3, SPOT_RADIUS, CHIP_RED_RIM)
+        return _disc(CHIP_RED, CHIP_RED_RIM, 5, SPOT_RADIUS, CHIP_RED_RIM, CHIP_RED_OUTLINE)
     if colour is Colour.BLACK:
         return _disc(CHIP_BLACK, CHIP_BLACK_RIM, 3.5, SPOT_RADIUS, CHIP_BLACK_INNER)
     return _disc(NEUTRAL, TEXT, 3, SPOT_RADIUS)
@@ -716,6 +727,7 @@ def _palette(_language: str) -> Image.Image:
             *FACE_COLOURS.values(),
             CHIP_RED,
             CHIP_RED_RIM,
+            CHIP_RED_OUTLINE,
             CHIP_BLACK,
             CHIP_BLACK_RIM,
             NEUTRAL,

@@ -127,16 +127,19 @@ RIM_WIDTH = 5  # the outline of an attacked or selected territory
 # --- colours ------------------------------------------------------------------------------
 
 # Hues after the Okabe–Ito palette, which most colour-blind players can tell apart; each owner's
-# pattern and badge shape (below) tell them apart where hues fail.
+# pattern and badge shape (below) tell them apart where hues fail. Tuned so that any two of
+# them, the neutral army and bare land stay apart (CIE76 ΔE >= 20) under simulated
+# deuteranopia, protanopia and tritanopia (tests/images/test_colour_blindness.py).
 OWNER_COLOURS: tuple[RGB, ...] = (
     (224, 82, 44),  # red
-    (64, 136, 226),  # blue
+    (73, 121, 248),  # blue
     (236, 206, 60),  # yellow
-    (32, 164, 118),  # green
+    (41, 170, 113),  # green
     (206, 122, 170),  # pink
-    (120, 204, 240),  # sky
+    (109, 217, 255),  # sky
 )
-NEUTRAL_FILL: RGB = (150, 150, 158)
+# Near white: far in lightness from every owner's hue, which colour blindness can turn grey.
+NEUTRAL_FILL: RGB = (230, 230, 236)
 UNCLAIMED_FILL: RGB = (70, 76, 92)
 SEA_FILL: RGB = (22, 44, 78)
 SHALLOWS: RGB = (30, 60, 102)  # a lighter band along every coast
@@ -170,8 +173,9 @@ def owner_ink(owner: int) -> RGB:
 
 PATTERNS = ("diagonal", "back-diagonal", "horizontal", "vertical", "dots", "cross-hatch")
 BADGE_SHAPES = ("circle", "square", "diamond", "hexagon", "shield", "tag")
-"""Each owner's pattern and badge shape, by colour index; the neutral army has neither
-pattern nor a shape of its own (a circle)."""
+"""Each owner's pattern and badge shape, by colour index."""
+NEUTRAL_SHAPE = "ring"
+"""The neutral army's badge, unpatterned: a circle in a second ring, unlike seat 1's."""
 
 
 def _paint_pattern(draw: ImageDraw.ImageDraw, owner: int, size: tuple[int, int]) -> None:
@@ -216,7 +220,7 @@ def _pattern_in(slug: str, owner: int) -> Image.Image:
 
 
 def _shape(owner: int) -> str:
-    return "circle" if owner == NEUTRAL else BADGE_SHAPES[owner]
+    return NEUTRAL_SHAPE if owner == NEUTRAL else BADGE_SHAPES[owner]
 
 
 def _badge_outline(shape: str, r: float) -> list[Point]:
@@ -240,7 +244,10 @@ def _badge_outline(shape: str, r: float) -> list[Point]:
 def _paint_badge(layer: Image.Image, k: int, owner: int, r: float) -> None:
     draw = ImageDraw.Draw(layer)
     c = layer.width / 2
-    for radius, colour in ((r, owner_fill(owner)), (r * 0.8, BADGE_FILL)):  # ring, then face
+    rings: tuple[tuple[float, RGB], ...] = ((r, owner_fill(owner)), (r * 0.8, BADGE_FILL))
+    if _shape(owner) == NEUTRAL_SHAPE:  # a second ring around it; the face keeps its room
+        rings = ((r * 1.25, owner_fill(owner)), (r * 1.1, BADGE_FILL), *rings)
+    for radius, colour in rings:
         outline = _badge_outline(_shape(owner), radius * k)
         if outline:
             draw.polygon([(c + x, c + y) for x, y in outline], fill=colour)

@@ -82,6 +82,7 @@ GATES_TOP = 446
 COLUMN_W = (SIZE[0] - 24) / len(HORSES)
 HEADER_Y = GATES_TOP + 24
 CARD_TOP, CARD_ROW = GATES_TOP + 48, 26
+CARD_PAD = 6  # a card's edge to its rows' names and moves
 CARD_BOTTOM = CARD_TOP + 4 * CARD_ROW + 10
 MOVED_Y = CARD_BOTTOM + 13
 BETS_TOP = CARD_BOTTOM + 42
@@ -118,13 +119,15 @@ HORSE_NAMES = {
     6: NP_("horse colour", "orange"),
     7: NP_("horse colour", "white"),
 }
+# Tuned so that any two stay apart (CIE76 ΔE >= 20) under simulated deuteranopia, protanopia
+# and tritanopia (tests/images/test_colour_blindness.py).
 PLAYER_COLOURS: tuple[RGB, ...] = (
-    (0, 176, 176),  # teal
-    (232, 92, 164),  # pink
+    (0, 179, 200),  # teal
+    (227, 72, 151),  # pink
     (170, 120, 66),  # brown
-    (150, 204, 60),  # lime
-    (110, 166, 246),  # sky
-    (196, 196, 206),  # silver
+    (145, 206, 62),  # lime
+    (111, 131, 214),  # periwinkle
+    (212, 210, 206),  # silver
 )
 SYMBOL_NAMES = {
     Symbol.HEAD: N_("Head"),
@@ -189,7 +192,7 @@ def column_pace_chip(horse: int) -> Point:
 
 def card_box(horse: int) -> tuple[float, float, float, float]:
     x0, x1 = gate_column(horse)
-    return x0 + 6, CARD_TOP, x1 - 6, CARD_BOTTOM
+    return x0 + 4, CARD_TOP, x1 - 4, CARD_BOTTOM
 
 
 def bet_slot(horse: int, index: int) -> Point:
@@ -556,22 +559,26 @@ def _draw_card(image: Image.Image, state: WinnersCircleState, horse: int) -> Non
         (x0, y0, x1, y1), radius=8, fill=CARD_FACE if up else CARD_BACK, outline=OUTLINE, width=2
     )
     c = card(state.gates[horse - 1])
+    moves = {symbol: str(c.move(symbol)) for symbol in Symbol}
+    # The names in a column as wide as the language's longest ("Herradura"), never shrunk;
+    # the moves take the room left, at 22 px, or down to the names' 18 beside a long name.
+    names = max(text_width(_(name), 18) for name in SYMBOL_NAMES.values())
+    room = x1 - x0 - 2 * CARD_PAD - names - 4
+    widest = max(moves.values(), key=lambda move: text_width(move, 22, bold=True))
+    move_size = next((s for s in (22, 20) if text_width(widest, s, bold=True) <= room), 18)
     for row, symbol in enumerate(Symbol):
         y = y0 + 18 + row * CARD_ROW
         picked = up and state.phase is Phase.MOVE and state.rolled is symbol
         if picked:
             draw.rectangle((x0 + 3, y - 12, x1 - 3, y + 12), fill=HIGHLIGHT)
         ink = CARD_INK if up else MUTED
-        name, move = _(SYMBOL_NAMES[symbol]), str(c.move(symbol))
-        # A long name ("Herradura") beside a two-digit move is drawn smaller, not over it.
-        room = x1 - x0 - 22 - text_width(move, 22, bold=True)
-        size = next((s for s in (18, 16) if text_width(name, s) <= room), 14)
-        draw_text(image, (x0 + 8, y), name, size=size, fill=ink, anchor="lm", outline=None)
+        name = _(SYMBOL_NAMES[symbol])
+        draw_text(image, (x0 + CARD_PAD, y), name, size=18, fill=ink, anchor="lm", outline=None)
         draw_text(
             image,
-            (x1 - 8, y),
-            move,
-            size=22,
+            (x1 - CARD_PAD, y),
+            moves[symbol],
+            size=move_size,
             bold=True,
             fill=ink,
             anchor="rm",
