@@ -3,9 +3,9 @@ AI for an absent player (by the host) and taken back.
 
 These are actions like any other, so the action log holds them and a replay repeats them.
 But they are nobody's turn: a player may resign while someone else is to act, so
-`legal_actions` never lists them (the AI never resigns) and each engine's `apply` hands them
+`legal_actions` never lists them (the AI never resigns) and `EngineBase.apply` hands them
 here before its turn check. What a resignation does to the game is each game's rule: the
-`resign` hook an engine passes to `apply_seat_action`.
+engine's `resign_rule`, which `apply_seat_action` runs.
 
 Every game state keeps a `seating` field (`Seating`); it is `added_later`, so games saved
 before it load, and dump as before until someone leaves.
@@ -84,7 +84,12 @@ class SeatTakenBack(Event):
 
 
 class Seated(Protocol):
-    """A game state: every one has a `seating`."""
+    """A game state: every one has its `players` and a `seating`."""
+
+    @property
+    def players(self) -> Sequence[PlayerId]:
+        """Everyone playing, in seat order."""
+        ...
 
     @property
     def seating(self) -> Seating:
