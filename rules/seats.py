@@ -103,6 +103,16 @@ ResignRule = Callable[[S, PlayerId], Step[S]]
 `seating.resigned`) and the resigner -> the next state and its events (a `Resigned` first)."""
 
 
+def one_seat_each(seats: Sequence[PlayerId]) -> None:
+    """Refuse a table where someone holds two seats.
+
+    Raises:
+        IllegalAction: If a player is seated twice.
+    """
+    if len(set(seats)) != len(seats):
+        raise IllegalAction("A player can take only one seat.")
+
+
 def with_seating(state: S, seating: Seating) -> S:
     """`state` with `seating` (every game state is a frozen dataclass with the field)."""
     return cast(S, dataclasses.replace(cast(Any, state), seating=seating))

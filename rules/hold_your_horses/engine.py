@@ -43,7 +43,7 @@ from rules.hold_your_horses.state import (
     leaders,
     totals,
 )
-from rules.seats import ai_plays_on, resigned_last
+from rules.seats import ai_plays_on, one_seat_each, resigned_last
 
 STATE_VERSION = 1
 PLAYERS = range(2, 13)
@@ -153,8 +153,7 @@ class HoldYourHorses(EngineBase[HoldYourHorsesState]):
         rolls first."""
         if len(seats) not in PLAYERS:
             raise IllegalAction("Hold Your Horses is for 2 to 12 players.")
-        if len(set(seats)) != len(seats):
-            raise IllegalAction("Each player takes one seat.")
+        one_seat_each(seats)
         rules = parse_rules(options, len(seats))
         state = HoldYourHorsesState(
             v=STATE_VERSION,

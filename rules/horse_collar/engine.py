@@ -40,7 +40,7 @@ from rules.horse_collar.state import (
     TurnStarted,
     WeightShot,
 )
-from rules.seats import Resigned, resigned_last
+from rules.seats import Resigned, one_seat_each, resigned_last
 
 STATE_VERSION = 1
 PLAYERS = range(2, 17)
@@ -110,8 +110,7 @@ class HorseCollar(EngineBase[HorseCollarState]):
         by side, in side order."""
         if len(seats) not in PLAYERS:
             raise IllegalAction("Horse Collar is for 2 to 16 players.")
-        if len(set(seats)) != len(seats):
-            raise IllegalAction("A player can take only one seat.")
+        one_seat_each(seats)
         rules = parse_rules(options, len(seats))
         sides = group_sides(seats, rules.sides)
         return HorseCollarState(

@@ -34,6 +34,7 @@ from rules.risk.state import (
     with_armies,
 )
 from rules.risk.turn import next_seat, start_turn
+from rules.seats import one_seat_each
 
 START_ARMIES = {3: 35, 4: 30, 5: 25, 6: 20}
 TWO_PLAYER_ARMIES = 40  # each player and the neutral army
@@ -79,8 +80,7 @@ def initial_state(seats: Sequence[PlayerId], options: Options, rng: Random) -> R
     army (see `Risk.initial_state`)."""
     if len(seats) not in PLAYERS:
         raise IllegalAction("Risk is for 2 to 6 players.")
-    if len(set(seats)) != len(seats):
-        raise IllegalAction("A player cannot take two seats.")
+    one_seat_each(seats)
     if NEUTRAL in seats:
         raise IllegalAction("Player id 0 is reserved for the neutral army.")
     rules = parse_rules(options, len(seats))

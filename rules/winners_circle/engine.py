@@ -14,7 +14,7 @@ from random import Random
 
 from rules.core import N_, Action, Event, IllegalAction, Options, Outcome, PlayerId, Step
 from rules.engine_base import EngineBase
-from rules.seats import ai_plays_on, resigned_last
+from rules.seats import ai_plays_on, one_seat_each, resigned_last
 from rules.winners_circle import ai
 from rules.winners_circle.actions import (
     NEXT_RACE,
@@ -138,8 +138,7 @@ class WinnersCircle(EngineBase[WinnersCircleState]):
         """Race 1 prepared from the shuffled deck; a random player bets first."""
         if len(seats) not in PLAYERS:
             raise IllegalAction("Winner's Circle is for 2 to 6 players.")
-        if len(set(seats)) != len(seats):
-            raise IllegalAction("A player can take only one seat.")
+        one_seat_each(seats)
         rules = parse_rules(options, len(seats))
         deck = tuple(c.id for c in (ROYAL_TURF_CARDS if rules.royal_turf else HORSE_CARDS))
         first = rng.randrange(len(seats))  # race 1: a random player bets first

@@ -13,6 +13,7 @@ import pytest
 
 from rules.core import Action, IllegalAction, Options, Outcome, PlayerId, Step
 from rules.engine_base import EngineBase
+from rules.registry import ENGINES
 from rules.seats import RESIGN, Resigned, Seating, seating_field
 from rules.winners_circle.options import OPTIONS
 
@@ -114,3 +115,10 @@ def test_a_game_words_its_refusals_by_class_attributes(
     with pytest.raises(IllegalAction) as refused:
         Worded().apply(START, player, action, Random(1))
     assert refused.value.message == refusal
+
+
+@pytest.mark.parametrize("game", [name for name, e in ENGINES.items() if e.max_players > 2])
+def test_every_game_refuses_a_player_in_two_seats_in_the_same_words(game: str) -> None:
+    with pytest.raises(IllegalAction) as refused:
+        ENGINES[game].initial_state([ANA, ANA, LEO], {}, Random(1))
+    assert refused.value.message == "A player can take only one seat."
