@@ -122,7 +122,7 @@ class Engine(Protocol[S]):
     """A game's rules: synchronous, pure and deterministic (docs/ARCHITECTURE.md).
 
     Engines subclass `rules.engine_base.EngineBase`, which implements the methods every game
-    does alike (options, storage, the AI's hook) from class attributes.
+    does alike (the gate of `apply`, options, storage, the AI's hook) from class attributes.
 
     An engine holds no state of its own: every method takes the game's state and returns a
     new one, so the service can keep states as JSON, replay them from a seed and an action
