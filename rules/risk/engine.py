@@ -23,6 +23,7 @@ from rules.core import Action, Event, IllegalAction, Options, Outcome, PlayerId,
 from rules.engine_base import EngineBase
 from rules.risk import ai
 from rules.risk._fast import DEFEND, OVER, REINFORCE
+from rules.risk._fast_legal import is_legal
 from rules.risk.actions import (
     Verb,
     parse_assault,
@@ -41,7 +42,7 @@ from rules.risk.attack import (
     needs_defender_choice,
 )
 from rules.risk.battle import max_attack_dice
-from rules.risk.legal import is_legal, legal_actions, refusal
+from rules.risk.legal import legal_actions, refusal
 from rules.risk.options import OPTIONS
 from rules.risk.queries import army_count, must_trade, placeable, territory_count, trade_options
 from rules.risk.resign import resign
@@ -131,7 +132,7 @@ class Risk(EngineBase[RiskState]):
         return super().out_of_turn(state)
 
     def is_legal(self, state: RiskState, player: PlayerId, action: Action) -> bool:
-        """`legal.is_legal`: the same answer as `action in legal_actions`, without listing
+        """`_fast_legal.is_legal`: the same answer as `action in legal_actions`, without listing
         them all."""
         return is_legal(state, action)
 
