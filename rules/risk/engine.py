@@ -22,7 +22,6 @@ from rules.codec import Upgrade
 from rules.core import Action, Event, IllegalAction, Options, Outcome, PlayerId, Step
 from rules.engine_base import EngineBase
 from rules.risk import ai
-from rules.risk._fast import DEFEND, OVER, REINFORCE
 from rules.risk._fast_legal import is_legal
 from rules.risk.actions import (
     Verb,
@@ -188,9 +187,9 @@ class Risk(EngineBase[RiskState]):
 
 def _actor(state: RiskState) -> PlayerId | None:
     """Who acts now (`Risk.to_act`'s one player), None once the game is over."""
-    if state.phase is OVER:
+    if state.phase is Phase.OVER:
         return None
-    if state.phase is DEFEND:
+    if state.phase is Phase.DEFEND:
         return state.owner(state.target)
     return state.players[state.current]
 
@@ -227,7 +226,7 @@ def _place_at(state: RiskState, action: Action, rng: Random) -> Step[RiskState]:
 
 def _place_armies(state: RiskState, territory: str, armies: int) -> Step[RiskState]:
     placement = ((INDEX[territory], armies),)
-    if state.phase is REINFORCE:
+    if state.phase is Phase.REINFORCE:
         return reinforce(state, placement)
     return setup_place(state, placement)
 

@@ -10,7 +10,6 @@ from typing import Any
 
 from rules.core import IllegalAction, Options, PlayerId, Step
 from rules.risk import cards
-from rules.risk._fast import SETUP_PLACE
 from rules.risk.missions import mission_deck
 from rules.risk.options import OPTIONS
 from rules.risk.queries import two_player
@@ -225,7 +224,7 @@ def next_setup_turn(
         s = (seat + k) % n
         if setup_left[s] > 0:
             budget = min(TWO_PLAYER_SETUP_TURN, setup_left[s]) if n == 2 else 0
-            placed.update(current=s, phase=SETUP_PLACE, to_place=budget, source="")
+            placed.update(current=s, phase=Phase.SETUP_PLACE, to_place=budget, source="")
             return Step(evolved(state, placed), ())
     if placed:
         state = evolved(state, placed)
