@@ -20,6 +20,8 @@ HOLD_MS = 3_000  # the final position stays up a while before the loop starts ag
 
 @dataclass(frozen=True)
 class Animation:
+    """An animated summary to attach: its bytes, file name, frames and the other format's size."""
+
     data: bytes
     filename: str  # summary.gif or summary.webp
     frames: int

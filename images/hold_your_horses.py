@@ -136,10 +136,12 @@ def disc_centre(track: Track, horse: int, position: int) -> tuple[int, int]:
 
 
 def strip_columns(players: int) -> int:
+    """How many player strips a row of the board holds."""
     return players if players <= 6 else math.ceil(players / 2)
 
 
 def board_size(players: int) -> tuple[int, int]:
+    """The board's size in pixels for a table of `players`."""
     rows = math.ceil(players / strip_columns(players))
     return WIDTH, STRIP_TOP + rows * STRIP_ROW_H + 8
 
@@ -155,6 +157,7 @@ def strip_cell(players: int, seat: int) -> tuple[int, int, int, int]:
 
 
 def grid_size(players: int) -> tuple[int, int]:
+    """The winnings grid's size in pixels for a table of `players`."""
     return WIDTH, GRID_TOP + players * GRID_ROW_H + 16
 
 
@@ -387,6 +390,7 @@ def _draw_header(
 
 
 def track_words(state: HoldYourHorsesState) -> str:
+    """The track and house rules in words, for the board's header."""
     words = _(TRACK_WORDS[state.rules.track])
     return words + _(" · escalating") if state.rules.escalating_scratches else words
 
@@ -622,10 +626,12 @@ def render_png(state: HoldYourHorsesState, names: Mapping[PlayerId, str]) -> byt
 
 
 def render_finished_png(state: HoldYourHorsesState, names: Mapping[PlayerId, str]) -> bytes:
+    """The race that ended last, at its finish (`render_finished`), as PNG bytes."""
     return to_png(render_finished(state, names), _palette(language()))
 
 
 def render_grid_png(state: HoldYourHorsesState, names: Mapping[PlayerId, str]) -> bytes:
+    """The winnings grid as PNG bytes."""
     return to_png(render_grid(state, names), _palette(language()))
 
 

@@ -113,11 +113,13 @@ class TableKey:
 
     @staticmethod
     def of(rules: Rules) -> TableKey:
+        """The key of the table `rules` play on."""
         t = rules.table
         return TableKey(t.length, t.width, t.foul, t.short_foul, t.long_foul)
 
     @property
     def table(self) -> Table:
+        """The table this key names."""
         return Table(self.length, self.width, self.foul, self.short_foul, self.long_foul)
 
 
@@ -140,6 +142,7 @@ def zoom_xy(d: float, y: float) -> Point:
 
 
 def in_zoom(d: float) -> bool:
+    """Whether a weight at distance `d` (mils) lies within the zoomed view."""
     return d <= ZOOM_INCHES * MIL_PER_INCH + 1_156
 
 
@@ -256,6 +259,7 @@ def weight_sprite(colour: Colour, radius: int, label: str) -> Image.Image:
 
 
 def render(state: HorseCollarState, names: Mapping[PlayerId, str]) -> Image.Image:
+    """The board: the table, the weights as they lie, and the scores."""
     rules = state.rules
     image = table_layer(TableKey.of(rules)).copy()
     shown, result = shown_board(state)
@@ -268,6 +272,7 @@ def render(state: HorseCollarState, names: Mapping[PlayerId, str]) -> Image.Imag
 
 
 def render_png(state: HorseCollarState, names: Mapping[PlayerId, str]) -> bytes:
+    """The board as PNG bytes."""
     return to_png(render(state, names), _palette(language()))
 
 
@@ -354,6 +359,7 @@ def _name(names: Mapping[PlayerId, str], player: PlayerId, width: float, size: i
 
 
 def side_name(state: HorseCollarState, side: int, names: Mapping[PlayerId, str]) -> str:
+    """A side's name as drawn: its first player's, with how many play beside them."""
     players = state.sides[side]
     first = drawable(names.get(players[0], str(players[0]))) or "?"
     return first if len(players) == 1 else f"{first} +{len(players) - 1}"

@@ -46,6 +46,7 @@ class Ground(ABC):
 
     @property
     def size(self) -> tuple[int, int]:
+        """The ground's size in pixels."""
         return self.image().size
 
     def within(self, box: Box) -> Hashable:
@@ -83,6 +84,7 @@ class Words(Op):
     anchor: str = "mm"
 
     def draw(self, image: Image.Image, origin: tuple[int, int]) -> None:
+        """Draw the words on `image`, whose top left corner is `origin` on the board."""
         at = _moved(self.at, origin)
         draw_text(
             image, at, self.text, size=self.size, bold=self.bold, fill=self.fill, anchor=self.anchor
@@ -99,6 +101,7 @@ class Runs(Op):
     bold: bool = False
 
     def draw(self, image: Image.Image, origin: tuple[int, int]) -> None:
+        """Draw the line on `image`, whose top left corner is `origin` on the board."""
         draw_runs(image, _moved(self.at, origin), self.runs, size=self.size, bold=self.bold)
 
 
@@ -111,6 +114,7 @@ class Sprite(Op):
     args: tuple[Hashable, ...] = ()
 
     def draw(self, image: Image.Image, origin: tuple[int, int]) -> None:
+        """Paste the sprite on `image`, whose top left corner is `origin` on the board."""
         paste_centred(image, self.make(*self.args), _moved(self.at, origin))
 
 
@@ -123,6 +127,7 @@ class Layer(Op):
     args: tuple[Hashable, ...] = ()
 
     def draw(self, image: Image.Image, origin: tuple[int, int]) -> None:
+        """Paste the layer on `image`, whose top left corner is `origin` on the board."""
         layer = self.make(*self.args)
         image.paste(layer, (self.at[0] - origin[0], self.at[1] - origin[1]), layer)
 
@@ -137,6 +142,7 @@ class Shape(Op):
     closed: bool = True
 
     def draw(self, image: Image.Image, origin: tuple[int, int]) -> None:
+        """Draw the shape on `image`, whose top left corner is `origin` on the board."""
         points = [_moved(point, origin) for point in self.points]
         if self.closed:
             ImageDraw.Draw(image).polygon(points, fill=self.fill)
@@ -155,11 +161,13 @@ class Piece:
     _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        """Refuse a box at odd coordinates; hash once, as pieces are looked up often."""
         if self.box[0] % 2 or self.box[1] % 2:
             raise ValueError(f"a piece's box starts at even coordinates, not {self.box[:2]}")
         object.__setattr__(self, "_hash", hash((self.box, self.ops)))
 
     def __hash__(self) -> int:
+        """The hash computed once, at construction."""
         return self._hash
 
 
@@ -300,6 +308,7 @@ class Kept:
     """The most recently used values, by key, up to `limit` bytes in all."""
 
     def __init__(self, limit: int) -> None:
+        """An empty store of at most `limit` bytes."""
         self.limit = limit
         self.used = 0
         self.misses = 0
@@ -324,6 +333,7 @@ class Kept:
             self.used -= dropped
 
     def clear(self) -> None:
+        """Forget every value kept."""
         self._values.clear()
         self.used = 0
 

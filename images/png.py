@@ -43,9 +43,11 @@ class BandStore(Protocol):
     """Where compressed bands are kept by key (`images.pieces.Kept`): each its deflate
     stream, and its rows' Adler-32 and length."""
 
-    def kept(self, key: Hashable) -> tuple[bytes, int, int] | None: ...
+    def kept(self, key: Hashable) -> tuple[bytes, int, int] | None:
+        """The value kept under `key`, or None."""
 
-    def keep(self, key: Hashable, value: tuple[bytes, int, int], size: int) -> None: ...
+    def keep(self, key: Hashable, value: tuple[bytes, int, int], size: int) -> None:
+        """Keep `value` under `key`; it takes `size` bytes."""
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:

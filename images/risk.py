@@ -492,6 +492,7 @@ def render_zoom(view: MapView, continent: str, caption: str) -> Image.Image:
 
 
 def render_zoom_png(view: MapView, continent: str, caption: str) -> bytes:
+    """A continent's close-up as PNG bytes."""
     return to_png(render_zoom(view, continent, caption), _palette(language()))
 
 

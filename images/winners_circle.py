@@ -191,6 +191,7 @@ def column_pace_chip(horse: int) -> Point:
 
 
 def card_box(horse: int) -> tuple[float, float, float, float]:
+    """Where a horse's card is drawn: left, top, right, bottom."""
     x0, x1 = gate_column(horse)
     return x0 + 4, CARD_TOP, x1 - 4, CARD_BOTTOM
 
@@ -687,6 +688,7 @@ def render_payout(state: WinnersCircleState, names: Mapping[PlayerId, str]) -> I
 
 
 def render_payout_png(state: WinnersCircleState, names: Mapping[PlayerId, str]) -> bytes:
+    """The payout of the race just run (`render_payout`), as PNG bytes."""
     return to_png(render_payout(state, names), _palette(language()))
 
 

@@ -23,6 +23,8 @@ SOURCE = "en"
 
 @dataclass(frozen=True)
 class Translations:
+    """The gettext functions pictures are worded with."""
+
     gettext: Callable[[str], str]
     ngettext: Callable[[str, str, int], str]
     pgettext: Callable[[str, str], str]
@@ -54,10 +56,12 @@ def _(message: str) -> str:
 
 
 def ngettext(one: str, other: str, n: int) -> str:
+    """`message` or its plural for `n`, in the installed language."""
     return _installed.ngettext(one, other, n)
 
 
 def pgettext(context: str, message: str) -> str:
+    """`message` in `context`, in the installed language."""
     return _installed.pgettext(context, message)
 
 

@@ -1,76 +1,27 @@
-"""The engine interface every game implements, and the types shared by all games."""
+"""The engine interface every game implements, and the types shared by all games (the
+refusals of `rules/refusals.py` and the options type of `rules/options.py` too, re-exported
+here so that a game imports its vocabulary from one place)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from random import Random
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Annotated, Any, ClassVar, Generic, Protocol, TypeVar
 
 from rules.frozen import frozen
-
-if TYPE_CHECKING:  # rules.options builds on this module
-    from rules.options import OptionSet
+from rules.options import Options as Options
+from rules.options import OptionSet
+from rules.refusals import N_ as N_
+from rules.refusals import IllegalAction as IllegalAction
+from rules.refusals import Term as Term
+from rules.refusals import either as either
+from rules.refusals import illegal_count as illegal_count
 
 PLAYER_ID = "player id"
 PlayerId = Annotated[int, PLAYER_ID]
 """Opaque player id: a Discord user id, or a negative number for a bot seat. Marked, so that
 a state's fields holding one are known by their type hints (`rules.codec.with_player`)."""
-
-Options = Mapping[str, Any]
-
-
-class IllegalAction(Exception):
-    """Raised by `Engine.apply` for an action the rules forbid; the message is for the player.
-
-    `str(e)` is the English. The message is also kept as the catalog knows it, so that the
-    bot words it in the player's language (rules may not import the bot): `message`, the
-    English with `{field}`s that `values` fill in, and for a noun agreeing with a count,
-    `plural` (the catalog's plural form; the count is `values["n"]`).
-
-    `IllegalAction("It is not your turn.")`,
-    `IllegalAction("Move between {low} and {high} armies.", low=1, high=5)`; plurals are
-    built with `illegal_count`. A value that is a catalog message itself (an option's title)
-    is a `Term`; a tuple of values reads as alternatives ("1, 3 or 5"). Literal messages in
-    `IllegalAction(...)`, `N_(...)` and `illegal_count(...)` are extracted for the catalog
-    (`bot/catalog.py`).
-    """
-
-    def __init__(
-        self, message: str, /, *, plural: str | None = None, **values: str | int | tuple[Any, ...]
-    ) -> None:
-        """A refusal: `message` (or `plural`, for a count `n` other than 1) with `values`."""
-        self.message = message
-        self.plural = plural
-        self.values = values
-        text = plural if plural is not None and values.get("n") != 1 else message
-        english = {k: either(v) if isinstance(v, tuple) else v for k, v in values.items()}
-        super().__init__(text.format(**english))
-
-
-class Term(str):
-    """A refusal's value that is a catalog message itself (an option's title): the bot
-    translates it with the refusal."""
-
-
-def illegal_count(
-    one: str, other: str, /, n: int, **values: str | int | tuple[Any, ...]
-) -> IllegalAction:
-    """An IllegalAction whose words agree with the count `n` (mostly `{n}` in the message):
-    `illegal_count("Place {n} army.", "Place {n} armies.", n=3)`."""
-    return IllegalAction(one, plural=other, n=n, **values)
-
-
-def N_(message: str) -> str:
-    """Mark a message built away from its `IllegalAction` for the catalog (`bot/catalog.py`
-    extracts it); the bot translates it where it is shown."""
-    return message
-
-
-def either(values: Sequence[object]) -> str:
-    """Values as English alternatives: "1, 3 or 5"."""
-    words = [str(v) for v in values]
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
 
 
 @frozen
@@ -122,7 +73,7 @@ class Engine(Protocol[S]):
     """A game's rules: synchronous, pure and deterministic (docs/ARCHITECTURE.md).
 
     Engines subclass `rules.engine_base.EngineBase`, which implements the methods every game
-    does alike (options, storage, the AI's hook) from class attributes.
+    does alike (the gate of `apply`, options, storage, the AI's hook) from class attributes.
 
     An engine holds no state of its own: every method takes the game's state and returns a
     new one, so the service can keep states as JSON, replay them from a seed and an action

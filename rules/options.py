@@ -16,9 +16,12 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Container, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeGuard
+from typing import Any, TypeGuard
 
-from rules.core import IllegalAction, Options, Term
+from rules.refusals import IllegalAction, Term
+
+Options = Mapping[str, Any]
+"""House options as chosen: a JSON-safe mapping of option names to values."""
 
 OptionValue = bool | int | str
 """What an option can be set to: on/off, a whole number, or one of its choices' values."""

@@ -3,9 +3,9 @@ AI for an absent player (by the host) and taken back.
 
 These are actions like any other, so the action log holds them and a replay repeats them.
 But they are nobody's turn: a player may resign while someone else is to act, so
-`legal_actions` never lists them (the AI never resigns) and each engine's `apply` hands them
+`legal_actions` never lists them (the AI never resigns) and `EngineBase.apply` hands them
 here before its turn check. What a resignation does to the game is each game's rule: the
-`resign` hook an engine passes to `apply_seat_action`.
+engine's `resign_rule`, which `apply_seat_action` runs.
 
 Every game state keeps a `seating` field (`Seating`); it is `added_later`, so games saved
 before it load, and dump as before until someone leaves.
@@ -84,7 +84,12 @@ class SeatTakenBack(Event):
 
 
 class Seated(Protocol):
-    """A game state: every one has a `seating`."""
+    """A game state: every one has its `players` and a `seating`."""
+
+    @property
+    def players(self) -> Sequence[PlayerId]:
+        """Everyone playing, in seat order."""
+        ...
 
     @property
     def seating(self) -> Seating:
@@ -96,6 +101,16 @@ S = TypeVar("S", bound=Seated)
 ResignRule = Callable[[S, PlayerId], Step[S]]
 """A game's rule for a resignation: the state (with the resigner already in
 `seating.resigned`) and the resigner -> the next state and its events (a `Resigned` first)."""
+
+
+def one_seat_each(seats: Sequence[PlayerId]) -> None:
+    """Refuse a table where someone holds two seats.
+
+    Raises:
+        IllegalAction: If a player is seated twice.
+    """
+    if len(set(seats)) != len(seats):
+        raise IllegalAction("A player can take only one seat.")
 
 
 def with_seating(state: S, seating: Seating) -> S:

@@ -71,18 +71,20 @@ def test_rules_never_use_the_global_random_functions() -> None:
                 assert not names & GLOBAL_RANDOM, f"{path}: from random import {names}"
 
 
-def test_no_import_cycles_inside_bot() -> None:
-    """`bot/` is layered: no module may reach itself through imports (even type-only ones),
-    so each part can be read, tested and replaced on its own."""
+@pytest.mark.parametrize("package", ["bot", "rules"])
+def test_no_import_cycles_inside(package: str) -> None:
+    """`bot/` and `rules/` are layered: no module may reach itself through imports (even
+    type-only ones), so each part can be read, tested and replaced on its own."""
     edges: dict[str, set[str]] = {}
-    for path in package_files("bot"):
+    inside = f"{package}."
+    for path in package_files(package):
         module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("bot."):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith(inside):
                 edges.setdefault(module, set()).add(node.module)
             elif isinstance(node, ast.Import):
                 edges.setdefault(module, set()).update(
-                    a.name for a in node.names if a.name.startswith("bot.")
+                    a.name for a in node.names if a.name.startswith(inside)
                 )
 
     def reaches(start: str, goal: str, seen: set[str]) -> list[str] | None:

@@ -58,7 +58,7 @@ from rules.cock_and_bull.state import (
 )
 from rules.core import Action, Event, IllegalAction, Options, Outcome, PlayerId, Step
 from rules.engine_base import EngineBase
-from rules.seats import Resigned, apply_seat_action, is_seat_action, resigned_last
+from rules.seats import Resigned, resigned_last
 
 STATE_VERSION = 1
 UNIFORM_DIE = (Face.COCK, Face.COCK, Face.BULL, Face.BULL, Face.MONKEY, Face.MONKEY)
@@ -81,6 +81,13 @@ def parse_rules(options: Options, players: int | range = PLAYERS) -> Rules:
     )
 
 
+def _opponent_wins(state: CockAndBullState, player: PlayerId) -> Step[CockAndBullState]:
+    """A resignation ends the match: the opponent wins it, whatever the score."""
+    opponent = state.players[1 - state.seat_of(player)]
+    over = replace(state, phase=Phase.OVER, pending_group=None, pending_points=0)
+    return Step(over, (Resigned(player, winners=(opponent,)),))
+
+
 class CockAndBull(EngineBase[CockAndBullState]):
     """The Cock & Bull engine (see `rules.core.Engine`)."""
 
@@ -92,6 +99,7 @@ class CockAndBull(EngineBase[CockAndBullState]):
     state_type = CockAndBullState
     state_version = STATE_VERSION
     ai_choice = staticmethod(ai.choose)
+    resign_rule = staticmethod(_opponent_wins)
 
     # --- the engine interface ------------------------------------------------------------
 
@@ -137,24 +145,11 @@ class CockAndBull(EngineBase[CockAndBullState]):
             Phase.TAKE_OR_DECLINE: (TAKE, DECLINE),
         }[state.phase]
 
-    def apply(
+    def play(
         self, state: CockAndBullState, player: PlayerId, action: Action, rng: Random
     ) -> Step[CockAndBullState]:
         """Roll (the dice come from `rng`) or make the choice on offer; a resignation hands
-        the match to the opponent (`rules.seats`)."""
-        if is_seat_action(action):
-            over = state.phase is Phase.OVER
-            return apply_seat_action(
-                state, player, action, seats=state.players, over=over, resign=_opponent_wins
-            )
-        if player not in state.players:
-            raise IllegalAction("You are not playing in this game.")
-        if player not in self.to_act(state):
-            if state.phase is Phase.OVER:
-                raise IllegalAction("The game is over.")
-            raise IllegalAction("It is not your turn.")
-        if action not in self.legal_actions(state, player):
-            raise IllegalAction("That move is not available right now.")
+        the match to the opponent (`resign_rule`)."""
         return _BY_VERB[Verb(action.verb)](self, state, state.seat_of(player), action, rng)
 
     def outcome(self, state: CockAndBullState) -> Outcome | None:
@@ -405,13 +400,6 @@ def _match_decided(state: CockAndBullState) -> bool:
         # Played to a point limit: ends after the game in which someone reaches it.
         return max(state.match_points) >= rules.point_limit
     return max(state.wins) > rules.best_of // 2
-
-
-def _opponent_wins(state: CockAndBullState, player: PlayerId) -> Step[CockAndBullState]:
-    """A resignation ends the match: the opponent wins it, whatever the score."""
-    opponent = state.players[1 - state.seat_of(player)]
-    over = replace(state, phase=Phase.OVER, pending_group=None, pending_points=0)
-    return Step(over, (Resigned(player, winners=(opponent,)),))
 
 
 def match_winner(state: CockAndBullState) -> int:

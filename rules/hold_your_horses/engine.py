@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from random import Random
 
-from rules.core import Action, Event, IllegalAction, Options, Outcome, PlayerId, Step
+from rules.core import N_, Action, Event, IllegalAction, Options, Outcome, PlayerId, Step
 from rules.engine_base import EngineBase
 from rules.hold_your_horses import ai
 from rules.hold_your_horses.actions import ROLL, Verb
@@ -43,7 +43,7 @@ from rules.hold_your_horses.state import (
     leaders,
     totals,
 )
-from rules.seats import ai_plays_on, apply_seat_action, is_seat_action, resigned_last
+from rules.seats import ai_plays_on, one_seat_each, resigned_last
 
 STATE_VERSION = 1
 PLAYERS = range(2, 13)
@@ -90,6 +90,9 @@ class HoldYourHorses(EngineBase[HoldYourHorsesState]):
     state_type = HoldYourHorsesState
     state_version = STATE_VERSION
     ai_choice = staticmethod(ai.choose)
+    resign_rule = staticmethod(ai_plays_on)
+    not_your_turn = N_("It is not your roll.")
+    unavailable = N_("The only move is to roll the dice.")
 
     # --- the engine interface ------------------------------------------------------------
 
@@ -109,24 +112,11 @@ class HoldYourHorses(EngineBase[HoldYourHorsesState]):
         """Roll, for the roller."""
         return (ROLL,) if player in self.to_act(state) else ()
 
-    def apply(
+    def play(
         self, state: HoldYourHorsesState, player: PlayerId, action: Action, rng: Random
     ) -> Step[HoldYourHorsesState]:
         """Roll the dice (from `rng`); everything the roll causes follows. A resigner's seat
-        is rolled for by the AI to the end (`rules.seats`)."""
-        if is_seat_action(action):
-            over = state.phase is Phase.OVER
-            return apply_seat_action(
-                state, player, action, seats=state.players, over=over, resign=ai_plays_on
-            )
-        if player not in state.players:
-            raise IllegalAction("You are not playing in this game.")
-        if state.phase is Phase.OVER:
-            raise IllegalAction("The game is over.")
-        if player not in self.to_act(state):
-            raise IllegalAction("It is not your roll.")
-        if action not in self.legal_actions(state, player):
-            raise IllegalAction("The only move is to roll the dice.")
+        is rolled for by the AI to the end (`resign_rule`)."""
         return _BY_VERB[Verb(action.verb)](self, state, action, rng)
 
     def outcome(self, state: HoldYourHorsesState) -> Outcome | None:
@@ -163,8 +153,7 @@ class HoldYourHorses(EngineBase[HoldYourHorsesState]):
         rolls first."""
         if len(seats) not in PLAYERS:
             raise IllegalAction("Hold Your Horses is for 2 to 12 players.")
-        if len(set(seats)) != len(seats):
-            raise IllegalAction("Each player takes one seat.")
+        one_seat_each(seats)
         rules = parse_rules(options, len(seats))
         state = HoldYourHorsesState(
             v=STATE_VERSION,

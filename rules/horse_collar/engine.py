@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from random import Random
 
-from rules.core import Action, Event, IllegalAction, Options, Outcome, PlayerId, Step
+from rules.core import N_, Action, Event, IllegalAction, Options, Outcome, PlayerId, Step
 from rules.engine_base import EngineBase
 from rules.horse_collar import ai
 from rules.horse_collar.actions import Verb
@@ -40,7 +40,7 @@ from rules.horse_collar.state import (
     TurnStarted,
     WeightShot,
 )
-from rules.seats import Resigned, apply_seat_action, is_seat_action, resigned_last
+from rules.seats import Resigned, one_seat_each, resigned_last
 
 STATE_VERSION = 1
 PLAYERS = range(2, 17)
@@ -74,6 +74,18 @@ def group_sides(seats: Sequence[PlayerId], sides: int) -> tuple[tuple[PlayerId, 
     return tuple(tuple(seats[s * size : (s + 1) * size]) for s in range(sides))
 
 
+def _side_resigns(state: HorseCollarState, player: PlayerId) -> Step[HorseCollarState]:
+    """The AI takes a resigner's shots, unless every player of their side has resigned: that
+    side is out, and when one side alone has players left, it wins."""
+    manned = [
+        s for s, players in enumerate(state.sides) if set(players) - set(state.seating.resigned)
+    ]
+    if len(manned) > 1:
+        return Step(state, (Resigned(player),))
+    won = Resigned(player, winners=state.sides[manned[0]])
+    return Step(replace(state, winners=(manned[0],)), (won,))
+
+
 class HorseCollar(EngineBase[HorseCollarState]):
     """The Horse Collar engine (see `rules.core.Engine`)."""
 
@@ -85,6 +97,9 @@ class HorseCollar(EngineBase[HorseCollarState]):
     state_type = HorseCollarState
     state_version = STATE_VERSION
     ai_choice = staticmethod(ai.choose)
+    resign_rule = staticmethod(_side_resigns)
+    not_your_turn = N_("It is not your shot.")
+    unavailable = N_("That is not a shot setting you can choose now.")
 
     # --- the engine interface ------------------------------------------------------------
 
@@ -95,8 +110,7 @@ class HorseCollar(EngineBase[HorseCollarState]):
         by side, in side order."""
         if len(seats) not in PLAYERS:
             raise IllegalAction("Horse Collar is for 2 to 16 players.")
-        if len(set(seats)) != len(seats):
-            raise IllegalAction("A player can take only one seat.")
+        one_seat_each(seats)
         rules = parse_rules(options, len(seats))
         sides = group_sides(seats, rules.sides)
         return HorseCollarState(
@@ -125,23 +139,11 @@ class HorseCollar(EngineBase[HorseCollarState]):
             return ()
         return shot_actions(state)
 
-    def apply(
+    def play(
         self, state: HorseCollarState, player: PlayerId, action: Action, rng: Random
     ) -> Step[HorseCollarState]:
         """Change a setting, or shoot with the execution noise drawn from `rng`; a resigner's
-        shots are the AI's unless their side is left empty (`rules.seats`)."""
-        if is_seat_action(action):
-            return apply_seat_action(
-                state, player, action, seats=state.seats, over=state.over, resign=_side_resigns
-            )
-        if player not in state.seats:
-            raise IllegalAction("You are not playing in this game.")
-        if state.over:
-            raise IllegalAction("The game is over.")
-        if player != state.shooter:
-            raise IllegalAction("It is not your shot.")
-        if action not in self.legal_actions(state, player):
-            raise IllegalAction("That is not a shot setting you can choose now.")
+        shots are the AI's unless their side is left empty (`resign_rule`)."""
         aim = aim_after(state, player, action)
         seat = state.seat_of(player)
         aims = tuple(aim if s == seat else a for s, a in enumerate(state.aims))
@@ -174,7 +176,7 @@ class HorseCollar(EngineBase[HorseCollarState]):
                     "corner_hangers": stats.corner_hangers,
                     "hickeys": stats.hickeys,
                 }
-                for p, stats in zip(state.seats, state.stats, strict=True)
+                for p, stats in zip(state.players, state.stats, strict=True)
             },
         )
         return resigned_last(outcome, state.seating)
@@ -270,18 +272,6 @@ _BY_VERB: dict[Verb, Handler] = {
 }
 
 
-def _side_resigns(state: HorseCollarState, player: PlayerId) -> Step[HorseCollarState]:
-    """The AI takes a resigner's shots, unless every player of their side has resigned: that
-    side is out, and when one side alone has players left, it wins."""
-    manned = [
-        s for s, players in enumerate(state.sides) if set(players) - set(state.seating.resigned)
-    ]
-    if len(manned) > 1:
-        return Step(state, (Resigned(player),))
-    won = Resigned(player, winners=state.sides[manned[0]])
-    return Step(replace(state, winners=(manned[0],)), (won,))
-
-
 def _next_turn(state: HorseCollarState, events: list[Event]) -> Step[HorseCollarState]:
     """Each side's turn starts on a cleared board."""
     state = replace(state, shot=0, weights=())
@@ -304,5 +294,5 @@ def _count_hickeys(state: HorseCollarState, side: int) -> tuple[SeatStats, ...]:
     players = state.sides[side]
     return tuple(
         replace(stats, hickeys=stats.hickeys + 1) if p in players else stats
-        for p, stats in zip(state.seats, state.stats, strict=True)
+        for p, stats in zip(state.players, state.stats, strict=True)
     )

@@ -139,7 +139,7 @@ class HorseCollarState:
     seating: Seating = seating_field()  # who resigned, or left their seat to the AI
 
     @property
-    def seats(self) -> tuple[PlayerId, ...]:
+    def players(self) -> tuple[PlayerId, ...]:
         """Every player, side by side, in shooting order."""
         return tuple(p for side in self.sides for p in side)
 
@@ -160,8 +160,8 @@ class HorseCollarState:
         return players[self.shot // (WEIGHTS_PER_TURN // len(players))]
 
     def seat_of(self, player: PlayerId) -> int:
-        """`player`'s index in `seats`."""
-        return self.seats.index(player)
+        """`player`'s index in `players`."""
+        return self.players.index(player)
 
     def side_of(self, player: PlayerId) -> int:
         """The side `player` plays for."""

@@ -16,10 +16,12 @@ whole roll up (faces high to low, and the losses) in `_BATTLES`, built once at i
 no roll sorts or compares dice. Tested by tests/rules/risk/test_fast.py (the same rolls as
 `battle.roll_battle`, the generator in the same place after).
 
-Rule 2: the enum members the per-action code compares are module globals here (`OVER` is
-`Phase.OVER`): Python 3.11 reads a member through `EnumType`'s `__getattr__` hook, several
-times the cost of a global. They may be used only where the member itself would be, with
-`is` or `==`. Tested by tests/rules/risk/test_fast.py (each global is its member).
+Rule 2: the verbs the one-action legality check (`_fast_legal.py`) compares most are module
+globals here (`PLACE_AT` is `Verb.PLACE_AT`): Python 3.11 reads a member through
+`EnumType`'s `__getattr__` hook, several times the cost of a global. They may be used only
+inside the fence, where the member itself would be, with `is` or `==`; the rule modules
+write `Phase.X` and `Verb.X`. Tested by tests/rules/risk/test_fast.py (each global is its
+member).
 """
 
 from __future__ import annotations
@@ -29,16 +31,7 @@ from random import Random
 
 from rules.risk.actions import Verb
 from rules.risk.battle import MAX_ATTACK_DICE, MAX_DEFEND_DICE, Battle, losses
-from rules.risk.state import Phase
 
-OVER, DEFEND, ATTACK, MOVE_IN, REINFORCE, SETUP_PLACE = (
-    Phase.OVER,
-    Phase.DEFEND,
-    Phase.ATTACK,
-    Phase.MOVE_IN,
-    Phase.REINFORCE,
-    Phase.SETUP_PLACE,
-)
 PLACE_AT, ATTACK_FROM, ASSAULT = Verb.PLACE_AT, Verb.ATTACK_FROM, Verb.ASSAULT
 
 

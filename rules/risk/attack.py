@@ -8,7 +8,7 @@ from random import Random
 from typing import Any
 
 from rules.core import Action, Event, IllegalAction, PlayerId, Step
-from rules.risk._fast import ATTACK, MOVE_IN, roll_battle
+from rules.risk._fast import roll_battle
 from rules.risk.actions import BACK, attack_from, attack_to
 from rules.risk.battle import Battle, losses, max_attack_dice, max_defend_dice, roll
 from rules.risk.missions import effective_mission
@@ -178,7 +178,7 @@ def _rolled(source: str, target: str, armies: list[int], stop: int) -> dict[str,
     selected the attack still `source` -> `target`, "" when it is over)."""
     return {
         "armies": tuple(armies),
-        "phase": ATTACK,
+        "phase": Phase.ATTACK,
         "last_battle": (source, target),
         "attack_dice": 0,
         "blitz_stop": stop,
@@ -295,7 +295,7 @@ def assault(
     dice = max_attack_dice(state.armies[INDEX[source]])
     blitzed = attack(state, source, target, dice, stop, rng, keep)
     after = blitzed.state
-    if after.phase is not MOVE_IN:  # over, or moved in at the capture
+    if after.phase is not Phase.MOVE_IN:  # over, or moved in at the capture
         return blitzed
     behind = after.armies[INDEX[after.source]]  # the dice have moved in already
     moved = move_in(after, after.move_min + max(behind - keep, 0))

@@ -22,7 +22,7 @@ from rules.codec import Upgrade
 from rules.core import Action, Event, IllegalAction, Options, Outcome, PlayerId, Step
 from rules.engine_base import EngineBase
 from rules.risk import ai
-from rules.risk._fast import DEFEND, OVER, REINFORCE
+from rules.risk._fast_legal import is_legal
 from rules.risk.actions import (
     Verb,
     parse_assault,
@@ -41,7 +41,7 @@ from rules.risk.attack import (
     needs_defender_choice,
 )
 from rules.risk.battle import max_attack_dice
-from rules.risk.legal import is_legal, legal_actions, refusal
+from rules.risk.legal import legal_actions, refusal
 from rules.risk.options import OPTIONS
 from rules.risk.queries import army_count, must_trade, placeable, territory_count, trade_options
 from rules.risk.resign import resign
@@ -63,7 +63,7 @@ from rules.risk.turn import (
     reinforce,
     trade,
 )
-from rules.seats import SEAT_VERBS, apply_seat_action, resigned_last
+from rules.seats import resigned_last
 
 __all__ = [
     "TERRITORY_BONUS",
@@ -93,6 +93,7 @@ class Risk(EngineBase[RiskState]):
     state_version = STATE_VERSION
     upgrades = UPGRADES
     ai_choice = staticmethod(ai.choose)
+    resign_rule = staticmethod(resign)
 
     # --- the engine interface ------------------------------------------------------------
 
@@ -114,29 +115,29 @@ class Risk(EngineBase[RiskState]):
             return ()
         return legal_actions(state)
 
-    def apply(
+    def play(
         self, state: RiskState, player: PlayerId, action: Action, rng: Random
     ) -> Step[RiskState]:
         """One action (dice and reshuffles from `rng`); then the player whose turn it is wins
         if their secret mission is complete. A resignation is `resign.resign`'s
-        (`rules.seats`)."""
-        if action.verb in SEAT_VERBS:
-            over = state.phase is Phase.OVER
-            return apply_seat_action(
-                state, player, action, seats=state.players, over=over, resign=resign
-            )
-        if player != _actor(state):
-            if player not in state.players:
-                raise IllegalAction("You are not playing in this game.")
-            if state.phase is Phase.OVER:
-                raise IllegalAction("The game is over.")
-            if state.phase is Phase.DEFEND:
-                raise IllegalAction("Waiting for the defender to choose their dice.")
-            raise IllegalAction("It is not your turn.")
-        if not is_legal(state, action):
-            raise refusal(state, action)
+        (`resign_rule`)."""
         step = _BY_VERB[action.verb](state, action, rng)
         return check_mission(step) if state.missions else step  # Secret Mission Risk only
+
+    def out_of_turn(self, state: RiskState) -> IllegalAction:
+        """While a defender chooses their dice, everyone else waits for them."""
+        if state.phase is Phase.DEFEND:
+            return IllegalAction("Waiting for the defender to choose their dice.")
+        return super().out_of_turn(state)
+
+    def is_legal(self, state: RiskState, player: PlayerId, action: Action) -> bool:
+        """`_fast_legal.is_legal`: the same answer as `action in legal_actions`, without listing
+        them all."""
+        return is_legal(state, action)
+
+    def refusal(self, state: RiskState, action: Action) -> IllegalAction:
+        """Why the action is refused, from what the phase and choice so far allow."""
+        return refusal(state, action)
 
     def outcome(self, state: RiskState) -> Outcome | None:
         """Places: the winners, then the players left by territories and armies, then the
@@ -186,9 +187,9 @@ class Risk(EngineBase[RiskState]):
 
 def _actor(state: RiskState) -> PlayerId | None:
     """Who acts now (`Risk.to_act`'s one player), None once the game is over."""
-    if state.phase is OVER:
+    if state.phase is Phase.OVER:
         return None
-    if state.phase is DEFEND:
+    if state.phase is Phase.DEFEND:
         return state.owner(state.target)
     return state.players[state.current]
 
@@ -225,7 +226,7 @@ def _place_at(state: RiskState, action: Action, rng: Random) -> Step[RiskState]:
 
 def _place_armies(state: RiskState, territory: str, armies: int) -> Step[RiskState]:
     placement = ((INDEX[territory], armies),)
-    if state.phase is REINFORCE:
+    if state.phase is Phase.REINFORCE:
         return reinforce(state, placement)
     return setup_place(state, placement)
 

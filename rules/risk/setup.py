@@ -10,7 +10,6 @@ from typing import Any
 
 from rules.core import IllegalAction, Options, PlayerId, Step
 from rules.risk import cards
-from rules.risk._fast import SETUP_PLACE
 from rules.risk.missions import mission_deck
 from rules.risk.options import OPTIONS
 from rules.risk.queries import two_player
@@ -34,6 +33,7 @@ from rules.risk.state import (
     with_armies,
 )
 from rules.risk.turn import next_seat, start_turn
+from rules.seats import one_seat_each
 
 START_ARMIES = {3: 35, 4: 30, 5: 25, 6: 20}
 TWO_PLAYER_ARMIES = 40  # each player and the neutral army
@@ -79,8 +79,7 @@ def initial_state(seats: Sequence[PlayerId], options: Options, rng: Random) -> R
     army (see `Risk.initial_state`)."""
     if len(seats) not in PLAYERS:
         raise IllegalAction("Risk is for 2 to 6 players.")
-    if len(set(seats)) != len(seats):
-        raise IllegalAction("A player cannot take two seats.")
+    one_seat_each(seats)
     if NEUTRAL in seats:
         raise IllegalAction("Player id 0 is reserved for the neutral army.")
     rules = parse_rules(options, len(seats))
@@ -225,7 +224,7 @@ def next_setup_turn(
         s = (seat + k) % n
         if setup_left[s] > 0:
             budget = min(TWO_PLAYER_SETUP_TURN, setup_left[s]) if n == 2 else 0
-            placed.update(current=s, phase=SETUP_PLACE, to_place=budget, source="")
+            placed.update(current=s, phase=Phase.SETUP_PLACE, to_place=budget, source="")
             return Step(evolved(state, placed), ())
     if placed:
         state = evolved(state, placed)

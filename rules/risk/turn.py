@@ -10,7 +10,6 @@ from random import Random
 
 from rules.core import Event, PlayerId, Step
 from rules.risk import cards
-from rules.risk._fast import ATTACK
 from rules.risk.missions import effective_mission, is_complete
 from rules.risk.queries import (
     alive,
@@ -111,7 +110,7 @@ def reinforce(state: RiskState, placements: Sequence[tuple[int, int]]) -> Step[R
     events = tuple(ArmiesPlaced(me, me, SLUGS[i], n, armies[i], left) for i, n in placements)
     changes = {"armies": armies, "to_place": left, "source": ""}
     if not left:  # all placed before attacking (after a trade-down: attack on)
-        changes.update(phase=ATTACK, resume_attack=False)
+        changes.update(phase=Phase.ATTACK, resume_attack=False)
     return Step(evolved(state, changes), events)
 
 

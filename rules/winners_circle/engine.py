@@ -14,7 +14,7 @@ from random import Random
 
 from rules.core import N_, Action, Event, IllegalAction, Options, Outcome, PlayerId, Step
 from rules.engine_base import EngineBase
-from rules.seats import ai_plays_on, apply_seat_action, is_seat_action, resigned_last
+from rules.seats import ai_plays_on, one_seat_each, resigned_last
 from rules.winners_circle import ai
 from rules.winners_circle.actions import (
     NEXT_RACE,
@@ -128,6 +128,7 @@ class WinnersCircle(EngineBase[WinnersCircleState]):
     state_type = WinnersCircleState
     state_version = STATE_VERSION
     ai_choice = staticmethod(ai.choose)
+    resign_rule = staticmethod(ai_plays_on)
 
     # --- the engine interface ------------------------------------------------------------
 
@@ -137,8 +138,7 @@ class WinnersCircle(EngineBase[WinnersCircleState]):
         """Race 1 prepared from the shuffled deck; a random player bets first."""
         if len(seats) not in PLAYERS:
             raise IllegalAction("Winner's Circle is for 2 to 6 players.")
-        if len(set(seats)) != len(seats):
-            raise IllegalAction("A player can take only one seat.")
+        one_seat_each(seats)
         rules = parse_rules(options, len(seats))
         deck = tuple(c.id for c in (ROYAL_TURF_CARDS if rules.royal_turf else HORSE_CARDS))
         first = rng.randrange(len(seats))  # race 1: a random player bets first
@@ -181,25 +181,16 @@ class WinnersCircle(EngineBase[WinnersCircleState]):
             return tuple(move_action(h) for h in state.running() if state.is_face_up(h))
         return (NEXT_RACE,)
 
-    def apply(
+    def play(
         self, state: WinnersCircleState, player: PlayerId, action: Action, rng: Random
     ) -> Step[WinnersCircleState]:
         """Bet, roll (the die from `rng`), move, or start the next race (shuffled by `rng`).
-        A resigner's seat is played out by the AI (`rules.seats`)."""
-        if is_seat_action(action):
-            over = state.phase is Phase.OVER
-            return apply_seat_action(
-                state, player, action, seats=state.players, over=over, resign=ai_plays_on
-            )
-        if player not in state.players:
-            raise IllegalAction("You are not playing in this game.")
-        if player not in self.to_act(state):
-            if state.phase is Phase.OVER:
-                raise IllegalAction("The game is over.")
-            raise IllegalAction("It is not your turn.")
-        if action not in self.legal_actions(state, player):
-            raise IllegalAction(_refusal(state, action))
+        A resigner's seat is played out by the AI (`resign_rule`)."""
         return _BY_VERB[Verb(action.verb)](self, state, action, rng)
+
+    def refusal(self, state: WinnersCircleState, action: Action) -> IllegalAction:
+        """Why the player to act may not take `action`: what the phase wants instead."""
+        return IllegalAction(_refusal(state, action))
 
     def outcome(self, state: WinnersCircleState) -> Outcome | None:
         """Places by money after the three races (equal money shares a place)."""

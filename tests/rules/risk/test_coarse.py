@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from rules.core import Action, IllegalAction, PlayerId, setup_rng, step_rng
 from rules.risk import ENGINE
+from rules.risk._fast_legal import is_legal
 from rules.risk.actions import (
     Verb,
     assault,
@@ -26,7 +27,7 @@ from rules.risk.actions import (
     place_at,
     place_on,
 )
-from rules.risk.legal import is_legal, legal_actions
+from rules.risk.legal import legal_actions
 from rules.risk.queries import how_many, placeable
 from rules.risk.state import (
     ADJACENT,

@@ -14,9 +14,10 @@ from hypothesis import strategies as st
 
 from rules.core import Action, setup_rng, step_rng
 from rules.risk import ENGINE
+from rules.risk._fast_legal import is_legal
 from rules.risk.actions import COARSE_VERBS, Verb, place_at, trade
 from rules.risk.engine import needs_defender_choice
-from rules.risk.legal import is_legal, legal_actions
+from rules.risk.legal import legal_actions
 from rules.risk.state import ADJACENT, SLUGS, RiskState
 
 TERRITORY_VERBS = (
