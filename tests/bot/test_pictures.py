@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import importlib
 import multiprocessing
 import os
 import subprocess
@@ -23,7 +24,6 @@ from bot.language.i18n import _, speaking
 from bot.table import pictures
 from bot.table.presenter import Picture
 from cogs.cock_and_bull import CockAndBullPresenter
-from cogs.pictures import prepare
 from images.words import use_translations
 from rules.core import Event, PlayerId, setup_rng
 from rules.registry import ENGINES
@@ -61,6 +61,9 @@ class StuckOncePresenter(CockAndBullPresenter):
 async def one_worker() -> AsyncIterator[None]:
     """One picture worker, prepared as the bot prepares its own (`cogs.pictures`); this
     process draws with the bot's catalogs meanwhile too."""
+    # The module as imported now: a bot closed in this process unloaded its extensions,
+    # and a worker is sent `prepare` by name.
+    prepare = importlib.import_module("cogs.pictures").prepare
     prepare(None)
     pictures.use_workers(1, [CockAndBullPresenter()], functools.partial(prepare, None))
     try:
