@@ -24,6 +24,7 @@ from bot.language.i18n import _, speaking
 from bot.table import pictures
 from bot.table.presenter import Picture
 from cogs.cock_and_bull import CockAndBullPresenter
+from images import words
 from images.words import use_translations
 from rules.core import Event, PlayerId, setup_rng
 from rules.registry import ENGINES
@@ -64,6 +65,7 @@ async def one_worker() -> AsyncIterator[None]:
     # The module as imported now: a bot closed in this process unloaded its extensions,
     # and a worker is sent `prepare` by name.
     prepare = importlib.import_module("cogs.pictures").prepare
+    worded = words._installed  # put back after: pictures kept are keyed by language alone
     prepare(None)
     pictures.use_workers(1, [CockAndBullPresenter()], functools.partial(prepare, None))
     try:
@@ -72,7 +74,7 @@ async def one_worker() -> AsyncIterator[None]:
     finally:
         pictures.stop()
         pictures.use_workers(0, [])
-        use_translations(None)
+        use_translations(worded)
 
 
 def a_state() -> Any:
