@@ -1,13 +1,45 @@
-"""Fixtures every test package may use: the database URLs of both backends."""
+"""Fixtures every test package may use: the database URLs of both backends; and how the
+suite runs in parallel (pytest-xdist, `-n auto` in pyproject.toml's addopts)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from tests.databases import fresh_schema
+
+WORKERS_PER_CORE = 2  # most slow tests wait (on a bot process, a timer) with the CPU idle
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto`: as many workers as `PYTEST_XDIST_AUTO_NUM_WORKERS` says, else two per core
+    so that one worker's waits are another's CPU time; none (the tests run in this process)
+    with `-s`, whose output only this process shows."""
+    if config.option.capture == "no":
+        return 0
+    if count := os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS", "").strip():
+        return int(count)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return WORKERS_PER_CORE * (cores or 1)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest tests first, so that none starts late and keeps the run waiting at its
+    end: those marked `starts_first` (one long test, e.g. mypy over the tree), then those
+    that start real bot processes (the `launch` fixture), then the rest of the end-to-end
+    tests (the fake Discord); the quick tests fill the workers' gaps. Each worker takes
+    the next test as it finishes one (`--maxschedchunk 1` in pyproject.toml's addopts)."""
+
+    def rank(item: pytest.Item) -> int:
+        fixtures = getattr(item, "fixturenames", ())
+        if item.get_closest_marker("starts_first"):
+            return 0
+        return 1 if "launch" in fixtures else 2 if "fake" in fixtures else 3
+
+    items.sort(key=rank)
 
 
 @pytest.fixture

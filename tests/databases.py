@@ -50,10 +50,12 @@ async def _require_server(url: str) -> None:
 @asynccontextmanager
 async def fresh_schema() -> AsyncIterator[str]:
     """A URL whose tables live in a new, empty schema, dropped afterwards: tests running
-    in parallel or again never meet each other's rows."""
+    in parallel or again never meet each other's rows. Its name says which pytest-xdist
+    worker made it (`gw0`, ...), should one be left behind."""
     url = server_url()
     await _require_server(url)
-    schema = f"test_{secrets.token_hex(6)}"
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    schema = f"test_{worker}_{secrets.token_hex(6)}"
     admin = await asyncpg.connect(url)
     try:
         await admin.execute(f"CREATE SCHEMA {schema}")

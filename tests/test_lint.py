@@ -6,9 +6,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.starts_first
 def test_ruff_finds_nothing() -> None:
     run = subprocess.run(
         [sys.executable, "-m", "ruff", "check", "--no-cache", "."],

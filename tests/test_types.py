@@ -9,9 +9,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.starts_first
 def test_mypy_finds_nothing() -> None:
     run = subprocess.run(
         [sys.executable, "-m", "mypy"],

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import importlib
 import multiprocessing
 import os
 import subprocess
@@ -23,7 +24,7 @@ from bot.language.i18n import _, speaking
 from bot.table import pictures
 from bot.table.presenter import Picture
 from cogs.cock_and_bull import CockAndBullPresenter
-from cogs.pictures import prepare
+from images import words
 from images.words import use_translations
 from rules.core import Event, PlayerId, setup_rng
 from rules.registry import ENGINES
@@ -61,6 +62,10 @@ class StuckOncePresenter(CockAndBullPresenter):
 async def one_worker() -> AsyncIterator[None]:
     """One picture worker, prepared as the bot prepares its own (`cogs.pictures`); this
     process draws with the bot's catalogs meanwhile too."""
+    # The module as imported now: a bot closed in this process unloaded its extensions,
+    # and a worker is sent `prepare` by name.
+    prepare = importlib.import_module("cogs.pictures").prepare
+    worded = words._installed  # put back after: pictures kept are keyed by language alone
     prepare(None)
     pictures.use_workers(1, [CockAndBullPresenter()], functools.partial(prepare, None))
     try:
@@ -69,7 +74,7 @@ async def one_worker() -> AsyncIterator[None]:
     finally:
         pictures.stop()
         pictures.use_workers(0, [])
-        use_translations(None)
+        use_translations(worded)
 
 
 def a_state() -> Any:
@@ -104,7 +109,9 @@ async def test_a_worker_speaks_the_language_of_the_request(one_worker: None) -> 
 async def test_a_stuck_worker_is_replaced_and_the_board_drawn_again(
     one_worker: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(pictures, "DRAW_TIMEOUT", 1.0)
+    # Ten seconds, shortened; time enough still for a new worker to start and draw the board
+    # on a machine the parallel tests keep busy.
+    monkeypatch.setattr(pictures, "DRAW_TIMEOUT", 5.0)
     stuck = [worker.pid for worker in multiprocessing.active_children()]
     assert stuck
     picture = await pictures.draw(StuckOncePresenter(tmp_path / "mark"), a_state(), NAMES, ())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from dataclasses import replace
@@ -106,10 +107,21 @@ async def start_parlour(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Parl
         await task
 
 
+@pytest.fixture(scope="session")
+def layer_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The picture layers' `CACHE_DIR` of every bot process in the run, whichever worker
+    started it: the first to draw a layer leaves it for the others (a layer is written
+    atomically, images/layer_cache.py), and no test writes in the home directory."""
+    run = tmp_path_factory.getbasetemp()
+    if "PYTEST_XDIST_WORKER" in os.environ:
+        run = run.parent  # the run's own, above each worker's
+    return run / "layers"
+
+
 @pytest.fixture
-async def launch(fake: FakeDiscord) -> AsyncIterator[Launcher]:
-    """Start `python -m bot` processes; every one is killed at teardown (before the fake
-    Discord closes)."""
+async def launch(fake: FakeDiscord, layer_cache: Path) -> AsyncIterator[Launcher]:
+    """Start `python -m bot` processes (with the run's `layer_cache` unless `env` names
+    another); every one is killed at teardown (before the fake Discord closes)."""
     started: list[BotProcess] = []
 
     async def start(cwd: Path, env: Mapping[str, str], *args: str) -> BotProcess:
@@ -119,7 +131,7 @@ async def launch(fake: FakeDiscord) -> AsyncIterator[Launcher]:
             "bot",
             *args,
             cwd=cwd,
-            env=dict(env),
+            env={"CACHE_DIR": str(layer_cache), **env},
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.DEVNULL,
             stderr=asyncio.subprocess.PIPE,

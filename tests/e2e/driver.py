@@ -11,6 +11,7 @@ from typing import Any
 from PIL import Image
 
 from tests.e2e.fake_discord import (
+    PATIENCE,
     STRING_SELECT,
     FakeDiscord,
     FakeMessage,
@@ -133,7 +134,7 @@ def private_replies(fake: FakeDiscord, user: JSON) -> list[str]:
     return [m.content for m in fake.ephemeral_for(user)]
 
 
-async def eventually(check: Callable[[], Awaitable[bool]], timeout: float = 5.0) -> None:
+async def eventually(check: Callable[[], Awaitable[bool]], timeout: float = PATIENCE) -> None:
     """Poll a condition the fake cannot see (the bot's database), every 20 ms."""
     deadline = asyncio.get_running_loop().time() + timeout
     while not await check():

@@ -138,6 +138,7 @@ from tests.e2e.fake_model import (
     OPTION_ROLE,
     OPTION_STRING,
     OPTION_USER,
+    PATIENCE,
     PING,
     PRIVATE_THREAD,
     PUBLIC_THREAD,
@@ -184,6 +185,7 @@ __all__ = [
     "JSON",
     "MESSAGE_COMPONENT",
     "MODAL_SUBMIT",
+    "PATIENCE",
     "STRING_SELECT",
     "SUPPRESS_EMBEDS",
     "SUPPRESS_NOTIFICATIONS",
@@ -823,7 +825,7 @@ class FakeDiscord:
         uid = user_id_of(user)
         return [m for m in self._messages.values() if not m.deleted and m.visible_to == uid]
 
-    async def wait_for(self, predicate: Callable[[], T | None], timeout: float = 5.0) -> T:
+    async def wait_for(self, predicate: Callable[[], T | None], timeout: float = PATIENCE) -> T:
         """Wait until ``predicate()`` is truthy (re-checked after every REST call); return it."""
         result = predicate()
         if not result:

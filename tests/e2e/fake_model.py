@@ -25,6 +25,10 @@ if TYPE_CHECKING:
 JSON = dict[str, Any]
 
 API_PREFIX = "/api/v10"
+# How long a test waits for what it expects (a callback, a message, a row) before calling it
+# lost: long, as the suite runs in parallel and a worker may wait for a core that long; a
+# hang still fails, and what must come in time (Discord's 3 s) is asserted on its own.
+PATIENCE = 30.0  # seconds
 DISCORD_EPOCH_MS = 1_420_070_400_000
 
 # Message flags.
@@ -330,6 +334,6 @@ class Interaction:
         """Seconds from sending to the bot's (accepted) callback; None while unanswered."""
         return None if self.callback is None else self.callback.at - self.sent_at
 
-    async def response(self, timeout: float = 5.0) -> Callback:
+    async def response(self, timeout: float = PATIENCE) -> Callback:
         """Wait for the bot's callback to this interaction."""
         return await self.fake.wait_for(lambda: self.callback, timeout)

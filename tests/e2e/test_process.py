@@ -48,7 +48,7 @@ def test_without_a_token_it_stops_with_one_line(tmp_path: Path) -> None:
         env=clean_env(),
         capture_output=True,
         text=True,
-        timeout=10,
+        timeout=START_TIMEOUT,
     )
     assert done.returncode != 0
     lines = done.stderr.splitlines()
@@ -158,7 +158,7 @@ def test_a_bad_setting_stops_with_one_line(tmp_path: Path) -> None:
         env=clean_env(DISCORD_TOKEN="x", BOT_MOVE_DELAY="abc"),
         capture_output=True,
         text=True,
-        timeout=10,
+        timeout=START_TIMEOUT,
     )
     assert done.returncode == 2
     assert done.stderr.splitlines() == [
@@ -219,7 +219,7 @@ def test_a_bad_database_or_shard_setting_stops_with_one_line(
         env=clean_env(DISCORD_TOKEN="x", **settings),
         capture_output=True,
         text=True,
-        timeout=10,
+        timeout=START_TIMEOUT,
     )
     assert (done.returncode, done.stderr.splitlines()) == (2, [line])
     assert list(tmp_path.iterdir()) == []
@@ -245,7 +245,7 @@ def test_every_command_has_help(tmp_path: Path, command: list[str]) -> None:
         env=clean_env(),
         capture_output=True,
         text=True,
-        timeout=10,
+        timeout=START_TIMEOUT,
     )
     assert done.returncode == 0 and done.stdout.startswith("usage: python -m bot")
     assert ("--to URL" in done.stdout) == (command == ["copy-db"])
