@@ -82,7 +82,8 @@ _RULES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
     (re.compile(r"(\d)–(?=\d)"), lambda m: m[1] + " " + _("to") + " "),  # a score "18–5"
     (re.compile(r" vs | v (?=\d)"), lambda m: " " + _("against") + " "),
     (re.compile(r"(?<=[\w)]) \?(?=[\s,;.)]|$)"), lambda m: " " + _("(hidden)")),  # a hidden chip
-    (re.compile(r"(?<=[\d½]) pulg\.?"), lambda m: " " + _("inches")),
+    # "pulg." or a bare "pulg", never the start of a word already written out ("pulgadas").
+    (re.compile(r"(?<=[\d½]) pulg(?:\.|\b)"), lambda m: " " + _("inches")),
     (re.compile(r"(?<=[\d½]) in(?= from the end)"), lambda m: " " + _("inches")),
     (re.compile(r"(\bzone\b[^.;:]*?[\d½]) in\b"), lambda m: m[1] + " " + _("inches")),
     (re.compile(r"(?<=\d) ft\b"), lambda m: " " + _("feet")),

@@ -63,8 +63,8 @@ HEARD = [
     ),
     (
         "es",
-        "a 4,2 pulg. del fondo; Zona 3, 1½ pulg.",
-        "a 4,2 pulgadas del fondo; Zona 3, 1 y media pulgadas",
+        "a 4,2 pulg. del fondo; Zona 3, 1½ pulg.; Zona 3, 2 pulgadas",
+        "a 4,2 pulgadas del fondo; Zona 3, 1 y media pulgadas; Zona 3, 2 pulgadas",
     ),
     (
         "en",
