@@ -10,8 +10,9 @@ from pathlib import Path
 from bot.storage import open_storage
 from tests.e2e.conftest import Launcher
 from tests.e2e.fake_discord import FakeDiscord
-from tests.e2e.process import BotProcess, on_shard, process_env
+from tests.e2e.process import on_shard
 from tests.e2e.test_seasons import is_card
+from tests.e2e.test_shards import start_shard
 
 
 async def test_two_shard_processes_end_each_season_once_with_one_card(
@@ -35,19 +36,9 @@ async def test_two_shard_processes_end_each_season_once_with_one_card(
     finally:
         await storage.close()
 
-    async def start(shard: int) -> BotProcess:
-        folder = tmp_path / f"shard{shard}"
-        folder.mkdir(exist_ok=True)
-        env = process_env(
-            fake,
-            postgres_url,
-            SHARD_COUNT="2",
-            SHARD_IDS=str(shard),
-            DISCORD_API_BASE=fake.api_base_for(f"shard{shard}"),
-        )
-        return await launch(folder, env)
-
-    zero, one = await asyncio.gather(start(0), start(1))
+    zero, one = await asyncio.gather(
+        *(start_shard(fake, launch, tmp_path, postgres_url, shard) for shard in (0, 1))
+    )
     await asyncio.gather(on_shard(fake, zero, [0, 2], 1), on_shard(fake, one, [1, 2], 1))
 
     def cards() -> dict[int, list[int]]:

@@ -36,17 +36,9 @@ async def test_two_shard_processes_share_postgresql_and_survive_a_sigkill(
     ports = {shard: free_port() for shard in (0, 1)}
 
     async def start(shard: int) -> BotProcess:
-        folder = tmp_path / f"shard{shard}"
-        folder.mkdir(exist_ok=True)
-        env = process_env(
-            fake,
-            postgres_url,
-            SHARD_COUNT="2",
-            SHARD_IDS=str(shard),
-            DISCORD_API_BASE=fake.api_base_for(f"shard{shard}"),
-            METRICS_PORT=str(ports[shard]),
+        return await start_shard(
+            fake, launch, tmp_path, postgres_url, shard, METRICS_PORT=str(ports[shard])
         )
-        return await launch(folder, env)
 
     zero = await start(0)
     await on_shard(fake, zero, [0, 2], 1)
@@ -110,3 +102,21 @@ async def test_two_shard_processes_share_postgresql_and_survive_a_sigkill(
         assert await get(ports[shard], "/healthz") == (200, "ok\n")
     zero.assert_clean()
     one.assert_clean()
+
+
+async def start_shard(
+    fake: FakeDiscord, launch: Launcher, tmp_path: Path, postgres_url: str, shard: int, **more: str
+) -> BotProcess:
+    """Shard `shard` of two as a real bot process on `postgres_url`, in a folder of its own,
+    reaching the fake through an API address of its own (so its requests tell its shard)."""
+    folder = tmp_path / f"shard{shard}"
+    folder.mkdir(exist_ok=True)
+    env = process_env(
+        fake,
+        postgres_url,
+        SHARD_COUNT="2",
+        SHARD_IDS=str(shard),
+        DISCORD_API_BASE=fake.api_base_for(f"shard{shard}"),
+        **more,
+    )
+    return await launch(folder, env)
