@@ -15,6 +15,7 @@ stricter rules than the same English elsewhere.
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -87,14 +88,29 @@ def map_messages() -> Iterator[Message]:
 def command_messages() -> Iterator[Message]:
     """Every slash command's names, descriptions, parameters and choices, walked from the
     cogs the bot loads (the games' cogs through `cogs.games`, which imports them)."""
-    for module in COGS:
-        for value in vars(importlib.import_module(module)).values():
-            if isinstance(value, type) and issubclass(value, commands.Cog):
-                if issubclass(value, commands.GroupCog):
-                    yield value.__cog_group_name__, COMMAND_NAME  # type: ignore[misc]
-                    yield str(value.__cog_group_description__), None
-                for command in value.__cog_app_commands__:
-                    yield from _walk(command)
+    for cog in _cogs():
+        if issubclass(cog, commands.GroupCog):
+            yield cog.__cog_group_name__, COMMAND_NAME  # type: ignore[misc]
+            yield str(cog.__cog_group_description__), None
+        for command in cog.__cog_app_commands__:
+            yield from _walk(command)
+
+
+def _cogs() -> Iterator[type[commands.Cog]]:
+    """Each cog class with commands, defined in a module of `cogs/` that loading `COGS`
+    imports (a base such as `cogs.game_cog.GameCog` has none of its own)."""
+    for name in COGS:
+        importlib.import_module(name)
+    for name, module in sorted(sys.modules.items()):
+        if name.startswith("cogs."):
+            for value in vars(module).values():
+                if (
+                    isinstance(value, type)
+                    and issubclass(value, commands.Cog)
+                    and value.__module__ == name
+                    and value.__cog_app_commands__
+                ):
+                    yield value
 
 
 def _walk(command: Any) -> Iterator[Message]:

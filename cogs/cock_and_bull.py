@@ -6,16 +6,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import discord
-from discord import app_commands
-from discord.ext import commands
 from typing_extensions import override
 
-from bot.client import Interaction, ParlourBot
 from bot.language.i18n import N_, _, ngettext
-from bot.language.wording import agree, count, listing, mention
+from bot.language.wording import agree, bold_name, count, listing, mention
 from bot.table.presenter import ButtonLook, Presenter
-from cogs.options import house_rules, new_command, rules_text, send_rules
+from cogs.game_cog import GameCog, GameSpec
+from cogs.options import house_rules
 from images.cock_and_bull import render_png
+from rules.cock_and_bull import ENGINE
 from rules.cock_and_bull.actions import (
     DECLINE,
     FLIP,
@@ -53,7 +52,6 @@ from rules.cock_and_bull.state import (
 )
 from rules.core import Action, Event, Outcome, PlayerId
 
-GAME = "cock_and_bull"
 FACE_ICON = {Face.COCK: "🐓", Face.BULL: "🐂", Face.MONKEY: "🐒"}
 GROUP_NAME = {"bend": N_("the Bend"), "field": N_("the Field"), "crown": N_("the Crown")}
 FACE_NAME = {Face.COCK: N_("Cock"), Face.BULL: N_("Bull"), Face.MONKEY: N_("Monkey")}
@@ -83,10 +81,6 @@ RULES_SUMMARY = (
         "own chips (Crown 6, Bull 3, Cock 2). Losing with 0 is a *Le Pew*."
     ),
 )
-
-
-def _name(player: PlayerId, names: Mapping[PlayerId, str]) -> str:
-    return "**" + names.get(player, _("Someone")) + "**"
 
 
 def _dice(dice: Sequence[Face]) -> str:
@@ -148,8 +142,7 @@ class CockAndBullPresenter(Presenter[CockAndBullState]):
     """Cock & Bull's wording and board: a game of public information played with buttons,
     the kind `Presenter`'s defaults are made for."""
 
-    game = GAME
-    title = "Cock & Bull"
+    engine = ENGINE
     colour = 0xB8322F
     stat_columns: ClassVar[dict[str, str]] = {
         "flying_monkeys": N_("Flying Monkeys"),
@@ -247,37 +240,39 @@ class CockAndBullPresenter(Presenter[CockAndBullState]):
             match e:
                 case StartDieRolled(player=p, face=f):
                     line = _("{player} rolled {face}.")
-                    lines.append(line.format(player=_name(p, names), face=_face(f)))
+                    lines.append(line.format(player=bold_name(p, names), face=_face(f)))
                 case StartRollTied():
                     lines.append(_("Equal faces: both roll again."))
                 case FirstTurnWon(player=p):
-                    lines.append(_("{player} wins the first turn.").format(player=_name(p, names)))
+                    lines.append(
+                        _("{player} wins the first turn.").format(player=bold_name(p, names))
+                    )
                 case ColourChosen(player=p, colour=c):
                     line = _("{player} plays **{colour}**.")
-                    lines.append(line.format(player=_name(p, names), colour=_(COLOUR_NAME[c])))
+                    lines.append(line.format(player=bold_name(p, names), colour=_(COLOUR_NAME[c])))
                 case DiceRolled(player=p, dice=d):
                     line = _("{player} rolled {dice}.")
-                    lines.append(line.format(player=_name(p, names), dice=_dice(d)))
+                    lines.append(line.format(player=bold_name(p, names), dice=_dice(d)))
                 case ChipPlaced(player=p, spot=s, flipped=flipped):
                     line = (
                         _("{player} flipped a chip on {group}.")
                         if flipped
                         else _("{player} placed a chip on {group}.")
                     )
-                    lines.append(line.format(player=_name(p, names), group=_group(s)))
+                    lines.append(line.format(player=bold_name(p, names), group=_group(s)))
                 case ChipRemoved(player=p, spot=s):
                     line = _("{player} removed a chip from {group}.")
-                    lines.append(line.format(player=_name(p, names), group=_group(s)))
+                    lines.append(line.format(player=bold_name(p, names), group=_group(s)))
                 case MantleScored(player=p, points=n, total=t):
                     line = _("{player} pegs +{points} → {total}/36.")
-                    lines.append(line.format(player=_name(p, names), points=n, total=t))
+                    lines.append(line.format(player=bold_name(p, names), points=n, total=t))
                 case PointsDeclined(player=p, points=n):
                     line = _("{player} declined {points}.")
                     points = count(n, "point", "points")
-                    lines.append(line.format(player=_name(p, names), points=points))
+                    lines.append(line.format(player=bold_name(p, names), points=points))
                 case TurnLost(player=p, next_player=q):
                     line = _("{player} loses the turn; dice to {next}.")
-                    lines.append(line.format(player=_name(p, names), next=_name(q, names)))
+                    lines.append(line.format(player=bold_name(p, names), next=bold_name(q, names)))
                 case GameWon(winner=w, result=r):
                     line = (
                         _("🏆 {player} chips in and wins game {game} ({score})")
@@ -289,7 +284,7 @@ class CockAndBullPresenter(Presenter[CockAndBullState]):
                     extra += _(" The loser scores 0: a **Le Pew**.") if r.le_pew else ""
                     score = f"{max(r.scores)}–{min(r.scores)}"
                     lines.append(
-                        line.format(player=_name(w, names), game=r.game_no, score=score) + extra
+                        line.format(player=bold_name(w, names), game=r.game_no, score=score) + extra
                     )
                 case NextGameStarted(game_no=n):
                     lines.append(_("Game {game} begins: roll for the first turn.").format(game=n))
@@ -347,20 +342,12 @@ class CockAndBullPresenter(Presenter[CockAndBullState]):
         return line.format(player=who, score=score)
 
 
-@app_commands.guild_only()
-class CockAndBullCog(commands.GroupCog, group_name="cock-and-bull"):
+class CockAndBullCog(GameCog, group_name="cock-and-bull"):
     """Cock & Bull: the two-player dice duel of Cocks, Bulls and Monkeys."""
 
-    def __init__(self, bot: ParlourBot) -> None:
-        """The cog of `bot`."""
-        self.bot = bot
-        super().__init__()
+    presenter = CockAndBullPresenter
+    lobby = "Open a Cock & Bull lobby in this channel."
+    summary = RULES_SUMMARY
 
-    new = new_command(GAME, OPTIONS, "Open a Cock & Bull lobby in this channel.")
 
-    @app_commands.command(name="rules")
-    async def rules(self, interaction: Interaction) -> None:
-        """How to play Cock & Bull, in short."""
-        presenter = CockAndBullPresenter
-        text = rules_text(RULES_SUMMARY, OPTIONS, "/cock-and-bull new")
-        await send_rules(interaction, presenter.title, text, presenter.colour)
+SPEC = GameSpec(ENGINE, CockAndBullPresenter, CockAndBullCog)

@@ -1,55 +1,25 @@
-"""Every game's side in Discord, one line per game: the presenter that words and draws it
-and the cog of its slash commands.
+"""Every game's side in Discord, one line per game: the `GameSpec` that ends its cog module
+(its engine, the presenter that words and draws it, and the cog of its slash commands).
 
 The bot loads this module as one extension (`bot/client.py`'s `COGS`); its `setup`
 registers each game's presenter and adds its cog. A game's rules are its engine's line in
-`rules/registry.py`; `tests/cogs/test_games.py` holds the two lists to the same games.
+`rules/registry.py`; `tests/cogs/test_games.py` holds the two lists to the same games, and
+docs/ADDING_A_GAME.md says what else a new game brings.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
-
-from discord.ext import commands
-
 from bot.client import ParlourBot
-from bot.table.presenter import Presenter
-from cogs.cock_and_bull import CockAndBullCog, CockAndBullPresenter
-from cogs.hold_your_horses import HoldYourHorsesCog, HoldYourHorsesPresenter
-from cogs.horse_collar import HorseCollarCog, HorseCollarPresenter
-from cogs.risk import RiskCog, RiskPresenter
-from cogs.winners_circle import WinnersCircleCog, WinnersCirclePresenter
-from rules.core import Engine
-from rules.registry import ENGINES
-
-
-@dataclass(frozen=True)
-class GameSpec:
-    """One game as the bot shows it: its presenter, and its cog built for the bot."""
-
-    presenter: type[Presenter[Any]]
-    cog: Callable[[ParlourBot], commands.Cog]
-
-    @property
-    def name(self) -> str:
-        """The game's name, its engine's (`rules.registry.ENGINES`)."""
-        return self.presenter.game
-
-    @property
-    def engine(self) -> Engine[Any]:
-        """The game's rules; its house rules are the engine's `options`."""
-        return ENGINES[self.name]
-
+from cogs import cock_and_bull, hold_your_horses, horse_collar, risk, winners_circle
+from cogs.game_cog import GameSpec
 
 # In the order their commands were first registered: the synced command list keeps it.
 GAMES: tuple[GameSpec, ...] = (
-    GameSpec(CockAndBullPresenter, CockAndBullCog),
-    GameSpec(HoldYourHorsesPresenter, HoldYourHorsesCog),
-    GameSpec(WinnersCirclePresenter, WinnersCircleCog),
-    GameSpec(HorseCollarPresenter, HorseCollarCog),
-    GameSpec(RiskPresenter, RiskCog),
+    cock_and_bull.SPEC,
+    hold_your_horses.SPEC,
+    winners_circle.SPEC,
+    horse_collar.SPEC,
+    risk.SPEC,
 )
 
 

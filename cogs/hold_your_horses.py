@@ -10,17 +10,16 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from discord import app_commands
-from discord.ext import commands
 from typing_extensions import override
 
-from bot.client import Interaction, ParlourBot
 from bot.language.i18n import N_, NP_, _, ngettext
-from bot.language.wording import count, listing, mention, winners_phrase
+from bot.language.wording import bold_name, count, listing, mention, winners_phrase
 from bot.table.presenter import ButtonLook, Picture, Presenter
-from cogs.options import house_rules, new_command, rules_text, send_rules
+from cogs.game_cog import GameCog, GameSpec
+from cogs.options import house_rules
 from images.hold_your_horses import render_finished_png, render_png
 from rules.core import Action, Event, Outcome, PlayerId
+from rules.hold_your_horses import ENGINE
 from rules.hold_your_horses.options import OPTIONS
 from rules.hold_your_horses.state import (
     HORSES,
@@ -42,7 +41,6 @@ from rules.hold_your_horses.state import (
     hand_of,
 )
 
-GAME = "hold_your_horses"
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 CARD_NAMES = {11: "J", 12: "Q"}  # Jack = horse 11, Queen = horse 12
 ORDINALS = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd")}
@@ -72,10 +70,6 @@ RULES_SUMMARY = (
 )
 
 
-def _name(player: PlayerId, names: Mapping[PlayerId, str]) -> str:
-    return "**" + names.get(player, _("Someone")) + "**"
-
-
 def card(horse: int) -> str:
     """A horse's card as a hand shows it: its number, or J and Q for horses 11 and 12."""
     return CARD_NAMES.get(horse, str(horse))
@@ -85,7 +79,7 @@ def _rolled(e: Rolled, names: Mapping[PlayerId, str]) -> str:
     a, b = e.dice
     line = _("{player} rolled {dice} **{total}**")
     dice = DIE_FACES[a - 1] + DIE_FACES[b - 1]
-    return line.format(player=_name(e.roller, names), dice=dice, total=a + b)
+    return line.format(player=bold_name(e.roller, names), dice=dice, total=a + b)
 
 
 def _payment(p: Payment, names: Mapping[PlayerId, str]) -> str:
@@ -98,8 +92,7 @@ class HoldYourHorsesPresenter(Presenter[HoldYourHorsesState]):
     """Hold Your Horses' wording and board: hands of horse cards in the private panel, one
     board message per race, closed with the finish when a horse wins."""
 
-    game = GAME
-    title = "Hold Your Horses"
+    engine = ENGINE
     colour = 0x2E7D32
     stat_columns: ClassVar[Mapping[str, str]] = {
         "races_cashed": N_("Races cashed"),
@@ -231,7 +224,7 @@ class HoldYourHorsesPresenter(Presenter[HoldYourHorsesState]):
                     lines.append(line.format(rolled=_rolled(e, names), horse=h))
                 case RaceStarted(next_roller=p):
                     line = _("Four horses out. **They're off!** {player} rolls.")
-                    lines.append(line.format(player=_name(p, names)))
+                    lines.append(line.format(player=bold_name(p, names)))
                 case HorseMoved(horse=h, position=pos, finish=finish):
                     line = _("{rolled}: horse {horse} moves to {position}/{finish}.")
                     lines.append(
@@ -364,22 +357,12 @@ def _ordinal(n: int) -> str:
     return _("{n}th").format(n=n)
 
 
-@app_commands.guild_only()
-class HoldYourHorsesCog(commands.GroupCog, group_name="hold-your-horses"):
+class HoldYourHorsesCog(GameCog, group_name="hold-your-horses"):
     """Hold Your Horses: the dice horse race with private hands, scratches and a pot."""
 
-    def __init__(self, bot: ParlourBot) -> None:
-        """The cog of `bot`."""
-        self.bot = bot
-        super().__init__()
+    presenter = HoldYourHorsesPresenter
+    lobby = "Open a Hold Your Horses lobby in this channel (2–12 players)."
+    summary = RULES_SUMMARY
 
-    new = new_command(
-        GAME, OPTIONS, "Open a Hold Your Horses lobby in this channel (2–12 players)."
-    )
 
-    @app_commands.command(name="rules")
-    async def rules(self, interaction: Interaction) -> None:
-        """How to play Hold Your Horses, in short."""
-        presenter = HoldYourHorsesPresenter
-        text = rules_text(RULES_SUMMARY, OPTIONS, "/hold-your-horses new")
-        await send_rules(interaction, presenter.title, text, presenter.colour)
+SPEC = GameSpec(ENGINE, HoldYourHorsesPresenter, HoldYourHorsesCog)

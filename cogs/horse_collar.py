@@ -13,18 +13,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import discord
-from discord import app_commands
-from discord.ext import commands
 from typing_extensions import override
 
-from bot.client import Interaction, ParlourBot
 from bot.language.i18n import N_, NP_, _, ngettext
 from bot.language.wording import agree, count, decimal, listing, mention
 from bot.table.presenter import ButtonLook, Picture, Presenter
-from cogs.options import house_rules, new_command, rules_text, send_rules
+from cogs.game_cog import GameCog, GameSpec
+from cogs.options import house_rules
 from images.horse_collar import render_png, weight_name
 from images.horse_collar_replay import render_replay
 from rules.core import Action, Event, Outcome, PlayerId
+from rules.horse_collar import ENGINE
 from rules.horse_collar.actions import Verb, lined_up_weight, parse_angle, parse_line_up
 from rules.horse_collar.geometry import MIL_PER_INCH, Zone, zone_of, zone_value
 from rules.horse_collar.options import OPTIONS
@@ -47,7 +46,6 @@ from rules.horse_collar.state import (
     colour_of,
 )
 
-GAME = "horse_collar"
 SIDES = (N_("Red"), N_("Blue"), N_("Green"), N_("Gold"))
 # The lobby words these values its own way: a table's length, and the Hickey stake.
 LOBBY_WORDS = {
@@ -200,8 +198,7 @@ class HorseCollarPresenter(Presenter[HorseCollarState]):
     """Horse Collar's wording, board and controls: sides, three select menus to set up a
     shot, and a shot answered with its replay."""
 
-    game = GAME
-    title = "Horse Collar"
+    engine = ENGINE
     colour = 0x8D6E63
     stat_columns: ClassVar[Mapping[str, str]] = {
         "hangers": N_("Hangers"),
@@ -459,24 +456,12 @@ class HorseCollarPresenter(Presenter[HorseCollarState]):
 # --- the cog ----------------------------------------------------------------------------------
 
 
-@app_commands.guild_only()
-class HorseCollarCog(commands.GroupCog, group_name="horse-collar"):
+class HorseCollarCog(GameCog, group_name="horse-collar"):
     """Horse Collar: table shuffleboard, a physics simulation of aimed shots."""
 
-    def __init__(self, bot: ParlourBot) -> None:
-        """The cog of `bot`."""
-        self.bot = bot
-        super().__init__()
+    presenter = HorseCollarPresenter
+    lobby = "Open a Horse Collar lobby in this channel: 2 to 4 sides of 1, 2 or 4 players."
+    summary = RULES_SUMMARY
 
-    new = new_command(
-        GAME,
-        OPTIONS,
-        "Open a Horse Collar lobby in this channel: 2 to 4 sides of 1, 2 or 4 players.",
-    )
 
-    @app_commands.command(name="rules")
-    async def rules(self, interaction: Interaction) -> None:
-        """How to play Horse Collar, in short."""
-        presenter = HorseCollarPresenter
-        text = rules_text(RULES_SUMMARY, OPTIONS, "/horse-collar new")
-        await send_rules(interaction, presenter.title, text, presenter.colour)
+SPEC = GameSpec(ENGINE, HorseCollarPresenter, HorseCollarCog)

@@ -17,18 +17,18 @@ from typing import Any, ClassVar
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 from typing_extensions import override
 
-from bot.client import Interaction, ParlourBot
+from bot.client import Interaction
 from bot.errors import UserError, refused
 from bot.language.i18n import N_, NP_, _, ngettext, pgettext
-from bot.language.wording import agree, count, listing, mention, who
+from bot.language.wording import agree, bold_name, count, listing, mention, who
 from bot.service import Table
 from bot.table.board import OPTIONS_PER_MENU
 from bot.table.presenter import ButtonLook, NumberBox, Presenter, Zoom
 from bot.ui.replies import Reply
-from cogs.options import house_rules, new_command, rules_text, send_rules
+from cogs.game_cog import GameCog, GameSpec
+from cogs.options import house_rules
 from images.risk import NEUTRAL as NEUTRAL_COLOUR
 from images.risk import LegendRow, MapView, render_png, render_zoom_png
 from rules.core import Action, Event, IllegalAction, Outcome, PlayerId
@@ -88,7 +88,7 @@ from rules.risk.state import (
     WinKind,
 )
 
-GAME = "risk"
+GAME = ENGINE.name
 # The lobby words a turn limit in rounds (a bare number could be turns).
 LOBBY_WORDS = {
     "turn_limit": lambda rounds: (
@@ -322,7 +322,7 @@ def my_mission(state: RiskState, player: PlayerId, names: Mapping[PlayerId, str]
 
 
 def _who(player: PlayerId, names: Mapping[PlayerId, str]) -> str:
-    return _("Neutral") if player == NEUTRAL else "**" + names.get(player, _("Someone")) + "**"
+    return _("Neutral") if player == NEUTRAL else bold_name(player, names)
 
 
 def _dice(dice: Sequence[int]) -> str:
@@ -524,8 +524,7 @@ class RiskPresenter(Presenter[RiskState]):
     """Risk's wording, map and menus: territories and numbers to pick, cards and missions in
     the private panel, continents to zoom on, one board message per turn."""
 
-    game = GAME
-    title = "Risk"
+    engine = ENGINE
     colour = 0x8E2424
     stat_columns: ClassVar[Mapping[str, str]] = {
         "captures": N_("Captures"),
@@ -944,26 +943,12 @@ class RiskPresenter(Presenter[RiskState]):
         return line.format(players=who(winners, names), turns=count(state.turn, "turn", "turns"))
 
 
-@app_commands.guild_only()
-class RiskCog(commands.GroupCog, group_name="risk"):
+class RiskCog(GameCog, group_name="risk"):
     """Risk: the classic game of world domination, for 2–6 players."""
 
-    def __init__(self, bot: ParlourBot) -> None:
-        """The cog of `bot`."""
-        self.bot = bot
-        super().__init__()
-
-    new = new_command(
-        GAME,
-        OPTIONS,
-        "Open a Risk lobby in this channel (2–6 players; 2 play with a neutral army).",
-    )
-
-    @app_commands.command(name="rules")
-    async def rules(self, interaction: Interaction) -> None:
-        """How to play Risk, in short."""
-        text = rules_text(RULES_SUMMARY, OPTIONS, "/risk new")
-        await send_rules(interaction, RiskPresenter.title, text, RiskPresenter.colour)
+    presenter = RiskPresenter
+    lobby = "Open a Risk lobby in this channel (2–6 players; 2 play with a neutral army)."
+    summary = RULES_SUMMARY
 
     @app_commands.command(name="attack")
     @app_commands.describe(source="Your territory to attack from", target="The enemy next to it")
@@ -1014,3 +999,6 @@ def _choices(slugs: Sequence[str], typed: str) -> list[app_commands.Choice[str]]
         for s in slugs
         if typed in name_of(s).casefold()
     ][:25]
+
+
+SPEC = GameSpec(ENGINE, RiskPresenter, RiskCog)

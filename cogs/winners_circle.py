@@ -15,15 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import discord
-from discord import app_commands
-from discord.ext import commands
 from typing_extensions import override
 
-from bot.client import Interaction, ParlourBot
 from bot.language.i18n import N_, NP_, _, ngettext, pgettext
-from bot.language.wording import count, listing, mention, winners_phrase
+from bot.language.wording import bold_name, count, listing, mention, winners_phrase
 from bot.table.presenter import ButtonLook, Picture, Presenter
-from cogs.options import house_rules, new_command, rules_text, send_rules
+from cogs.game_cog import GameCog, GameSpec
+from cogs.options import house_rules
 from images.winners_circle import (
     HORSE_COLOUR,
     HORSE_NAMES,
@@ -32,6 +30,7 @@ from images.winners_circle import (
     render_png,
 )
 from rules.core import Action, Event, Outcome, PlayerId
+from rules.winners_circle import ENGINE
 from rules.winners_circle.actions import NEXT_RACE, Verb, chips_left, parse_bet, parse_move
 from rules.winners_circle.cards import card
 from rules.winners_circle.options import OPTIONS
@@ -64,7 +63,6 @@ from rules.winners_circle.state import (
 )
 from rules.winners_circle.track import becomes_pace, destination
 
-GAME = "winners_circle"
 BET_MENU = N_("Bet: horse · chip")
 HORSE_EMOJI = {1: "🔴", 2: "🔵", 3: "🟡", 4: "🟢", 5: "🟣", 6: "🟠", 7: "⚪"}
 PLACE_NAMES = {1: N_("Win"), 2: N_("Place"), 3: N_("Show")}
@@ -107,10 +105,6 @@ RULES_SUMMARY = (
         "the race ends."
     ),
 )
-
-
-def _name(player: PlayerId, names: Mapping[PlayerId, str]) -> str:
-    return "**" + names.get(player, _("Someone")) + "**"
 
 
 def horse(h: int, *, capital: bool = False) -> str:
@@ -197,8 +191,7 @@ class WinnersCirclePresenter(Presenter[WinnersCircleState]):
     """Winner's Circle's wording and board: a menu of bets (hidden ones in the private
     panel), move buttons that say where each horse would end up, a board per race."""
 
-    game = GAME
-    title = "Winner's Circle"
+    engine = ENGINE
     colour = 0xC62828
     stat_columns: ClassVar[Mapping[str, str]] = {
         "winners_backed": N_("Winners backed"),
@@ -352,16 +345,16 @@ class WinnersCirclePresenter(Presenter[WinnersCircleState]):
                     lines.append(line.format(race=r, races=RACES, extra=extra.format(cards=cards)))
                 case BetPlaced(player=p, horse=h, chip=c):
                     line = _("{player} bets chip {chip} on {horse}.")
-                    lines.append(line.format(player=_name(p, names), chip=c, horse=horse(h)))
+                    lines.append(line.format(player=bold_name(p, names), chip=c, horse=horse(h)))
                 case HiddenBetPlaced(player=p, horse=h):
                     line = _("{player} puts a hidden chip on {horse}.")
-                    lines.append(line.format(player=_name(p, names), horse=horse(h)))
+                    lines.append(line.format(player=bold_name(p, names), horse=horse(h)))
                 case RaceStarted(player=p):
                     line = _("Bets are in — **they're off!** {player} rolls first.")
-                    lines.append(line.format(player=_name(p, names)))
+                    lines.append(line.format(player=bold_name(p, names)))
                 case DieRolled(player=p, symbol=s):
                     line = _("🎲 {player} rolled **{symbol}**.")
-                    lines.append(line.format(player=_name(p, names), symbol=_(SYMBOL_NAMES[s])))
+                    lines.append(line.format(player=bold_name(p, names), symbol=_(SYMBOL_NAMES[s])))
                 case HorseMoved():
                     lines.append(_moved(e, batch, names))
                 case PaceHorseSet(horse=h) if h not in batch.moved:
@@ -499,7 +492,7 @@ def _move_look(state: WinnersCircleState, h: int) -> ButtonLook:
 
 
 def _moved(e: HorseMoved, batch: _Batch, names: Mapping[PlayerId, str]) -> str:
-    who = _name(e.player, names)
+    who = bold_name(e.player, names)
     forced = _(" (the only card face up)") if e.forced else ""
     run = f"{_(SYMBOL_NAMES[e.symbol])} {e.wanted}"
     it = horse(e.horse)
@@ -603,7 +596,7 @@ def _revealed(e: BetsRevealed, names: Mapping[PlayerId, str]) -> str:
     players = list(dict.fromkeys(b.player for b in e.bets))
     on = _("{chip} on {horse}")
     shown = "; ".join(
-        f"{_name(p, names)} "
+        f"{bold_name(p, names)} "
         + ", ".join(
             on.format(chip=b.chip, horse=f"{HORSE_EMOJI[b.horse]}{b.horse}")
             for b in e.bets
@@ -629,30 +622,20 @@ def _money(e: RaceSettled, batch: _Batch, names: Mapping[PlayerId, str]) -> str:
 def _first_bettor(e: FirstBettorChosen, names: Mapping[PlayerId, str]) -> str:
     why = _("drawn among the richest") if len(e.candidates) > 1 else _("the most money")
     line = _("{player} bets first in race {race} ({why}).")
-    return line.format(player=_name(e.player, names), race=e.race, why=why)
+    return line.format(player=bold_name(e.player, names), race=e.race, why=why)
 
 
-@app_commands.guild_only()
-class WinnersCircleCog(commands.GroupCog, group_name="winners-circle"):
+class WinnersCircleCog(GameCog, group_name="winners-circle"):
     """Winner's Circle: bet on seven horses, then race them with a shared die."""
 
-    def __init__(self, bot: ParlourBot) -> None:
-        """The cog of `bot`."""
-        self.bot = bot
-        super().__init__()
+    presenter = WinnersCirclePresenter
+    lobby = "Open a Winner's Circle lobby in this channel (2–6 players)."
+    summary = RULES_SUMMARY
+    summary_values: ClassVar[Mapping[str, int | str]] = {
+        "races": RACES,
+        "pace": PACE_BONUS,
+        "last": LAST_PENALTY,
+    }
 
-    new = new_command(GAME, OPTIONS, "Open a Winner's Circle lobby in this channel (2–6 players).")
 
-    @app_commands.command(name="rules")
-    async def rules(self, interaction: Interaction) -> None:
-        """How to play Winner's Circle, in short."""
-        presenter = WinnersCirclePresenter
-        text = rules_text(
-            RULES_SUMMARY,
-            OPTIONS,
-            "/winners-circle new",
-            races=RACES,
-            pace=PACE_BONUS,
-            last=LAST_PENALTY,
-        )
-        await send_rules(interaction, presenter.title, text, presenter.colour)
+SPEC = GameSpec(ENGINE, WinnersCirclePresenter, WinnersCircleCog)

@@ -37,6 +37,11 @@ def mention(player: PlayerId, names: Mapping[PlayerId, str]) -> str:
     return "🤖 " + names.get(player, _("Bot"))
 
 
+def bold_name(player: PlayerId, names: Mapping[PlayerId, str]) -> str:
+    """A player's name in bold, for a line read in the thread that must ping no one."""
+    return "**" + names.get(player, _("Someone")) + "**"
+
+
 def without_mentions(text: str, names: Mapping[PlayerId, str]) -> str:
     """`text` with every mention written as the bold name, for a message whose own mentions
     are its first words: nobody is mentioned twice."""

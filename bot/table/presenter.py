@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 import discord
 
 from bot.language.i18n import NP_, pgettext
-from rules.core import Action, Event, Outcome, PlayerId
+from rules.core import Action, Engine, Event, Outcome, PlayerId
 
 S = TypeVar("S")
 
@@ -63,11 +63,13 @@ class Zoom:
 class Presenter(ABC, Generic[S]):
     """Wording and pictures for one game; the only game-specific part of a table.
 
-    `S` is the game's state (its engine's): `class RiskPresenter(Presenter[RiskState])`.
+    `S` is the game's state (its engine's): `class RiskPresenter(Presenter[RiskState])`,
+    and `engine` the game's rules, from which its `game` and `title` are taken.
     """
 
-    game: ClassVar[str]
-    title: ClassVar[str]
+    engine: ClassVar[Engine[Any]]
+    game: ClassVar[str]  # the engine's name
+    title: ClassVar[str]  # the engine's title, as players read it
     colour: ClassVar[int]
     stat_columns: ClassVar[Mapping[str, str]] = {}  # Outcome.stats key -> title (N_)
     # The label of the button that opens a player's private panel ("My cards"); None when
@@ -82,6 +84,12 @@ class Presenter(ABC, Generic[S]):
     # a catalog message in the context "chapter" (`chapter_word` translates it), apart from
     # the same English elsewhere ("turn" as counted in a result line).
     chapter_name: ClassVar[str] = NP_("chapter", "chapter")
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Name the game as its engine does (a subclass of a game's presenter keeps its game)."""
+        super().__init_subclass__(**kwargs)
+        if "engine" in vars(cls):
+            cls.game, cls.title = cls.engine.name, cls.engine.title
 
     def chapter_word(self) -> str:
         """`chapter_name` in the current language."""
