@@ -34,7 +34,8 @@ from tests.e2e.backlog import overdue_games
 from tests.e2e.driver import is_board, open_lobby
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.process import BotProcess, connected, process_env
-from tests.e2e.storm import SPECS, Storm, Table
+from tests.e2e.storm import Storm, Table
+from tests.games import STORMS
 
 NAMES = ("Ana", "Leo", "Mia", "Noa")
 LAG = re.compile(r"event loop lag over ([\d.]+) min: p50 (\d+) ms, p99 (\d+) ms, worst (\d+) ms")
@@ -68,7 +69,7 @@ async def storm(fake: FakeDiscord, folder: Path, kill_every: int, seed: int) -> 
     bot = await launch(fake, folder, AUTOPLAY_PACE="0")
     await connected(fake, bot, 1)
     players = Storm(fake, seed)
-    tables = [await players.open(spec, NAMES) for spec in SPECS]
+    tables = [await players.open(spec, NAMES) for spec in STORMS]
     restarts, started, errors = 0, time.perf_counter(), 0
     while not all(players.finished(t) for t in tables) and players.tally.clicks < 20_000:
         await players.click(players.rng.choice([t for t in tables if not players.finished(t)]))
@@ -106,7 +107,7 @@ async def restart(fake: FakeDiscord, folder: Path, games: int, seconds: float) -
     first = await launch(fake, folder)
     await connected(fake, first, 1)
     players = Storm(fake, 5)
-    live = [await players.open(spec, NAMES) for spec in SPECS[:2]]
+    live = [await players.open(spec, NAMES) for spec in STORMS[:2]]
     await first.kill()
     ids = await overdue_games(fake, folder / "parlour.sqlite3", games)
 
@@ -199,7 +200,7 @@ async def mixed(fake: FakeDiscord, folder: Path, minutes: float, seed: int) -> N
     bot = await launch(fake, folder)
     await connected(fake, bot, 1)
     players = Storm(fake, seed)
-    tables: list[Table] = [await players.open(spec, NAMES) for spec in SPECS]
+    tables: list[Table] = [await players.open(spec, NAMES) for spec in STORMS]
     finished = 0
     until = time.monotonic() + minutes * 60
     while time.monotonic() < until:

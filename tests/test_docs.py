@@ -13,7 +13,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "docs" / "rules"
-GAMES = ("cock_and_bull", "hold_your_horses", "horse_collar", "risk", "winners_circle")
 
 # The files a citation can sit in: source, docs and configs, outside the virtualenv and caches.
 TEXT_SUFFIXES = {".py", ".md", ".toml", ".cfg", ".service", ".example", ".sql", ".txt"}
@@ -62,13 +61,6 @@ def test_nothing_cites_a_file_outside_the_repository() -> None:
         if OUTSIDE.search(line)
     ]
     assert not found, "cite docs/rules/ or docs/ARCHITECTURE.md instead:\n" + "\n".join(found)
-
-
-def test_every_game_has_a_rules_page_in_the_index() -> None:
-    index = (RULES / "README.md").read_text()
-    for game in GAMES:
-        assert (RULES / f"{game}.md").is_file(), game
-        assert f"]({game}.md)" in index, game
 
 
 def test_every_rules_citation_names_a_page_and_sections_that_exist() -> None:

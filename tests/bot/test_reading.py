@@ -23,13 +23,10 @@ from bot.table.presenter import Presenter
 from bot.table.text_board import TEXT_MAX, is_text_board, text_board
 from bot.ui.components import GameButton, GameSelect
 from bot.ui.custom_ids import TableVerb, parse_choice
-from cogs.cock_and_bull import CockAndBullPresenter
-from cogs.hold_your_horses import HoldYourHorsesPresenter
-from cogs.horse_collar import HorseCollarPresenter
-from cogs.risk import RiskPresenter
-from cogs.winners_circle import WinnersCirclePresenter
+from cogs.games import GAMES as GAME_SPECS
 from rules.core import Event, PlayerId, setup_rng, step_rng
 from rules.registry import ENGINES
+from tests.games import TEST_SPECS
 
 NAMES = {1: "Ana", 2: "Leo", 3: "Mia", -1: "Bot 1"}
 
@@ -41,18 +38,12 @@ class Game:
     options: Mapping[str, Any]
 
 
-GAMES = (
-    Game(CockAndBullPresenter(), (1, 2), {}),
-    Game(HoldYourHorsesPresenter(), (1, 2, -1), {"races": 1}),
-    Game(WinnersCirclePresenter(), (1, 2, 3), {"hidden_bets": True}),
-    Game(HorseCollarPresenter(), (1, 2), {"frames": 1, "target": 11}),
-    Game(RiskPresenter(), (1, 2, 3), {"turn_limit": 2}),
+# Each game as its test spec's `reading` plays it (tests/games.py).
+PRESENTERS = {game.name: game.presenter for game in GAME_SPECS}
+GAMES = tuple(
+    Game(PRESENTERS[name](), spec.reading.seats, spec.reading.options)
+    for name, spec in TEST_SPECS.items()
 )
-
-
-def test_every_game_is_read() -> None:
-    """A game added to the registry needs its table here."""
-    assert sorted(game.presenter.game for game in GAMES) == sorted(ENGINES)
 
 
 def playout(game: Game, seed: str = "reading") -> Iterator[tuple[Any, Any, tuple[Event, ...]]]:
@@ -170,7 +161,7 @@ def test_the_text_board_offers_the_boards_moves_with_the_same_ids(
 
 
 def test_a_text_board_never_shows_another_players_hidden_chips() -> None:
-    game = GAMES[2]  # Winner's Circle with hidden bets
+    (game,) = [g for g in GAMES if g.presenter.game == "winners_circle"]  # hidden bets
     engine, presenter = ENGINES[game.presenter.game], game.presenter
     for table, state, _events in playout(game):
         if len(state.bets) < 3 or state.phase.value != "betting":

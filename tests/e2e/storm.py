@@ -43,7 +43,8 @@ START_AGAIN_AFTER = 5.0  # seconds with no first board before a host clicks Star
 @dataclass(frozen=True)
 class Spec:
     """A game as the storm plays it: `/new` options, seats, and the labels the player to act
-    prefers when offered (so that random play still ends in a few hundred clicks)."""
+    prefers when offered (so that random play still ends in a few hundred clicks). Each
+    game's is its test spec's `storm` (`tests/games.py`)."""
 
     game: str
     options: dict[str, Any] = field(default_factory=dict)
@@ -51,22 +52,6 @@ class Spec:
     bots: int = 0
     prefer: tuple[Choice, ...] = ()
     panel: str | None = None  # the private panel's button, for games with secret moves
-
-
-SPECS = (
-    Spec("cock_and_bull"),
-    Spec("hold_your_horses", {"races": 1}, humans=2, bots=1),
-    Spec("winners_circle", humans=2, bots=1, panel="My chips"),
-    Spec("horse_collar", {"frames": 1, "target": 11}, humans=1, bots=1),
-    Spec(
-        "risk",
-        {"turn_limit": 1},
-        humans=2,
-        bots=1,
-        prefer=("Auto", "Blitz", "End attacks", "End turn", re.compile(r"^Move in \d+ \(all\)")),
-        panel="My cards & mission",
-    ),
-)
 
 
 @dataclass

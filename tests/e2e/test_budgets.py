@@ -10,7 +10,6 @@ changes its budget in the same commit, with the reason beside it.
 from __future__ import annotations
 
 import asyncio
-import re
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -26,14 +25,12 @@ from tests.e2e.conftest import ParlourFactory
 from tests.e2e.driver import eventually
 from tests.e2e.fake_discord import FakeDiscord, RestCall
 from tests.e2e.storm import Spec, Storm
+from tests.games import TEST_SPECS
 
 MAX_MOVES = 400
 
-# Per move. A picture: the board's, once (a chapter's closing board and the next one show
-# the same state, drawn once). Where a chapter's closing board shows how it ended — Horse
-# Collar's last shot's replay, a race's finish or payout — the move that ends it draws that
-# and the next board's still.
-PICTURES = {"horse_collar": 2, "hold_your_horses": 2, "winners_circle": 2}
+# Per move. Pictures: the board's, once (a chapter's closing board and the next one show
+# the same state, drawn once); each game's test spec says how many (`pictures_per_move`).
 # The move itself: the state, the log row and, at the end, results and ratings, together.
 TRANSACTIONS = 1
 # Bookkeeping written after Discord shows the move: the step and chapter shown with the
@@ -59,19 +56,8 @@ DMS = 0
 DMS_WHEN_CHOSEN = 2
 BOT_TOKEN_PER_SECRET_MOVE_GAME = 0.1
 
-SPECS = (
-    Spec("cock_and_bull"),
-    Spec("hold_your_horses", {"races": 1}),
-    Spec("winners_circle", panel="My chips"),
-    Spec("winners_circle", {"hidden_bets": True}, panel="My chips"),
-    Spec("horse_collar", {"frames": 1, "target": 11}),
-    Spec(
-        "risk",
-        {"turn_limit": 1},
-        prefer=("Auto", "Blitz", "End attacks", "End turn", re.compile(r"^Move in \d+ \(all\)")),
-        panel="My cards & mission",
-    ),
-)
+# Each game's whole games: its test spec's `budgets` (tests/games.py).
+SPECS = [budget for spec in TEST_SPECS.values() for budget in spec.budgets]
 
 
 @dataclass
@@ -167,7 +153,7 @@ async def test_every_move_of_a_whole_game_stays_within_its_work_budget(
     assert row.step > 0 and len(moves) >= row.step / 2, (len(moves), row.step)
     for n, work in enumerate(moves):
         where = f"move {n} of {len(moves)}: {work}"
-        assert work.pictures <= PICTURES.get(spec.game, 1), where
+        assert work.pictures <= TEST_SPECS[spec.game].pictures_per_move, where
         assert work.transactions <= TRANSACTIONS, where
         assert work.statements <= STATEMENTS, where
         assert work.requests["answer"] <= ANSWERS, where

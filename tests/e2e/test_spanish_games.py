@@ -20,7 +20,8 @@ from tests.e2e.conftest import ParlourFactory
 from tests.e2e.driver import is_board, offered, open_lobby
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.payloads import Payloads, check_alt_texts
-from tests.e2e.storm import SPECS, Spec, Storm, Table
+from tests.e2e.storm import Spec, Storm, Table
+from tests.games import STORMS
 from tests.images.drawn import DrawnText
 
 JSON = dict[str, Any]
@@ -36,7 +37,7 @@ def es(message: str) -> str:
 
 
 def specs() -> list[Spec]:
-    """The games as `Storm` plays them (tests/e2e/storm.py): labels in Spanish, and Leo
+    """The games as `Storm` plays them (their test specs' `storm`): labels in Spanish, and Leo
     playing Horse Collar too (an English member of every game)."""
     move_all = re.compile(rf"^{re.escape(es('Move in'))} \d+ \({re.escape(es('all'))}\)")
     spanish: dict[str, dict[str, Any]] = {
@@ -47,7 +48,7 @@ def specs() -> list[Spec]:
             "panel": es("My cards & mission"),
         },
     }
-    return [replace(spec, **spanish.get(spec.game, {})) for spec in SPECS]
+    return [replace(spec, **spanish.get(spec.game, {})) for spec in STORMS]
 
 
 @dataclass(frozen=True)

@@ -13,34 +13,25 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from io import BytesIO
-from random import Random
-from typing import Any
 
 import pytest
 from PIL import Image
 
 from bot.language.i18n import speaking
-from bot.table.presenter import Presenter
-from cogs.cock_and_bull import CockAndBullPresenter
-from cogs.hold_your_horses import HoldYourHorsesPresenter
-from cogs.horse_collar import HorseCollarPresenter
 from cogs.pictures import TRANSLATIONS
-from cogs.risk import RiskPresenter, map_view
-from cogs.winners_circle import WinnersCirclePresenter
+from cogs.risk import map_view
 from images import cock_and_bull, hold_your_horses, horse_collar, winners_circle
-from images.hold_your_horses import render_finished_png
 from images.risk import render_zoom, territory_name
-from images.winners_circle import render_payout_png
 from images.words import use_translations
-from rules.core import setup_rng, step_rng
-from rules.registry import ENGINES
+from rules.risk import ENGINE as RISK
 from rules.risk.map import CONTINENTS
+from tests.games import TEST_SPECS
 from tests.images.drawn import DrawnText
+from tests.images.pictures import PHONE_NAMES, mid_game
 
 PHONE = 360  # pixels: the width Discord gives a picture on a phone
 PHONE_MIN = 10  # pixels at that width: the smallest a zoomed name may be
 PHONE_FLOOR = 7  # pixels at that width: the smallest any text of a board may be
-NAMES = {1: "Ana", 2: "Leo", 3: "Mia"}
 
 
 @dataclass(frozen=True)
@@ -55,54 +46,9 @@ class Smallest:
         return self.size * PHONE / self.width
 
 
-def mid_game(
-    presenter: Presenter,
-    seats: int,
-    steps: int,
-    options: dict[str, Any],
-    until: Callable[[Any], bool] = lambda state: False,
-) -> Any:
-    """A state `steps` AI moves into a game (fixed seed), or sooner once `until` holds,
-    for a busy picture."""
-    engine = ENGINES[presenter.game]
-    state = engine.initial_state(list(range(1, seats + 1)), options, setup_rng("phone"))
-    for step in range(steps):
-        to_act = sorted(engine.to_act(state))
-        if not to_act or until(state):
-            break
-        action = engine.choose(state, to_act[0], Random(step))
-        state = engine.apply(state, to_act[0], action, step_rng("phone", step)).state
-    return state
-
-
-def board(presenter: Presenter, seats: int, steps: int) -> Callable[[], bytes]:
-    return lambda: presenter.render_png(mid_game(presenter, seats, steps, {}), NAMES)
-
-
-def race_won() -> bytes:
-    """Hold Your Horses' closing picture of a race: the finish."""
-    state = mid_game(HoldYourHorsesPresenter(), 3, 2000, {"races": 2}, lambda s: s.race.number > 1)
-    return render_finished_png(state, NAMES)
-
-
-def payout_state() -> Any:
-    """A Winner's Circle race just paid out."""
-    return mid_game(WinnersCirclePresenter(), 3, 2000, {}, lambda s: s.phase.value == "race_over")
-
-
-def payout() -> bytes:
-    """Winner's Circle's closing picture of a race: the itemised payout."""
-    return render_payout_png(payout_state(), NAMES)
-
-
+# Every game's pictures, by title (each game's test spec's `phone`, tests/games.py).
 PICTURES: dict[str, Callable[[], bytes]] = {
-    "Cock & Bull": board(CockAndBullPresenter(), 2, 30),
-    "Hold Your Horses": board(HoldYourHorsesPresenter(), 3, 40),
-    "Hold Your Horses, a race won": race_won,
-    "Winner's Circle": board(WinnersCirclePresenter(), 3, 30),
-    "Winner's Circle, a race paid out": payout,
-    "Horse Collar": board(HorseCollarPresenter(), 2, 6),
-    "Risk": board(RiskPresenter(), 3, 300),
+    title: draw for spec in TEST_SPECS.values() for title, draw in spec.phone.items()
 }
 
 
@@ -138,8 +84,8 @@ def test_risk_zoom_keeps_every_name_readable_on_a_phone(
     monkeypatch: pytest.MonkeyPatch, continent: str
 ) -> None:
     drawn = DrawnText(monkeypatch)
-    state = mid_game(RiskPresenter(), 3, 300, {})
-    image = render_zoom(map_view(state, NAMES), continent, "Caption")
+    state = mid_game(RISK, 3, 300, {})
+    image = render_zoom(map_view(state, PHONE_NAMES), continent, "Caption")
     sizes: dict[str, int] = {}
     for text, size in drawn.sized:
         sizes[text] = min(size, sizes.get(text, size))

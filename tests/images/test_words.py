@@ -29,10 +29,9 @@ from rules.horse_collar import ENGINE as HC_ENGINE
 from rules.registry import ENGINES
 from rules.risk.map import CONTINENTS
 from rules.winners_circle.state import RACES
+from tests.games import TEST_SPECS
 from tests.images.drawn import DrawnText
-from tests.images.test_palettes import PICTURES
-from tests.images.test_phone import NAMES as PHONE_NAMES
-from tests.images.test_phone import payout_state
+from tests.images.pictures import PHONE_NAMES, payout_state
 from tests.images.test_risk import badge_box, early_view, overlap
 
 Box = tuple[float, float, float, float]
@@ -161,7 +160,7 @@ def _sample_states(game: str) -> Iterator[tuple[Any, Sequence[Event]]]:
             yield ply.state, ply.events
 
 
-@pytest.mark.parametrize("game", list(PICTURES))
+@pytest.mark.parametrize("game", list(TEST_SPECS))
 def test_a_spanish_picture_draws_no_english(
     game: str, spanish: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -181,7 +180,7 @@ def test_a_spanish_picture_draws_no_english(
     presenter = presenter_for(game)
     assert presenter is not None
     for state, events in _sample_states(game):
-        for _drawn, _png in PICTURES[game](state, who):
+        for _drawn, _png in TEST_SPECS[game].palette(state, who):
             pass
         presenter.picture(state, who, events)  # Horse Collar: the shot's replay too
     english = english_words("es")

@@ -11,8 +11,8 @@ from typing import Any
 
 from rules.core import Engine
 from rules.registry import ENGINES
+from tests.games import TEST_SPECS
 from tests.rules.golden import Playthrough, Sample, record, seating, write
-from tests.rules.golden.samples import SAMPLES
 
 
 def record_sample(engine: Engine[Any], sample: Sample) -> list[Playthrough]:
@@ -34,10 +34,11 @@ def main() -> None:
     parser.add_argument("command", choices=["record"])
     parser.add_argument("games", nargs="*", help="default: every game with samples")
     args = parser.parse_args()
-    for game in args.games or SAMPLES:
-        if game not in SAMPLES:
-            parser.error(f"no samples for {game!r}: {', '.join(SAMPLES)}")
-        playthroughs = [p for s in SAMPLES[game] for p in record_sample(ENGINES[game], s)]
+    for game in args.games or TEST_SPECS:
+        if game not in TEST_SPECS:
+            parser.error(f"no samples for {game!r}: {', '.join(TEST_SPECS)}")
+        samples = TEST_SPECS[game].samples
+        playthroughs = [p for s in samples for p in record_sample(ENGINES[game], s)]
         path = write(game, playthroughs)
         steps = sum(len(p.steps) for p in playthroughs)
         size_kb = path.stat().st_size / 1024
