@@ -16,10 +16,6 @@ from typing import Any
 from bench.results import RESULTS, ROOT
 
 PAGE = ROOT / "docs" / "PERFORMANCE.md"
-README = ROOT / "README.md"
-# The README's summary is written between these lines.
-SUMMARY_START = "<!-- performance summary: written by python -m bench.report -->"
-SUMMARY_END = "<!-- end of the performance summary -->"
 
 # The order of the page, and what each bench measures (bench/README.md has the details).
 ABOUT = {
@@ -176,48 +172,10 @@ def page(results: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def summary(results: list[dict[str, Any]]) -> str:
-    """The README's few lines: each load row of the current code, linking to the page."""
-    lines = [SUMMARY_START]
-    for result in results:
-        if result["bench"] != "load":
-            continue
-        (table,) = [t for t in result["tables"] if t["caption"].startswith("Cock & Bull")][:1]
-        shown = (
-            "games",
-            "target/s",
-            "achieved/s",
-            "p99 ms",
-            "over 3 s",
-            "missed",
-            "CPU ms/int",
-            "bot-token req/move",
-        )
-        index = [table["headers"].index(h) for h in shown]
-        current = [r for r in table["rows"] if r[0] == result["commit"]]
-        lines += markdown_table(list(shown), [[r[i] for i in index] for r in current])
-        stale = (
-            " (stale: run it again)" if stale_since(result["commit"], result["hot_paths"]) else ""
-        )
-        lines.append(
-            f"\nMeasured at `{result['commit']}` on {result['date']}, {result['machine']}{stale}. "
-            "Every figure, the baseline it is compared with, and how: "
-            "[docs/PERFORMANCE.md](docs/PERFORMANCE.md)."
-        )
-    return "\n".join([*lines, SUMMARY_END])
-
-
-def with_summary(readme: str, block: str) -> str:
-    """`readme` with its summary block replaced by `block`."""
-    start, end = readme.index(SUMMARY_START), readme.index(SUMMARY_END) + len(SUMMARY_END)
-    return readme[:start] + block + readme[end:]
-
-
 def main() -> None:
     results = [json.loads(path.read_text()) for path in sorted(RESULTS.glob("*.json"))]
     PAGE.write_text(page(results))
-    README.write_text(with_summary(README.read_text(), summary(results)))
-    print(f"{PAGE.relative_to(ROOT)} and README's summary: {len(results)} bench results")
+    print(f"{PAGE}: {len(results)} bench results")
 
 
 if __name__ == "__main__":

@@ -1,12 +1,15 @@
 """`bench.report`: docs/PERFORMANCE.md written from the benches' output files, each figure
-with where and when it was measured, and stale ones marked."""
+with where and when it was measured, and stale ones marked; the README only links the page."""
 
 from __future__ import annotations
 
+import json
 import subprocess
+from pathlib import Path
 
 import pytest
 
+from bench import report
 from bench.load import TITLES, Title
 from bench.report import ABOUT, page, stale_since
 from bench.results import ROOT, Run
@@ -65,3 +68,20 @@ def test_each_games_load_and_profile_results_have_their_own_section(title: Title
 
 def test_no_games_figures_overwrite_anothers() -> None:
     assert len({title.results for title in TITLES.values()}) == len(TITLES)
+
+
+def test_the_report_writes_its_page_and_leaves_the_readme_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    readme = (ROOT / "README.md").read_text()
+    results = tmp_path / "results"
+    results.mkdir()
+    head = git("rev-parse", "--short=7", "HEAD")
+    (results / "load.json").write_text(json.dumps(result(head, ("bot",))))
+    monkeypatch.setattr(report, "RESULTS", results)
+    monkeypatch.setattr(report, "PAGE", tmp_path / "PERFORMANCE.md")
+    report.main()
+    assert "| 10 | 20 |" in (tmp_path / "PERFORMANCE.md").read_text()
+    assert (ROOT / "README.md").read_text() == readme
+    # The README is static: it links the page and carries no figure of its own.
+    assert "(docs/PERFORMANCE.md)" in readme and "Measured at" not in readme
