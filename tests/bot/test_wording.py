@@ -3,8 +3,10 @@ agree with their subjects, each player mentioned once."""
 
 from __future__ import annotations
 
+from bot.language.i18n import speaking
 from bot.language.wording import (
     agree,
+    bold_name,
     count,
     format_duration,
     listing,
@@ -37,3 +39,11 @@ def test_counts_and_verbs_agree() -> None:
 
 def test_a_ping_mentions_each_player_once() -> None:
     assert without_mentions("<@1>: place 4 armies", NAMES) == "**Ana**: place 4 armies"
+
+
+def test_a_bold_name_pings_no_one_and_names_someone_unknown() -> None:
+    assert bold_name(1, NAMES) == "**Ana**"
+    assert bold_name(-1, NAMES) == "**Bot 1**"
+    assert bold_name(9, NAMES) == "**Someone**"
+    with speaking("es"):
+        assert bold_name(9, NAMES) == "**Alguien**"
