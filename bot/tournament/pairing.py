@@ -237,12 +237,16 @@ def cut_repeats(tables: list[list[int]], met: Meetings, rank: Mapping[int, int])
     while pending:
         upper = heapq.heappop(pending)
         waiting.discard(upper)
+        if not (cost[upper] or cost[upper + 1]):
+            continue  # no repeat at either: no swap can cut one
         swap = best_swap(tables[upper], tables[upper + 1], met, rank)
         if swap is None:
             continue
         a, b = swap
         tables[upper][tables[upper].index(a)] = b
         tables[upper + 1][tables[upper + 1].index(b)] = a
+        cost[upper] = repeats([tables[upper]], met)
+        cost[upper + 1] = repeats([tables[upper + 1]], met)
         for n in (upper - 1, upper, upper + 1):
             if 0 <= n < len(tables) - 1 and n not in waiting:
                 waiting.add(n)
