@@ -14,7 +14,8 @@ scored"):
 4. **Deal**: the order cut into tables, the leaders at table 1; then seats are swapped
    between neighbouring tables wherever that seats fewer pairs who met before. At tables of
    two, pairs are first sought top down with backtracking (each player with the next one in
-   the order they have not met), which finds a round without a repeat whenever there is one.
+   the order they have not met), which finds a round without a repeat whenever there is one
+   (within `SEARCH_BUDGET`).
 """
 
 from __future__ import annotations
