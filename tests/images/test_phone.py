@@ -18,11 +18,13 @@ import pytest
 from PIL import Image
 
 from bot.language.i18n import speaking
+from bot.tournament.scoring import Standing
 from cogs.pictures import TRANSLATIONS
 from cogs.risk import map_view
 from images import cock_and_bull, hold_your_horses, horse_collar, winners_circle
 from images.risk import render_zoom, territory_name
-from images.words import use_translations
+from images.tournament_standings import render_standings
+from images.words import language, use_translations
 from rules.risk import ENGINE as RISK
 from rules.risk.map import CONTINENTS
 from tests.games import TEST_SPECS
@@ -46,9 +48,21 @@ class Smallest:
         return self.size * PHONE / self.width
 
 
-# Every game's pictures, by title (each game's test spec's `phone`, tests/games.py).
+def tournament_standings() -> bytes:
+    """A tournament's standings of 40 entrants (the top drawn), one with a long name."""
+    names = {1: "Bartholomew Fitzgerald-Montgomery"}
+    rows = [
+        (Standing(m, m, 40 - m / 2, 100 - m / 3, 3), names.get(m, f"Player {m}"))
+        for m in range(1, 41)
+    ]
+    return render_standings(rows, title="Spring Cup — standings", language=language())
+
+
+# Every game's pictures, by title (each game's test spec's `phone`, tests/games.py), and the
+# pictures that belong to no one game.
 PICTURES: dict[str, Callable[[], bytes]] = {
-    title: draw for spec in TEST_SPECS.values() for title, draw in spec.phone.items()
+    **{title: draw for spec in TEST_SPECS.values() for title, draw in spec.phone.items()},
+    "Tournament standings": tournament_standings,
 }
 
 
