@@ -58,7 +58,7 @@ async def answer(
 
 
 def is_card(message: FakeMessage) -> bool:
-    return any(a.filename == "season.png" for a in message.attachments)
+    return any(a.filename.startswith("season-") for a in message.attachments)
 
 
 async def play(fake: FakeDiscord, game: str, players: list[JSON]) -> None:
@@ -133,7 +133,7 @@ async def test_a_season_from_its_start_to_its_card(
     assert card.embeds[0]["title"] == words["card"]
     fields = {f["name"]: f["value"] for f in card.embeds[0]["fields"]}
     assert set(fields) == {"Cock & Bull", "Hold Your Horses"}
-    (picture,) = [a for a in card.attachments if a.filename == "season.png"]
+    (picture,) = [a for a in card.attachments if a.filename == "season-1.png"]
     assert picture.data.startswith(b"\x89PNG") and picture.description
     for title in ("Cock & Bull", "Hold Your Horses"):
         assert title in picture.description
