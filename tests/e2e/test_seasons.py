@@ -361,3 +361,27 @@ async def test_season_end_racing_the_clock_ends_it_once_with_one_card(
     seasons = await bot.storage.table_rows("seasons")
     assert sorted((s["number"], s["status"]) for s in seasons) == [(1, "ended"), (2, "running")]
     assert len(await bot.storage.table_rows("season_finals")) == 2
+
+
+async def test_a_card_whose_channel_is_gone_goes_to_the_first_writable_one(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    bot = await start_parlour()
+    ana = fake.make_user("Ana")
+    fake.grant(ana, discord.Permissions(manage_guild=True))
+    doomed = fake.create_text_channel("doomed")
+    start = {"name": "Brief", "ends": "7d", "games": "all", "recur": "none"}
+    await (await fake.slash(ana, "season", "start", options=start, channel_id=doomed)).response()
+    await fake.delete_channel(doomed)
+    question = await answer(fake, ana, "season", "end")
+    await (await fake.click(ana, question, label="End it")).response()
+    card = await fake.wait_for(lambda: fake.latest_message(fake.channel_id, is_card))
+    assert card.embeds[0]["title"].startswith("Brief (season 1)")
+    season = await bot.storage.season(fake.guild_id, 1)
+    assert season is not None and season.channel_id == doomed
+
+    async def done() -> bool:
+        season = await bot.storage.season(fake.guild_id, 1)
+        return season is not None and season.card_message_id == card.id
+
+    await eventually(done)
