@@ -131,6 +131,7 @@ async def test_a_season_rating_starts_from_the_all_time_one_softly_reset(storage
     before = await rated(storage)
     number = await begin(storage)
     assert await board(storage, number) == []  # a new season's board is empty
+    assert await rated(storage) == before  # and the all-time ratings are as they were
     await finish(storage, [(ANA, 1), (LEO, 2)], now=START + HOUR)
     after = await rated(storage)
     season = await storage.season(GUILD, number)

@@ -120,6 +120,12 @@ async def test_a_season_from_its_start_to_its_card(
     assert words["title"] in current.embeds[0]["title"]
     live = current.embeds[0]["description"].splitlines()
     assert len(live) == 3  # Ana, Leo and Eve, each with one game at least
+    # A recompute rates the running season as its games did.
+    async with storage._transaction() as db:  # out of step with the games first
+        await db.execute("UPDATE season_ratings SET mu = 0")
+    await answer(fake, ana, "recompute-ratings")
+    again = await answer(fake, eve, "leaderboard", game="cock_and_bull")
+    assert again.embeds[0]["description"].splitlines() == live
 
     # Only an admin may end it.
     leos = await answer(fake, leo, "season", "end")
@@ -147,7 +153,9 @@ async def test_a_season_from_its_start_to_its_card(
         assert member in picture.description
     assert fields["Cock & Bull"].splitlines() == live
 
-    # The frozen board, by number; the current one is gone; all-time is as ever.
+    # The frozen board, by number, even after a recompute; the current one is gone;
+    # all-time is as ever.
+    await answer(fake, ana, "recompute-ratings")
     frozen = await answer(fake, eve, "leaderboard", game="cock_and_bull", season="1")
     assert frozen.embeds[0]["description"].splitlines() == live
     assert (await answer(fake, eve, "leaderboard", game="cock_and_bull", season="9")).content == (
