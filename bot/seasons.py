@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import calendar
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 
 from openskill.models import PlackettLuce
 
-from bot.ratings import MODEL, Rating
+from bot.ratings import MODEL, Placing, Rating, update
 
 # σ a season rating starts at, at least: half a newcomer's (25/3). A veteran's σ (about 2.5
 # after a hundred games) rises to it, so their board figure μ − 3σ drops by about 5 (50 shown
@@ -55,6 +55,22 @@ def soft_reset(all_time: Rating) -> Rating:
     """A player's season rating at their first game of a season: their all-time skill (μ)
     with σ raised to at least `SEASON_SIGMA`, and no games played yet."""
     return Rating(mu=all_time.mu, sigma=max(all_time.sigma, SEASON_SIGMA))
+
+
+def season_rate(
+    placings: Sequence[Placing],
+    season: Mapping[int, Rating],
+    all_time: Mapping[int, Rating],
+    humans: Collection[int],
+) -> dict[int, Rating]:
+    """The season ratings a finished game leaves: each player moves by `SEASON_MODEL` from
+    their `season` rating so far or, at their first game of the season, from their
+    `all_time` one before the game, softly reset. Every player the game rated, and every
+    human (a game that rated nobody still puts its humans on the season's board)."""
+    before = {p.player_id: soft_reset(all_time.get(p.player_id, Rating())) for p in placings}
+    before |= {p: r for p, r in season.items() if p in before}
+    after = update(placings, before, SEASON_MODEL)
+    return {p: after.get(p, r) for p, r in before.items() if p in after or p in humans}
 
 
 def season_points(places: Mapping[int, int]) -> dict[int, float]:

@@ -10,6 +10,7 @@ forged or stale click changes nothing.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import io
 import logging
 import re
@@ -42,7 +43,8 @@ Postable = discord.TextChannel | discord.Thread
 ALL = "all"
 MAX_SEASON = 1_000_000  # the largest season number an option takes
 CARD_TOP = 10  # players per game on the season's card
-LOOK_BACK = 50  # the channel's latest messages looked through for a card posted already
+LOOK_BACK = 50  # messages after a season's end looked through for its card posted already
+CLOCK_SLACK = 300.0  # seconds Discord's clock may be behind ours: a card posted from the end
 SHOW_TOP = 3  # players per game in `/season show`
 BOARD_TOP = 15  # players per game on `/leaderboard season:`
 GAMES_CHOICES = [app_commands.Choice(name="all games", value=ALL), *GAME_CHOICES]
@@ -80,9 +82,26 @@ def require_admin(interaction: Interaction) -> None:
         raise UserError(_(NOT_ADMIN))
 
 
+def card_filename(season: SeasonRow) -> str:
+    """The name of a season's card picture: what marks the card in its channel (`season-3.png`),
+    in any language."""
+    return f"season-{season.number}.png"
+
+
+def card_nonce(season: SeasonRow) -> int:
+    """The card's nonce (sent with `enforce_nonce`): the same for every try at posting one
+    season's card, so Discord answers a second post within minutes with the first message."""
+    digest = hashlib.blake2b(f"season card {season.guild_id} {season.number}".encode())
+    return int.from_bytes(digest.digest()[:8]) >> 1  # 63 bits: at most 19 digits
+
+
+def _utc(moment: float) -> datetime:
+    return datetime.fromtimestamp(moment, UTC)
+
+
 def when(moment: float) -> str:
     """A date as the current language writes it (UTC)."""
-    return format_date(datetime.fromtimestamp(moment, UTC), "medium", locale=babel_locale())
+    return format_date(_utc(moment), "medium", locale=babel_locale())
 
 
 def season_title(season: SeasonRow) -> str:
@@ -331,11 +350,11 @@ class Seasons(commands.Cog):
                 season.guild_id,
             )
             return None
+        if look_first and (posted := await self._posted(channel, season)):
+            return posted
         stored = await self.bot.storage.guild_language(season.guild_id)
         with speaking(stored or language_of(guild.preferred_locale)):
             embed, games, alt = await self._card(season)
-            if look_first and (posted := await self._posted(channel, embed.title)):
-                return posted
             title, subtitle = (
                 embed.title or "",
                 _("from {start} to {end} (UTC)").format(
@@ -343,18 +362,23 @@ class Seasons(commands.Cog):
                 ),
             )
             picture = await asyncio.to_thread(render_card, title, subtitle, games)
-        file = discord.File(io.BytesIO(picture), filename="season.png", description=alt[:1024])
-        embed.set_image(url="attachment://season.png")
-        message = await channel.send(embed=embed, file=file)
+        filename = card_filename(season)
+        file = discord.File(io.BytesIO(picture), filename=filename, description=alt[:1024])
+        embed.set_image(url=f"attachment://{filename}")
+        message = await channel.send(embed=embed, file=file, nonce=card_nonce(season))
         return message.id
 
-    async def _posted(self, channel: Postable, title: str | None) -> int | None:
-        """The id of this card among the channel's latest messages, if an earlier try posted
-        it (the bot's message with the card's title)."""
+    async def _posted(self, channel: Postable, season: SeasonRow) -> int | None:
+        """The id of the season's card among the channel's first messages after the season
+        ended, if an earlier try posted it: the bot's message with the card's picture, named
+        after the season (whatever language the card was worded in)."""
+        assert season.ended_at is not None  # only an ended season has a card
+        since = discord.Object(discord.utils.time_snowflake(_utc(season.ended_at - CLOCK_SLACK)))
+        filename = card_filename(season)
         try:
-            async for message in channel.history(limit=LOOK_BACK):
+            async for message in channel.history(limit=LOOK_BACK, after=since):
                 mine = message.author.id == (self.bot.user.id if self.bot.user else None)
-                if mine and any(e.title == title for e in message.embeds):
+                if mine and any(a.filename == filename for a in message.attachments):
                     return message.id
         except discord.HTTPException:  # no history to read: post it
             log.info("channel %d: could not read its history for a card", channel.id)

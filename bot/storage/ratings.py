@@ -125,9 +125,12 @@ class Ratings(SeasonPlay):
 
     async def recompute_ratings(self, guild_id: int) -> int:
         """Rate the server's results again from the first, in the order the games finished,
-        exactly as each game's end did; returns how many games were rated."""
+        exactly as each game's end did: the all-time ratings, and the running season's
+        (`SeasonReplay`); an ended season's frozen tables are never touched. Returns how
+        many games were rated."""
         async with self._transaction() as db:
             await self._lock_guild(db, guild_id)
+            season = await self._running_season_games(db, guild_id)
             rows = await db.fetch(
                 "SELECT game_id, game, player_id, is_bot, team, place, won FROM results"
                 " WHERE guild_id = ? ORDER BY finished_at, game_id",
@@ -152,6 +155,9 @@ class Ratings(SeasonPlay):
                 after = update(list(placings.values()), before)
                 for player, placing in placings.items():
                     columns.append((*_ordinals(placing.player_id, before, after), game_id, player))
+                if season is not None:
+                    humans = [r["player_id"] for r in seats if not r["is_bot"]]
+                    season.rate(game_id, seats[0]["game"], list(placings.values()), before, humans)
                 before.update(after)
             await db.execute("DELETE FROM ratings WHERE guild_id = ?", guild_id)
             await db.executemany(
@@ -161,6 +167,8 @@ class Ratings(SeasonPlay):
             )
             for game, per_player in ratings.items():
                 await self._save_ratings(db, guild_id, game, per_player)
+            if season is not None:
+                await self._save_season_replay(db, guild_id, season)
         return len(games)
 
 

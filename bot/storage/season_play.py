@@ -9,10 +9,11 @@ result beyond `FARM_LIMIT` a UTC day against the same humans is stored but not c
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 
-from bot.ratings import Rating, update
-from bot.seasons import FARM_LIMIT, SEASON_MODEL, day_of, season_points, soft_reset, tablemates
+from bot.ratings import Placing, Rating
+from bot.seasons import FARM_LIMIT, day_of, season_points, season_rate, tablemates
 from bot.storage.conn import Conn, Connected
 from bot.storage.rows import ResultRow
 
@@ -55,11 +56,11 @@ class SeasonPlay(Connected):
             game,
             *players,
         )
-        before = {p: soft_reset(all_time.get(p, Rating())) for p in players}
-        for r in found:
-            before[r["player_id"]] = Rating(r["mu"], r["sigma"], r["played"], r["wins"])
-        after = update(placings, before, SEASON_MODEL)
+        so_far = {
+            r["player_id"]: Rating(r["mu"], r["sigma"], r["played"], r["wins"]) for r in found
+        }
         humans = {r.player_id: r.place for r in rows if not r.is_bot}
+        after = season_rate(placings, so_far, all_time, humans)
         earned = season_points(humans)
         key, day = tablemates(list(humans)), day_of(now)
         already = await db.fetch(
@@ -100,8 +101,59 @@ class SeasonPlay(Connected):
             " wins = excluded.wins, points = season_ratings.points + excluded.points",
             [
                 (guild_id, number, game, p, r.mu, r.sigma, r.played, r.wins, counted.get(p, 0.0))
-                for p in players
-                for r in [after.get(p, before[p])]
-                if p in after or p in humans
+                for p, r in sorted(after.items())
             ],
         )
+
+    async def _running_season_games(self, db: Conn, guild_id: int) -> SeasonReplay | None:
+        """For a recompute: the server's running season and the games it rated (None when no
+        season runs)."""
+        season = await db.fetchone(
+            "SELECT number FROM seasons WHERE guild_id = ? AND status = 'running'", guild_id
+        )
+        if season is None:
+            return None
+        number = int(season["number"])
+        rows = await db.fetch(
+            "SELECT DISTINCT game_id FROM season_results WHERE guild_id = ? AND season = ?",
+            guild_id,
+            number,
+        )
+        return SeasonReplay(number, {int(r["game_id"]) for r in rows})
+
+    async def _save_season_replay(self, db: Conn, guild_id: int, replay: SeasonReplay) -> None:
+        """A recompute's running season ratings, in place of the stored ones; each player's
+        season points stay (they come from places, which a recompute does not change)."""
+        await db.executemany(
+            "UPDATE season_ratings SET mu = ?, sigma = ?, played = ?, wins = ?"
+            " WHERE guild_id = ? AND season = ? AND game = ? AND player_id = ?",
+            [
+                (r.mu, r.sigma, r.played, r.wins, guild_id, replay.number, game, player)
+                for game, ratings in sorted(replay.ratings.items())
+                for player, r in sorted(ratings.items())
+            ],
+        )
+
+
+@dataclass
+class SeasonReplay:
+    """The running season rated again in a recompute, game after game in the order they
+    finished, as each game's end rated it (`season_rate`): a player's first game of the
+    season starts from their all-time rating as the recompute has it then, softly reset."""
+
+    number: int
+    games: set[int]  # the ids of the games the season rated
+    ratings: dict[str, dict[int, Rating]] = field(default_factory=dict)
+
+    def rate(
+        self,
+        game_id: int,
+        game: str,
+        placings: Sequence[Placing],
+        all_time: Mapping[int, Rating],
+        humans: Collection[int],
+    ) -> None:
+        """One finished game, if the season rated it; `all_time`: its players' before it."""
+        if game_id in self.games:
+            so_far = self.ratings.setdefault(game, {})
+            so_far.update(season_rate(placings, so_far, all_time, humans))

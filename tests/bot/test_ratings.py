@@ -53,15 +53,16 @@ async def finish(
     game: str = "hold_your_horses",
     sides: Sequence[int] | None = None,
     now: float = 1000.0,
+    guild: int = GUILD,
 ) -> int:
-    """A game of `game` whose last action writes `places` ((player, place) in seat order;
-    negative players are bot seats), played by `sides` when given; returns its id."""
+    """A game of `game` in `guild` whose last action writes `places` ((player, place) in seat
+    order; negative players are bot seats), played by `sides` when given; returns its id."""
     seats = [
         SeatRow(n, player, f"P{player}", player < 0, sides[n] if sides else 0)
         for n, (player, _) in enumerate(places)
     ]
     game_id = await storage.create_game(
-        game=game, guild_id=GUILD, channel_id=2, host=seats[0], options={}, seed="s", now=now
+        game=game, guild_id=guild, channel_id=2, host=seats[0], options={}, seed="s", now=now
     )
     for seat in seats[1:]:
         await storage.add_seat(game_id, seat)

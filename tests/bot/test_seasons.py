@@ -131,6 +131,7 @@ async def test_a_season_rating_starts_from_the_all_time_one_softly_reset(storage
     before = await rated(storage)
     number = await begin(storage)
     assert await board(storage, number) == []  # a new season's board is empty
+    assert await rated(storage) == before  # and the all-time ratings are as they were
     await finish(storage, [(ANA, 1), (LEO, 2)], now=START + HOUR)
     after = await rated(storage)
     season = await storage.season(GUILD, number)
@@ -312,3 +313,67 @@ async def test_an_end_cut_short_changes_nothing(
     assert await storage.end_season(GUILD, number, START + DAY, due_only=False) is not None
     assert len(await storage.table_rows("seasons")) == 2
     assert len(await storage.table_rows("season_finals")) == 2
+
+
+async def test_a_recompute_rates_the_running_season_again_and_never_an_archive(
+    storage: Storage,
+) -> None:
+    # The same games in two servers; in the first, the stored ratings (all-time and season)
+    # are then out of step with the results, and a recompute must bring the running
+    # season's board back to what playing the games gave in the second.
+    other = GUILD + 1
+    for guild in (GUILD, other):
+        for _ in range(3):
+            await finish(storage, [(ANA, 1), (LEO, 2)], now=START - DAY, guild=guild)
+        for number, (start, games) in enumerate(
+            [
+                (START, [[(ANA, 1), (LEO, 2), (EVE, 3)], [(EVE, 1), (ANA, 2)]]),
+                (START + 2 * DAY, [[(LEO, 1), (ANA, 2)], [(ANA, 1), (-1, 2), (MIA, 3)]]),
+            ],
+            start=1,
+        ):
+            await storage.start_season(
+                guild,
+                name="Autumn",
+                ends_at=start + DAY,
+                games=None,
+                recur=NONE,
+                channel_id=5,
+                now=start,
+            )
+            for n, places in enumerate(games):
+                await finish(storage, places, now=start + n * HOUR, guild=guild)
+            if number == 1:
+                await storage.end_season(guild, number, start + DAY, due_only=False)
+    await finish(storage, [(EVE, 1), (MIA, 2)], now=START + 3 * DAY, guild=GUILD)  # later
+    await finish(storage, [(EVE, 1), (MIA, 2)], now=START + 3 * DAY, guild=other)
+    archive = [r for r in await storage.table_rows("season_finals") if r["guild_id"] == GUILD]
+    frozen = await board(storage, 1)
+    async with storage._transaction() as db:
+        await db.execute("UPDATE ratings SET mu = mu + 5 WHERE guild_id = ?", GUILD)
+        await db.execute("UPDATE season_ratings SET mu = 0, sigma = 1 WHERE guild_id = ?", GUILD)
+
+    assert await storage.recompute_ratings(GUILD) == 8
+
+    def season_two(rows: list[dict]) -> list[tuple]:
+        return sorted(
+            (r["game"], r["player_id"], r["mu"], r["sigma"], r["played"], r["wins"], r["points"])
+            for r in rows
+            if r["season"] == 2
+        )
+
+    rated = await storage.table_rows("season_ratings")
+    played = season_two([r for r in rated if r["guild_id"] == other])
+    assert len(played) == 4  # Leo, Ana, Mia and the AI
+    assert season_two([r for r in rated if r["guild_id"] == GUILD]) == played
+    boards = []
+    for guild in (GUILD, other):
+        season = await storage.season(guild, 2)
+        assert season is not None and season.running
+        boards.append(await storage.season_board(season, "hold_your_horses", 1))
+    assert boards[0] == boards[1] and [r.player_id for r in boards[0]] == [ANA, LEO, MIA]
+    # The ended season's archive, as it was frozen, row for row.
+    assert [r for r in await storage.table_rows("season_finals") if r["guild_id"] == GUILD] == (
+        archive
+    )
+    assert await board(storage, 1) == frozen

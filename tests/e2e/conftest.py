@@ -24,9 +24,11 @@ ParlourFactory = Callable[..., Awaitable[ParlourBot]]
 
 
 class Launcher(Protocol):
-    """Starts `python -m bot *args` in `cwd` with `env`."""
+    """Starts `python -m bot *args` (or `module`, a stand-in for it) in `cwd` with `env`."""
 
-    async def __call__(self, cwd: Path, env: Mapping[str, str], *args: str) -> BotProcess: ...
+    async def __call__(
+        self, cwd: Path, env: Mapping[str, str], *args: str, module: str = "bot"
+    ) -> BotProcess: ...
 
 
 WATCHED_LOGGERS = ("discord", "bot", "cogs")
@@ -124,11 +126,13 @@ async def launch(fake: FakeDiscord, layer_cache: Path) -> AsyncIterator[Launcher
     another); every one is killed at teardown (before the fake Discord closes)."""
     started: list[BotProcess] = []
 
-    async def start(cwd: Path, env: Mapping[str, str], *args: str) -> BotProcess:
+    async def start(
+        cwd: Path, env: Mapping[str, str], *args: str, module: str = "bot"
+    ) -> BotProcess:
         proc = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
-            "bot",
+            module,
             *args,
             cwd=cwd,
             env={"CACHE_DIR": str(layer_cache), **env},

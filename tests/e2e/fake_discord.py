@@ -384,6 +384,9 @@ class FakeDiscord:
         self._bot_overwrites: dict[int, int] = {}
         self._thread_members: dict[int, dict[int, str]] = {}
         self._messages: dict[int, FakeMessage] = {}
+        #: Seconds a bot post's nonce is remembered (``enforce_nonce``): Discord's "past few
+        #: minutes"; 0 turns the check off, as for a post after the window.
+        self.nonce_window = 120.0
         # The same messages by channel: drivers wait on a game's thread after every REST
         # call, and 200 games must not each scan every message of every thread.
         self._by_channel: dict[int, list[FakeMessage]] = {}
@@ -2019,9 +2022,10 @@ class FakeDiscord:
         found = reversed(self.messages(int(channel_id)))
         if "before" in call.query:
             found = (m for m in found if m.id < int(call.query["before"]))
-        if "after" in call.query:
-            found = (m for m in found if m.id > int(call.query["after"]))
         limit = min(int(call.query.get("limit", 50)), 100)
+        if "after" in call.query:  # the `limit` messages right after it, newest first
+            later = [m for m in self.messages(int(channel_id)) if m.id > int(call.query["after"])]
+            return [m.payload for m in reversed(later[:limit])]
         return [m.payload for m in itertools.islice(found, limit)]
 
     def _post_message(self, call: RestCall, channel_id: str) -> JSON:
@@ -2038,7 +2042,26 @@ class FakeDiscord:
         metadata = channel.get("thread_metadata") or {}
         if metadata.get("archived") and metadata.get("locked"):
             raise _thread_archived()
-        return self._new_message(cid, call.json or {}, call.files).payload
+        body = call.json or {}
+        if body.get("enforce_nonce") and (earlier := self._same_nonce(body.get("nonce"))):
+            return earlier.payload
+        return self._new_message(cid, body, call.files).payload
+
+    def _same_nonce(self, nonce: object) -> FakeMessage | None:
+        """The bot's message posted within ``nonce_window`` seconds with this nonce: what
+        Discord answers a post with ``enforce_nonce`` with, instead of a second message."""
+        since = (int((time.time() - self.nonce_window) * 1000) - DISCORD_EPOCH_MS) << 22
+        return next(
+            (
+                m
+                for m in self._messages.values()
+                if nonce is not None
+                and m.id >= since
+                and not m.deleted
+                and m.data.get("nonce") == nonce
+            ),
+            None,
+        )
 
     def _get_message(self, call: RestCall, channel_id: str, message_id: str) -> JSON:
         return self._channel_message(channel_id, message_id).payload

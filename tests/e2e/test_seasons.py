@@ -35,6 +35,7 @@ WORDS = {
         "refused admin": "Only members who can manage the server can start or end a season.",
         "no season": "This server has no season 9.",
         "none running": "No season is running in this server.",
+        "my place": "You: place {place} of 3",
     },
     "es": {
         "title": "Otoño (temporada 1)",
@@ -45,6 +46,7 @@ WORDS = {
         ),
         "no season": "Este servidor no tiene temporada 9.",
         "none running": "No hay ninguna temporada en curso en este servidor.",
+        "my place": "Tú: puesto {place} de 3",
     },
 }
 
@@ -58,7 +60,7 @@ async def answer(
 
 
 def is_card(message: FakeMessage) -> bool:
-    return any(a.filename == "season.png" for a in message.attachments)
+    return any(a.filename.startswith("season-") for a in message.attachments)
 
 
 async def play(fake: FakeDiscord, game: str, players: list[JSON]) -> None:
@@ -99,6 +101,7 @@ async def test_a_season_from_its_start_to_its_card(
         refusal = await answer(fake, ana, "season", "start", **(start | bad))
         assert refusal.ephemeral, bad
     assert (await answer(fake, ana, "season", "end")).content == words["none running"]
+    assert (await answer(fake, ana, "season", "show", number=9)).content == words["no season"]
     assert await storage.table_rows("seasons") == []
 
     started = await answer(fake, ana, "season", "start", **start)
@@ -117,7 +120,16 @@ async def test_a_season_from_its_start_to_its_card(
     assert words["title"] in current.embeds[0]["title"]
     live = current.embeds[0]["description"].splitlines()
     assert len(live) == 3  # Ana, Leo and Eve, each with one game at least
+    # A recompute rates the running season as its games did.
+    async with storage._transaction() as db:  # out of step with the games first
+        await db.execute("UPDATE season_ratings SET mu = 0")
+    await answer(fake, ana, "recompute-ratings")
+    again = await answer(fake, eve, "leaderboard", game="cock_and_bull")
+    assert again.embeds[0]["description"].splitlines() == live
 
+    # Only an admin may end it.
+    leos = await answer(fake, leo, "season", "end")
+    assert leos.ephemeral and leos.content == WORDS["en"]["refused admin"]
     # Ended, asked first; a forged answer (Ana's button, sent by Leo's client on a message
     # of his) is answered privately and changes nothing.
     question = await answer(fake, ana, "season", "end")
@@ -133,7 +145,7 @@ async def test_a_season_from_its_start_to_its_card(
     assert card.embeds[0]["title"] == words["card"]
     fields = {f["name"]: f["value"] for f in card.embeds[0]["fields"]}
     assert set(fields) == {"Cock & Bull", "Hold Your Horses"}
-    (picture,) = [a for a in card.attachments if a.filename == "season.png"]
+    (picture,) = [a for a in card.attachments if a.filename == "season-1.png"]
     assert picture.data.startswith(b"\x89PNG") and picture.description
     for title in ("Cock & Bull", "Hold Your Horses"):
         assert title in picture.description
@@ -141,7 +153,9 @@ async def test_a_season_from_its_start_to_its_card(
         assert member in picture.description
     assert fields["Cock & Bull"].splitlines() == live
 
-    # The frozen board, by number; the current one is gone; all-time is as ever.
+    # The frozen board, by number, even after a recompute; the current one is gone;
+    # all-time is as ever.
+    await answer(fake, ana, "recompute-ratings")
     frozen = await answer(fake, eve, "leaderboard", game="cock_and_bull", season="1")
     assert frozen.embeds[0]["description"].splitlines() == live
     assert (await answer(fake, eve, "leaderboard", game="cock_and_bull", season="9")).content == (
@@ -154,6 +168,12 @@ async def test_a_season_from_its_start_to_its_card(
     shown = await answer(fake, eve, "season", "show")
     assert shown.ephemeral and shown.embeds[0]["title"] == words["title"]
     assert {f["name"] for f in shown.embeds[0]["fields"]} == {"Cock & Bull", "Hold Your Horses"}
+    # Season 1 by its number: each game's top 3 of the frozen table, then Eve's own place.
+    by_number = await answer(fake, eve, "season", "show", number=1)
+    fields = {f["name"]: f["value"].splitlines() for f in by_number.embeds[0]["fields"]}
+    assert fields["Cock & Bull"][:3] == live
+    place = next(n for n, line in enumerate(live, start=1) if f"<@{eve['id']}>" in line)
+    assert fields["Cock & Bull"][3:] == [words["my place"].format(place=place)]
     history = await answer(fake, eve, "history", season=1)
     assert history.embeds[0]["description"].count("#") == 3
     replayed = await answer(fake, eve, "replay", id=1, season=1)
@@ -306,3 +326,70 @@ async def test_the_card_goes_to_the_first_writable_channel_else_to_the_log(
     (card,) = [m for m in fake.messages(other) if is_card(m)]
     assert card.embeds[0]["title"].startswith("S1 (season 1)")
     assert "season 2 of server" in caplog.text and "no channel to post its card in" in caplog.text
+
+
+async def test_a_card_posted_twice_within_minutes_is_one_message(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    """A try at a card that could not look through its channel (no history to read) posts
+    it with the season's own nonce: Discord answers with the card posted already."""
+    bot, ana, started = await sprint_played(fake, start_parlour, "all", "none")
+    question = await answer(fake, ana, "season", "end")
+    await (await fake.click(ana, question, label="End it")).response()
+    card = await fake.wait_for(lambda: fake.latest_message(started.channel_id, is_card))
+    season = await bot.storage.season(fake.guild_id, 1)
+    assert season is not None and bot.seasons.announce is not None
+    assert await bot.seasons.announce(season, False) == card.id
+    assert [m.id for m in fake.messages(started.channel_id) if is_card(m)] == [card.id]
+
+
+async def test_season_end_racing_the_clock_ends_it_once_with_one_card(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    """The admin's "End it" and the clock's look at a season that has just fallen due, at
+    the same time: one of them ends it; one card, one archive, one next season."""
+    bot, ana, started = await sprint_played(fake, start_parlour, "all", "weekly")
+    question = await answer(fake, ana, "season", "end")
+    async with bot.storage._transaction() as db:  # the season's end comes meanwhile
+        await db.execute("UPDATE seasons SET ends_at = ?", time.time() - 1)
+    click, _ = await asyncio.gather(fake.click(ana, question, label="End it"), bot.seasons.tick())
+    said = (await click.response()).message
+    assert said is not None and said.content in (
+        "Season 1 has ended: its card is on its way.",
+        "Season 1 is not running: nothing was changed.",
+    )
+
+    async def posted() -> bool:
+        season = await bot.storage.season(fake.guild_id, 1)
+        return season is not None and season.card_done
+
+    await eventually(posted)
+    await bot.seasons.tick()
+    assert len([m for m in fake.messages(started.channel_id) if is_card(m)]) == 1
+    seasons = await bot.storage.table_rows("seasons")
+    assert sorted((s["number"], s["status"]) for s in seasons) == [(1, "ended"), (2, "running")]
+    assert len(await bot.storage.table_rows("season_finals")) == 2
+
+
+async def test_a_card_whose_channel_is_gone_goes_to_the_first_writable_one(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    bot = await start_parlour()
+    ana = fake.make_user("Ana")
+    fake.grant(ana, discord.Permissions(manage_guild=True))
+    doomed = fake.create_text_channel("doomed")
+    start = {"name": "Brief", "ends": "7d", "games": "all", "recur": "none"}
+    await (await fake.slash(ana, "season", "start", options=start, channel_id=doomed)).response()
+    await fake.delete_channel(doomed)
+    question = await answer(fake, ana, "season", "end")
+    await (await fake.click(ana, question, label="End it")).response()
+    card = await fake.wait_for(lambda: fake.latest_message(fake.channel_id, is_card))
+    assert card.embeds[0]["title"].startswith("Brief (season 1)")
+    season = await bot.storage.season(fake.guild_id, 1)
+    assert season is not None and season.channel_id == doomed
+
+    async def done() -> bool:
+        season = await bot.storage.season(fake.guild_id, 1)
+        return season is not None and season.card_message_id == card.id
+
+    await eventually(done)
