@@ -2,8 +2,7 @@
 picture is drawn again with its text recorded (the renderer's own sizes, through
 `tests.images.drawn`), and the smallest text of each title is reported at that width; Risk's
 🔍 zoom keeps every territory name at least `PHONE_MIN` pixels high there, and every other
-picture, in both languages, keeps its smallest text at least `PHONE_FLOOR` pixels high (those
-still below it are listed in `BELOW_FLOOR`).
+picture, in both languages, keeps its smallest text at least `PHONE_FLOOR` pixels high.
 
 The report (`pytest tests/images/test_phone.py -s`) lists, per title and picture, the
 smallest text's size in pixels once the picture is scaled to 360 wide."""
@@ -28,7 +27,8 @@ from cogs.pictures import TRANSLATIONS
 from cogs.risk import RiskPresenter, map_view
 from cogs.winners_circle import WinnersCirclePresenter
 from images import cock_and_bull, hold_your_horses, horse_collar, winners_circle
-from images.hold_your_horses import render_finished_png
+from images.common import PHONE_TEXT, PHONE_WIDTH
+from images.hold_your_horses import render_finished_png, render_grid_png
 from images.risk import render_zoom, territory_name
 from images.winners_circle import render_payout_png
 from images.words import use_translations
@@ -37,9 +37,9 @@ from rules.registry import ENGINES
 from rules.risk.map import CONTINENTS
 from tests.images.drawn import DrawnText
 
-PHONE = 360  # pixels: the width Discord gives a picture on a phone
+PHONE = PHONE_WIDTH
 PHONE_MIN = 10  # pixels at that width: the smallest a zoomed name may be
-PHONE_FLOOR = 7  # pixels at that width: the smallest any text of a board may be
+PHONE_FLOOR = PHONE_TEXT  # pixels at that width: the smallest any text of a board may be
 NAMES = {1: "Ana", 2: "Leo", 3: "Mia"}
 
 
@@ -85,6 +85,12 @@ def race_won() -> bytes:
     return render_finished_png(state, NAMES)
 
 
+def scoring_grid() -> bytes:
+    """Hold Your Horses' scoring grid, posted between races."""
+    state = mid_game(HoldYourHorsesPresenter(), 3, 2000, {"races": 2}, lambda s: s.race.number > 1)
+    return render_grid_png(state, NAMES)
+
+
 def payout_state() -> Any:
     """A Winner's Circle race just paid out."""
     return mid_game(WinnersCirclePresenter(), 3, 2000, {}, lambda s: s.phase.value == "race_over")
@@ -99,6 +105,7 @@ PICTURES: dict[str, Callable[[], bytes]] = {
     "Cock & Bull": board(CockAndBullPresenter(), 2, 30),
     "Hold Your Horses": board(HoldYourHorsesPresenter(), 3, 40),
     "Hold Your Horses, a race won": race_won,
+    "Hold Your Horses, the scoring grid": scoring_grid,
     "Winner's Circle": board(WinnersCirclePresenter(), 3, 30),
     "Winner's Circle, a race paid out": payout,
     "Horse Collar": board(HorseCollarPresenter(), 2, 6),
@@ -121,8 +128,20 @@ def report(rows: list[Smallest]) -> Iterator[str]:
         )
 
 
+GREYS = Image.new("P", (1, 1))
+GREYS.putpalette([v for grey in range(256) for v in (grey, grey, grey)])
+
+
+def unlearnt_palettes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each game's palette is learnt from sample boards, whose text is not the picture's:
+    greys instead, so that only the picture's own text is drawn."""
+    for module in (cock_and_bull, hold_your_horses, horse_collar, winners_circle):
+        monkeypatch.setattr(module, "_palette", lambda _language: GREYS)
+
+
 def test_the_smallest_text_of_every_board_on_a_phone(monkeypatch: pytest.MonkeyPatch) -> None:
     drawn = DrawnText(monkeypatch)
+    unlearnt_palettes(monkeypatch)
     rows = []
     for title, draw in PICTURES.items():
         mark = len(drawn.sized)
@@ -154,24 +173,6 @@ def test_risk_zoom_keeps_every_name_readable_on_a_phone(
     )
 
 
-# Pictures whose smallest text is still under `PHONE_FLOOR` on a phone, with no 🔍 zoom to
-# open (measured: text drawn at 18 px on a 1,000 px board is 6.5 px there).
-BELOW_FLOOR = {
-    ("Hold Your Horses", "en"): "the pot and the lanes' counts at 6.5 px",
-    ("Hold Your Horses", "es"): "the pot and the lanes' counts at 6.5 px",
-    ("Hold Your Horses, a race won", "en"): "the pot and the panels at 6.5 px",
-    ("Hold Your Horses, a race won", "es"): '"fuera" at 6.1 px, the panels at 6.5 px',
-    ("Winner's Circle", "en"): "track numbers, card rows and names at 6.8 px",
-    ("Winner's Circle", "es"): "track numbers, card rows and names at 6.8 px",
-    ("Horse Collar", "en"): 'labels ("END") and the table\'s numbers at 6.5 px',
-    ("Horse Collar", "es"): 'labels ("FONDO") and the table\'s numbers at 6.5 px',
-}
-
-
-GREYS = Image.new("P", (1, 1))
-GREYS.putpalette([v for grey in range(256) for v in (grey, grey, grey)])
-
-
 @pytest.fixture(params=["en", "es"])
 def spoken(request: pytest.FixtureRequest) -> Iterator[str]:
     """Pictures worded by the bot's catalogs, in each language."""
@@ -185,15 +186,10 @@ def spoken(request: pytest.FixtureRequest) -> Iterator[str]:
 
 @pytest.mark.parametrize("picture", [title for title in PICTURES if title != "Risk"])
 def test_every_boards_smallest_text_is_readable_on_a_phone(
-    monkeypatch: pytest.MonkeyPatch, spoken: str, picture: str, request: pytest.FixtureRequest
+    monkeypatch: pytest.MonkeyPatch, spoken: str, picture: str
 ) -> None:
     """Risk's full map is read through its zoom (above); every other board as it is sent."""
-    if (picture, spoken) in BELOW_FLOOR:
-        reason = BELOW_FLOOR[picture, spoken]
-        request.applymarker(pytest.mark.xfail(reason=reason, strict=True))
     drawn = DrawnText(monkeypatch)
-    # Each game's palette is learnt from sample boards, whose text is not the picture's.
-    for module in (cock_and_bull, hold_your_horses, horse_collar, winners_circle):
-        monkeypatch.setattr(module, "_palette", lambda _language: GREYS)
+    unlearnt_palettes(monkeypatch)
     row = smallest(drawn, 0, picture, PICTURES[picture]())
     assert row.on_phone >= PHONE_FLOOR, f"{row.text!r} at {row.on_phone:.1f} px"
