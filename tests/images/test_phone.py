@@ -29,7 +29,8 @@ from cogs.winners_circle import WinnersCirclePresenter
 from images import cock_and_bull, hold_your_horses, horse_collar, winners_circle
 from images.common import PHONE_TEXT, PHONE_WIDTH
 from images.hold_your_horses import render_finished_png, render_grid_png
-from images.risk import render_zoom, territory_name
+from images.risk import territory_name
+from images.risk_zoom import render_zoom
 from images.winners_circle import render_payout_png
 from images.words import use_translations
 from rules.core import setup_rng, step_rng
@@ -158,7 +159,8 @@ def test_risk_zoom_keeps_every_name_readable_on_a_phone(
 ) -> None:
     drawn = DrawnText(monkeypatch)
     state = mid_game(RiskPresenter(), 3, 300, {})
-    image = render_zoom(map_view(state, NAMES), continent, "Caption")
+    view = map_view(state, NAMES)
+    image = render_zoom(view, continent, "Caption")
     sizes: dict[str, int] = {}
     for text, size in drawn.sized:
         sizes[text] = min(size, sizes.get(text, size))
@@ -166,6 +168,9 @@ def test_risk_zoom_keeps_every_name_readable_on_a_phone(
         name = territory_name(slug)
         assert sizes[name] * PHONE / image.width >= PHONE_MIN, (name, image.width)
     assert sizes["Caption"] * PHONE / image.width >= PHONE_MIN
+    for row in view.legend:  # the owner key under the caption, where the owner is shown
+        if row.name in sizes:
+            assert sizes[row.name] * PHONE / image.width >= PHONE_MIN, (row.name, image.width)
     # The whole map on a phone: the same names, too small to read without opening it.
     assert (
         min(sizes[territory_name(s)] for s in CONTINENTS[continent].territories) * PHONE / (1600)
