@@ -86,7 +86,9 @@ SCRATCH_BOXES: tuple[tuple[int, int, int, int], ...] = tuple(
     (x, y, x + 137, y + 88) for y in (330, LANES_BOTTOM - 88) for x in (SIDE_X0, SIDE_X1 - 137)
 )
 """The four scratch places, in order: 1st and 2nd on top, 3rd and 4th below."""
-STRIP_TOP, STRIP_ROW_H = LANES_BOTTOM + 12, 60
+STRIP_TOP = LANES_BOTTOM + 12
+STRIP_ROW_H = 60  # a row of player strips: the name and one line
+STRIP_TALL_ROW_H = 82  # the narrow strips of two rows: the name and two lines
 
 # --- grid layout ----------------------------------------------------------------------------
 
@@ -166,10 +168,16 @@ def strip_columns(players: int) -> int:
     return players if players <= 6 else math.ceil(players / 2)
 
 
+def strip_row_height(players: int) -> int:
+    """The height of a row of player strips: taller where the strips are too narrow for
+    their line at the board's smallest size, which then takes two."""
+    return STRIP_ROW_H if players <= 6 else STRIP_TALL_ROW_H
+
+
 def board_size(players: int) -> tuple[int, int]:
     """The board's size in pixels for a table of `players`."""
     rows = math.ceil(players / strip_columns(players))
-    return WIDTH, STRIP_TOP + rows * STRIP_ROW_H + 8
+    return WIDTH, STRIP_TOP + rows * strip_row_height(players) + 8
 
 
 def strip_cell(players: int, seat: int) -> tuple[int, int, int, int]:
@@ -178,8 +186,9 @@ def strip_cell(players: int, seat: int) -> tuple[int, int, int, int]:
     width = (SIDE_X1 - LABEL_X0) / columns
     row, column = divmod(seat, columns)
     x0 = LABEL_X0 + column * width
-    y0 = STRIP_TOP + row * STRIP_ROW_H
-    return round(x0), y0, round(x0 + width) - 8, y0 + STRIP_ROW_H - 8
+    height = strip_row_height(players)
+    y0 = STRIP_TOP + row * height
+    return round(x0), y0, round(x0 + width) - 8, y0 + height - 8
 
 
 def grid_size(players: int) -> tuple[int, int]:
@@ -519,18 +528,26 @@ def _draw_strip(
         x0, y0, x1, y1 = strip_cell(players, seat)
         if finished:
             lit = race.payouts[seat] > 0
-            line = _("+{won} · total {total}").format(won=race.payouts[seat], total=scores[seat])
+            lines = [_("+{won} · total {total}").format(won=race.payouts[seat], total=scores[seat])]
         else:
             lit = seat == state.roller
             tokens = state.tokens[seat]
-            line = ngettext("{tokens} token · won {won}", "{tokens} tokens · won {won}", tokens)
-            line = line.format(tokens=tokens, won=scores[seat])
+            if players <= 6:
+                line = ngettext("{tokens} token · won {won}", "{tokens} tokens · won {won}", tokens)
+                lines = [line.format(tokens=tokens, won=scores[seat])]
+            else:  # too narrow for both on one line
+                lines = [
+                    ngettext("{tokens} token", "{tokens} tokens", tokens).format(tokens=tokens),
+                    _("won {won}").format(won=scores[seat]),
+                ]
         if lit:
             draw.rounded_rectangle((x0, y0, x1, y1), radius=10, outline=HIGHLIGHT, width=3)
         mid = (x0 + x1) / 2
         name = fit_text(shown[seat], 20, x1 - x0 - 12, bold=True)
         draw_text(image, (mid, y0 + 16), name, size=20, bold=True, fill=HIGHLIGHT if lit else TEXT)
-        draw_text(image, (mid, y0 + 38), fit_text(line, SMALL, x1 - x0 - 8), size=SMALL)
+        for n, line in enumerate(lines):
+            text = fit_text(line, SMALL, x1 - x0 - 8)
+            draw_text(image, (mid, y0 + 38 + 22 * n), text, size=SMALL)
 
 
 # --- the scoring grid -----------------------------------------------------------------------
