@@ -213,9 +213,9 @@ def _table_layer(key: TableKey, _language: str) -> Image.Image:
 
 
 def _draw_end_word(image: Image.Image, length: float) -> None:
-    """The word naming the end, on the alley beyond it: across the alley where it fits, as
-    "END" does, else turned to run along it (Spanish "FONDO" is too wide, and it is not
-    drawn smaller) and no longer than the end is wide."""
+    """The word naming the end, on the alley beyond it: across the alley where it fits,
+    else turned to run along it ("END" and "FONDO" at the board's smallest size, which a
+    word is never drawn under) and no longer than the end is wide."""
     word, centre = _("END"), (ZOOM_END_X + ALLEY_PX / 2, ZOOM_MID_Y)
     if ink_width(word, END_WORD_SIZE) <= ALLEY_PX:
         draw_text(image, centre, word, size=END_WORD_SIZE, fill=MUTED)
