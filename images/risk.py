@@ -367,9 +367,9 @@ def territory_label(slug: str) -> Label:
     return Label(name_point(slug), territory_name(slug), NAME_SIZE, TEXT)
 
 
-def labels() -> list[Label]:
-    """Every name on the map, in the language spoken: the continents', then the territories'."""
-    continents = [
+def continent_labels() -> list[Label]:
+    """Each continent's name and bonus on the map, in the language spoken."""
+    return [
         Label(
             point,
             f"{_(CONTINENTS[slug].name).upper()} +{CONTINENTS[slug].bonus}",
@@ -378,7 +378,11 @@ def labels() -> list[Label]:
         )
         for slug, point in CONTINENT_LABELS.items()
     ]
-    return continents + [territory_label(slug) for slug in ORDER]
+
+
+def labels() -> list[Label]:
+    """Every name on the map, in the language spoken: the continents', then the territories'."""
+    return continent_labels() + [territory_label(slug) for slug in ORDER]
 
 
 @static_layer
@@ -386,7 +390,7 @@ def _overlay(in_language: str) -> Image.Image:
     """Everything on the map that never changes: borders, continent outlines, sea lanes,
     continent and territory names, over a transparent map frame."""
     overlay = _lines().copy()
-    for label in labels()[: len(CONTINENT_LABELS)]:
+    for label in continent_labels():
         label.draw(overlay)
     return Image.alpha_composite(overlay, _names(in_language))
 
