@@ -30,7 +30,8 @@ from bot.ui.replies import Reply
 from cogs.game_cog import GameCog, GameSpec
 from cogs.options import house_rules
 from images.risk import NEUTRAL as NEUTRAL_COLOUR
-from images.risk import LegendRow, MapView, render_png, render_zoom_png
+from images.risk import LegendRow, MapView, render_png
+from images.risk_zoom import render_zoom_png
 from rules.core import Action, Event, IllegalAction, Outcome, PlayerId
 from rules.risk import ENGINE, cards
 from rules.risk.actions import (
@@ -506,6 +507,15 @@ def map_view(state: RiskState, names: Mapping[PlayerId, str]) -> MapView:
         )
         for seat, p in enumerate(state.players)
     ]
+    if territory_count(state, NEUTRAL):  # two players, or a player resigned to it
+        neutral = LegendRow(
+            name=_("Neutral"),
+            colour=NEUTRAL_COLOUR,
+            armies=army_count(state, NEUTRAL),
+            territories=territory_count(state, NEUTRAL),
+            cards=0,
+        )
+        legend.append(neutral)
     owners = {s: colour[o] for s, o, a in zip(SLUGS, state.owners, state.armies, strict=True) if a}
     caption = _("Turn {turn}").format(turn=state.turn) if state.turn else _("Set-up")
     if acting is not None:
@@ -641,8 +651,8 @@ class RiskPresenter(Presenter[RiskState]):
 
     @override
     def standings(self, state: RiskState, names: Mapping[PlayerId, str]) -> list[str]:
-        """The legend: each player's territories, armies and cards; the continents held;
-        the last attack's arrow."""
+        """The legend: each player's territories, armies and cards, the neutral army's
+        territories and armies; the continents held; the last attack's arrow."""
         held = card_counts(state)
         lines = []
         for p in state.players:
@@ -657,6 +667,14 @@ class RiskPresenter(Presenter[RiskState]):
                     territories=count(territory_count(state, p), "territory", "territories"),
                     armies=count(army_count(state, p), "army", "armies"),
                     cards=count(held.get(p, 0), "card", "cards"),
+                )
+            )
+        if territory_count(state, NEUTRAL):
+            line = _("Neutral: {territories}, {armies}")
+            lines.append(
+                line.format(
+                    territories=count(territory_count(state, NEUTRAL), "territory", "territories"),
+                    armies=count(army_count(state, NEUTRAL), "army", "armies"),
                 )
             )
         for slug in CONTINENTS:

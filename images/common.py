@@ -33,6 +33,8 @@ NEUTRAL: RGB = (150, 150, 158)  # a seat before it has a colour
 FONTS = Path(__file__).parent / "fonts"  # bundled font files, with their licence
 
 TEXT_MIN = 18  # smaller text is unreadable in Discord's scaled-down preview
+PHONE_WIDTH = 360  # pixels: the width Discord gives a picture on a phone
+PHONE_TEXT = 7  # pixels at that width: the smallest text a board may show there
 _RING = 2  # text outline thickness, pixels
 
 
@@ -74,7 +76,10 @@ def _runs(text: str, size: int) -> list[tuple[str, ImageFont.FreeTypeFont]]:
     return runs
 
 
-SMALLEST_FITTED = 14  # pixels: `fitted_size` draws no smaller
+def smallest_text(width: int) -> int:
+    """The smallest text size of a picture `width` pixels wide: `PHONE_TEXT` pixels once a
+    phone scales it to `PHONE_WIDTH` (20 on a 1,000 px board)."""
+    return max(TEXT_MIN, math.ceil(PHONE_TEXT * width / PHONE_WIDTH))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -263,15 +268,6 @@ def drawable(text: str) -> str:
         c for c in text if unicodedata.category(c)[0] != "C" and (c.isspace() or _drawable_char(c))
     )
     return " ".join(kept.split())
-
-
-def fitted_size(text: str, size: int, max_width: float, *, bold: bool = False) -> int:
-    """The largest size from `size` down to `SMALLEST_FITTED` at which `text` fits in
-    `max_width` pixels: a longer translation is drawn a little smaller rather than into
-    what stands beside it."""
-    while size > SMALLEST_FITTED and text_width(text, size, bold=bold) > max_width:
-        size -= 1
-    return size
 
 
 @functools.lru_cache(maxsize=2048)

@@ -36,10 +36,10 @@ from images.common import (
     draw_text,
     drawable,
     fit_text,
-    fitted_size,
     fixed_palette,
     named_runs,
     paste_centred,
+    smallest_text,
     smooth,
     text_width,
     to_png,
@@ -62,17 +62,18 @@ from rules.hold_your_horses.state import (
 )
 
 WIDTH = 1000
+SMALL = smallest_text(WIDTH)  # the smallest words: readable on a phone
 
 # --- board layout ---------------------------------------------------------------------------
 
 HEADER_Y = 32
 LANE_TOP, LANE_H = 64, 40
 LANES_BOTTOM = LANE_TOP + LANE_H * len(HORSES)
-LABEL_X0, LABEL_X1 = 10, 104  # the lane's name: horse number and steps taken
+LABEL_X0 = 10  # the lane's name, horse number and steps taken, in a column from here
 LANE_NUMBER_X, LANE_NUMBER_SIZE = LABEL_X0 + 26, 26  # the horse number's centre and size
-LANE_STATUS_X, LANE_STATUS_SIZE = LABEL_X1 - 8, 18  # steps taken ("3/17", "out"), its right end
 LABEL_GAP = 4  # pixels kept between a lane's number and its status
-TRACK_X0, TRACK_X1 = 112, 696
+TRACK_X1 = 696  # the lanes' right end; they start after the label column
+HEADER_MID = 444  # the middle of the header's prompt
 DISC_RADIUS = 15
 SIDE_X0, SIDE_X1 = 708, 990
 SIDE_MID = (SIDE_X0 + SIDE_X1) // 2
@@ -85,7 +86,9 @@ SCRATCH_BOXES: tuple[tuple[int, int, int, int], ...] = tuple(
     (x, y, x + 137, y + 88) for y in (330, LANES_BOTTOM - 88) for x in (SIDE_X0, SIDE_X1 - 137)
 )
 """The four scratch places, in order: 1st and 2nd on top, 3rd and 4th below."""
-STRIP_TOP, STRIP_ROW_H = LANES_BOTTOM + 12, 60
+STRIP_TOP = LANES_BOTTOM + 12
+STRIP_ROW_H = 60  # a row of player strips: the name and one line
+STRIP_TALL_ROW_H = 82  # the narrow strips of two rows: the name and two lines
 
 # --- grid layout ----------------------------------------------------------------------------
 
@@ -119,6 +122,31 @@ PIPS = {
 }
 
 
+def status_x() -> int:
+    """The right end of a lane's status ("3/17", "out"): after its number and the widest
+    status the language has, at full size (Spanish "fuera" widens the column, it is never
+    shrunk to fit)."""
+    return _status_x(language())
+
+
+@functools.cache
+def _status_x(_language: str) -> int:
+    longest = max(max(track.lengths) for track in Track)
+    statuses = (_("out"), f"{longest}/{longest}")
+    number_right = LANE_NUMBER_X + text_width(str(HORSES[-1]), LANE_NUMBER_SIZE, bold=True) / 2
+    return math.ceil(number_right + LABEL_GAP + max(text_width(s, SMALL) for s in statuses))
+
+
+def label_x1() -> int:
+    """The label column's right edge."""
+    return status_x() + 8
+
+
+def track_x0() -> int:
+    """Where the lanes' start gates begin, just after the label column."""
+    return label_x1() + 8
+
+
 def lane_y(horse: int) -> int:
     """The pixel row through the middle of `horse`'s lane."""
     return LANE_TOP + (horse - HORSES[0]) * LANE_H + LANE_H // 2
@@ -127,12 +155,12 @@ def lane_y(horse: int) -> int:
 def slot_width(track: Track) -> float:
     """Each lane is cut into the start gate plus one slot per step; the longest lane fills
     the track, so every finish line stands at its own length."""
-    return (TRACK_X1 - TRACK_X0) / (max(track.lengths) + 1)
+    return (TRACK_X1 - track_x0()) / (max(track.lengths) + 1)
 
 
 def disc_centre(track: Track, horse: int, position: int) -> tuple[int, int]:
     """Where `horse` is drawn after `position` steps (0: in the start gate)."""
-    return round(TRACK_X0 + (position + 0.5) * slot_width(track)), lane_y(horse)
+    return round(track_x0() + (position + 0.5) * slot_width(track)), lane_y(horse)
 
 
 def strip_columns(players: int) -> int:
@@ -140,10 +168,16 @@ def strip_columns(players: int) -> int:
     return players if players <= 6 else math.ceil(players / 2)
 
 
+def strip_row_height(players: int) -> int:
+    """The height of a row of player strips: taller where the strips are too narrow for
+    their line at the board's smallest size, which then takes two."""
+    return STRIP_ROW_H if players <= 6 else STRIP_TALL_ROW_H
+
+
 def board_size(players: int) -> tuple[int, int]:
     """The board's size in pixels for a table of `players`."""
     rows = math.ceil(players / strip_columns(players))
-    return WIDTH, STRIP_TOP + rows * STRIP_ROW_H + 8
+    return WIDTH, STRIP_TOP + rows * strip_row_height(players) + 8
 
 
 def strip_cell(players: int, seat: int) -> tuple[int, int, int, int]:
@@ -152,8 +186,9 @@ def strip_cell(players: int, seat: int) -> tuple[int, int, int, int]:
     width = (SIDE_X1 - LABEL_X0) / columns
     row, column = divmod(seat, columns)
     x0 = LABEL_X0 + column * width
-    y0 = STRIP_TOP + row * STRIP_ROW_H
-    return round(x0), y0, round(x0 + width) - 8, y0 + STRIP_ROW_H - 8
+    height = strip_row_height(players)
+    y0 = STRIP_TOP + row * height
+    return round(x0), y0, round(x0 + width) - 8, y0 + height - 8
 
 
 def grid_size(players: int) -> tuple[int, int]:
@@ -168,21 +203,25 @@ def _paint_board(layer: Image.Image, k: int, track: Track, players: int) -> None
     draw = ImageDraw.Draw(layer)
     draw.rectangle((0, 0, layer.width, layer.height), fill=BACKGROUND)
     slot = slot_width(track)
+    x0 = track_x0()
     for horse in HORSES:
         top = (lane_y(horse) - LANE_H // 2 + 2) * k
         bottom = (lane_y(horse) + LANE_H // 2 - 2) * k
         draw.rounded_rectangle(
-            (LABEL_X0 * k, top, LABEL_X1 * k, bottom), radius=8 * k, fill=PANEL, outline=PANEL_EDGE
+            (LABEL_X0 * k, top, label_x1() * k, bottom),
+            radius=8 * k,
+            fill=PANEL,
+            outline=PANEL_EDGE,
         )
         finish = track.finish(horse)
         turf = TURF if horse % 2 else TURF_ALT
-        draw.rectangle((TRACK_X0 * k, top, (TRACK_X0 + slot) * k, bottom), fill=GATE)
-        draw.rectangle(((TRACK_X0 + slot) * k, top, (TRACK_X0 + finish * slot) * k, bottom), turf)
+        draw.rectangle((x0 * k, top, (x0 + slot) * k, bottom), fill=GATE)
+        draw.rectangle(((x0 + slot) * k, top, (x0 + finish * slot) * k, bottom), turf)
         for step in range(1, finish):
-            x = (TRACK_X0 + step * slot) * k
+            x = (x0 + step * slot) * k
             draw.line((x, top, x, bottom), fill=TURF_LINE, width=k)
         draw.rounded_rectangle(
-            ((TRACK_X0 + finish * slot) * k, top, (TRACK_X0 + (finish + 1) * slot) * k, bottom),
+            ((x0 + finish * slot) * k, top, (x0 + (finish + 1) * slot) * k, bottom),
             radius=6 * k,
             fill=FINISH,
             outline=FINISH_EDGE,
@@ -210,12 +249,12 @@ def _board_base(track: Track, players: int, _language: str) -> Image.Image:
     ).convert("RGB")
     slot = slot_width(track)
     for horse in HORSES:
-        finish_x = TRACK_X0 + (track.finish(horse) + 0.5) * slot
+        finish_x = track_x0() + (track.finish(horse) + 0.5) * slot
         draw_text(
             base, (finish_x, lane_y(horse)), "$", size=22, bold=True, fill=OUTLINE, outline=None
         )
-    draw_text(base, (SIDE_MID, POT_BOX[1] + 16), _("POT"), size=18, bold=True, fill=MUTED)
-    draw_text(base, (SIDE_MID, SCRATCH_TITLE_Y), _("SCRATCHED"), size=18, bold=True, fill=MUTED)
+    draw_text(base, (SIDE_MID, POT_BOX[1] + 16), _("POT"), size=SMALL, bold=True, fill=MUTED)
+    draw_text(base, (SIDE_MID, SCRATCH_TITLE_Y), _("SCRATCHED"), size=SMALL, bold=True, fill=MUTED)
     return base
 
 
@@ -384,22 +423,15 @@ def _draw_header(
             else ""
         )
         runs = named_runs(_("{player} to roll") + step, {"player": roller})
-    draw_runs(image, ((TRACK_X0 + TRACK_X1) / 2 + 40, HEADER_Y), runs, size=28, bold=True)
+    draw_runs(image, (HEADER_MID, HEADER_Y), runs, size=28, bold=True)
     rules = track_words(state)
-    draw_text(image, (SIDE_X1, HEADER_Y), rules, size=18, fill=MUTED, anchor="rm")
+    draw_text(image, (SIDE_X1, HEADER_Y), rules, size=SMALL, fill=MUTED, anchor="rm")
 
 
 def track_words(state: HoldYourHorsesState) -> str:
     """The track and house rules in words, for the board's header."""
     words = _(TRACK_WORDS[state.rules.track])
     return words + _(" · escalating") if state.rules.escalating_scratches else words
-
-
-def lane_status_size(number: str, status: str) -> int:
-    """The size of a lane's status beside its number: smaller where a longer word would run
-    into a two-digit number (Spanish "fuera" beside 10)."""
-    number_right = LANE_NUMBER_X + text_width(number, LANE_NUMBER_SIZE, bold=True) / 2
-    return fitted_size(status, LANE_STATUS_SIZE, LANE_STATUS_X - number_right - LABEL_GAP)
 
 
 def _draw_lane(
@@ -416,22 +448,22 @@ def _draw_lane(
     order = race.scratch_order(horse)
     if order is not None:
         out = _("out")
-        size = lane_status_size(number, out)
-        draw_text(image, (LANE_STATUS_X, y), out, size=size, fill=MUTED, anchor="rm")
+        draw_text(image, (status_x(), y), out, size=SMALL, fill=MUTED, anchor="rm")
         top = y - LANE_H // 2 + 2
         slot = slot_width(track)
-        right = round(TRACK_X0 + (finish + 1) * slot)
-        veil = _veil(right - TRACK_X0, LANE_H - 4)
-        image.paste(veil, (TRACK_X0, top), veil)
+        x0 = track_x0()
+        right = round(x0 + (finish + 1) * slot)
+        veil = _veil(right - x0, LANE_H - 4)
+        image.paste(veil, (x0, top), veil)
         text = _("SCRATCHED {order}").format(order=_ordinal(order))
-        steps = (TRACK_X0 + slot, right - slot)  # between the gate and the finish box
-        if text_width(text, 18, bold=True) < steps[1] - steps[0] - 8:
-            draw_text(image, (sum(steps) / 2, y), text, size=18, bold=True, fill=MUTED)
+        steps = (x0 + slot, right - slot)  # between the gate and the finish box
+        if text_width(text, SMALL, bold=True) < steps[1] - steps[0] - 8:
+            draw_text(image, (sum(steps) / 2, y), text, size=SMALL, bold=True, fill=MUTED)
         else:  # a short lane: the words go after its finish box
-            draw_text(image, (right + 8, y), text, size=18, bold=True, fill=MUTED, anchor="lm")
+            draw_text(image, (right + 8, y), text, size=SMALL, bold=True, fill=MUTED, anchor="lm")
         return
     taken = f"{position}/{finish}"
-    draw_text(image, (LANE_STATUS_X, y), taken, size=lane_status_size(number, taken), anchor="rm")
+    draw_text(image, (status_x(), y), taken, size=SMALL, anchor="rm")
     fill = HIGHLIGHT if won else DISC
     ring = HIGHLIGHT if lit else OUTLINE
     paste_centred(image, _disc(horse, fill, ring), disc_centre(track, horse, position))
@@ -447,7 +479,7 @@ def _draw_pot(
         note = _("paid {paid} · {carried} carried").format(
             paid=sum(race.payouts), carried=race.carried
         )
-        draw_text(image, (SIDE_MID, y1 - 16), note, size=18, fill=MUTED)
+        draw_text(image, (SIDE_MID, y1 - 16), note, size=SMALL, fill=MUTED)
         return
     draw_text(
         image, (SIDE_MID, (y0 + y1) / 2 + 12), str(state.pot), size=44, bold=True, fill=HIGHLIGHT
@@ -472,7 +504,7 @@ def _draw_scratches(image: Image.Image, state: HoldYourHorsesState, race: Race) 
         mid = (x0 + x1) / 2
         price = _price(state, order)
         words = _("{order} · pays {price}").format(order=_ordinal(order), price=price)
-        draw_text(image, (mid, y0 + 16), words, size=18, fill=MUTED)
+        draw_text(image, (mid, y0 + 16), words, size=SMALL, fill=MUTED)
         if order <= len(race.scratched):
             horse = race.scratched[order - 1]
             paste_centred(image, _disc(horse, DISC, OUTLINE), (mid, y0 + 54))
@@ -496,18 +528,26 @@ def _draw_strip(
         x0, y0, x1, y1 = strip_cell(players, seat)
         if finished:
             lit = race.payouts[seat] > 0
-            line = _("+{won} · total {total}").format(won=race.payouts[seat], total=scores[seat])
+            lines = [_("+{won} · total {total}").format(won=race.payouts[seat], total=scores[seat])]
         else:
             lit = seat == state.roller
             tokens = state.tokens[seat]
-            line = ngettext("{tokens} token · won {won}", "{tokens} tokens · won {won}", tokens)
-            line = line.format(tokens=tokens, won=scores[seat])
+            if players <= 6:
+                line = ngettext("{tokens} token · won {won}", "{tokens} tokens · won {won}", tokens)
+                lines = [line.format(tokens=tokens, won=scores[seat])]
+            else:  # too narrow for both on one line
+                lines = [
+                    ngettext("{tokens} token", "{tokens} tokens", tokens).format(tokens=tokens),
+                    _("won {won}").format(won=scores[seat]),
+                ]
         if lit:
             draw.rounded_rectangle((x0, y0, x1, y1), radius=10, outline=HIGHLIGHT, width=3)
         mid = (x0 + x1) / 2
         name = fit_text(shown[seat], 20, x1 - x0 - 12, bold=True)
         draw_text(image, (mid, y0 + 16), name, size=20, bold=True, fill=HIGHLIGHT if lit else TEXT)
-        draw_text(image, (mid, y0 + 38), fit_text(line, 18, x1 - x0 - 8), size=18)
+        for n, line in enumerate(lines):
+            text = fit_text(line, SMALL, x1 - x0 - 8)
+            draw_text(image, (mid, y0 + 38 + 22 * n), text, size=SMALL)
 
 
 # --- the scoring grid -----------------------------------------------------------------------
@@ -527,11 +567,11 @@ def render_grid(state: HoldYourHorsesState, names: Mapping[PlayerId, str]) -> Im
     race_x0 = GRID_NAME_X + GRID_NAME_W
     race_w = min(110.0, (WIDTH - 20 - GRID_TOTAL_W - race_x0) / races)
     total_x = race_x0 + races * race_w + GRID_TOTAL_W / 2
-    draw_text(image, (GRID_NAME_X, GRID_HEAD_Y), _("Player"), size=18, fill=MUTED, anchor="lm")
+    draw_text(image, (GRID_NAME_X, GRID_HEAD_Y), _("Player"), size=SMALL, fill=MUTED, anchor="lm")
     for r in range(races):
         head = _("R{race}").format(race=r + 1)  # a race's column
-        draw_text(image, (race_x0 + (r + 0.5) * race_w, GRID_HEAD_Y), head, size=18, fill=MUTED)
-    draw_text(image, (total_x, GRID_HEAD_Y), _("TOTAL"), size=18, bold=True, fill=MUTED)
+        draw_text(image, (race_x0 + (r + 0.5) * race_w, GRID_HEAD_Y), head, size=SMALL, fill=MUTED)
+    draw_text(image, (total_x, GRID_HEAD_Y), _("TOTAL"), size=SMALL, bold=True, fill=MUTED)
     order = sorted(range(players), key=lambda s: -scores[s])  # stable: seat order on ties
     for row, seat in enumerate(order):
         y0 = GRID_TOP + row * GRID_ROW_H
@@ -614,7 +654,7 @@ def _draw_grid_title(
             race=last.number, horse=last.winner, pot=pot
         )
 
-    draw_text(image, (WIDTH / 2, GRID_SUBTITLE_Y), subtitle, size=18, fill=MUTED)
+    draw_text(image, (WIDTH / 2, GRID_SUBTITLE_Y), subtitle, size=SMALL, fill=MUTED)
 
 
 # --- PNG ------------------------------------------------------------------------------------

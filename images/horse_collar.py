@@ -32,6 +32,7 @@ from images.common import (
     fixed_palette,
     ink_width,
     paste_centred,
+    smallest_text,
     smooth,
     text_width,
     to_png,
@@ -57,6 +58,7 @@ from rules.horse_collar.state import (
 )
 
 SIZE = (1000, 640)
+SMALL = smallest_text(SIZE[0])  # the smallest words: readable on a phone
 
 # A weight's name in chat and in the picture: its colour's initial, in the language spoken
 # (Spanish blue is "azul": A1-A4), and its number.
@@ -79,7 +81,7 @@ ZOOM_SCALE = 18  # px per inch
 ZOOM_LEFT, ZOOM_MID_Y = 20, 395
 ZOOM_END_X = ZOOM_LEFT + ZOOM_INCHES * ZOOM_SCALE  # x of the target end: 668
 ALLEY_PX = 34  # the alley drawn beyond the end and the sides
-END_WORD_SIZE = 18  # the word naming the end, on its alley
+END_WORD_SIZE = SMALL  # the word naming the end, on its alley
 PANEL_BOX = (730, 190, 990, 600)
 FOOTER_Y = 620
 
@@ -191,14 +193,14 @@ def _table_layer(key: TableKey, _language: str) -> Image.Image:
         image,
         (ZOOM_LEFT + 6, z_bottom + ALLEY_PX / 2),
         _("enlarged: the last {inches} in").format(inches=ZOOM_INCHES),
-        size=18,
+        size=SMALL,
         fill=MUTED,
         anchor="lm",
     )
-    draw_text(image, (left, top - 20), _("shooter"), size=18, fill=MUTED, anchor="lm")
-    draw_text(image, (right, top - 20), _("target end"), size=18, fill=MUTED, anchor="rm")
+    draw_text(image, (left, top - 20), _("shooter"), size=SMALL, fill=MUTED, anchor="lm")
+    draw_text(image, (right, top - 20), _("target end"), size=SMALL, fill=MUTED, anchor="rm")
     fx, _y = strip_xy(table, table.foul, 0)
-    draw_text(image, (fx, top - 20), _("foul line"), size=18, fill=FOUL_WORDS)
+    draw_text(image, (fx, top - 20), _("foul line"), size=SMALL, fill=FOUL_WORDS)
     # The enlarged part, marked on the strip.
     zx, _skip = strip_xy(table, ZOOM_INCHES * MIL_PER_INCH, 0)
     draw.rectangle((zx, top - 6, right + 6, bottom + 6), outline=HIGHLIGHT, width=2)
@@ -211,9 +213,9 @@ def _table_layer(key: TableKey, _language: str) -> Image.Image:
 
 
 def _draw_end_word(image: Image.Image, length: float) -> None:
-    """The word naming the end, on the alley beyond it: across the alley where it fits, as
-    "END" does, else turned to run along it (Spanish "FONDO" is too wide even drawn at the
-    smallest size `fitted_size` allows) and no longer than the end is wide."""
+    """The word naming the end, on the alley beyond it: across the alley where it fits,
+    else turned to run along it ("END" and "FONDO" at the board's smallest size, which a
+    word is never drawn under) and no longer than the end is wide."""
     word, centre = _("END"), (ZOOM_END_X + ALLEY_PX / 2, ZOOM_MID_Y)
     if ink_width(word, END_WORD_SIZE) <= ALLEY_PX:
         draw_text(image, centre, word, size=END_WORD_SIZE, fill=MUTED)
@@ -251,7 +253,7 @@ def weight_sprite(colour: Colour, radius: int, label: str) -> Image.Image:
 
     sprite = smooth((size, size), paint)
     if label:
-        draw_text(sprite, (size / 2, size / 2), label, size=max(18, radius - 2), bold=True)
+        draw_text(sprite, (size / 2, size / 2), label, size=max(SMALL, radius - 2), bold=True)
     return sprite
 
 
@@ -338,8 +340,8 @@ def draw_values(image: Image.Image, rules: Rules, weights: Sequence[Weight]) -> 
         value = _value_text(zone, rules)
         bx, by = x - ZOOM_RADIUS * 0.8, y - ZOOM_RADIUS * 0.9
         colour = VALUE_GOOD if zone in (Zone.THREE, Zone.HANGER, Zone.CORNER) else VALUE_BAD
-        draw.ellipse((bx - 14, by - 14, bx + 14, by + 14), fill=colour, outline=OUTLINE, width=2)
-        draw_text(image, (bx, by), value, size=18, bold=True)
+        draw.ellipse((bx - 15, by - 15, bx + 15, by + 15), fill=colour, outline=OUTLINE, width=2)
+        draw_text(image, (bx, by), value, size=SMALL, bold=True)
 
 
 def _value_text(zone: Zone, rules: Rules) -> str:
@@ -421,7 +423,7 @@ def _draw_panel(image: Image.Image, state: HorseCollarState, names: Mapping[Play
             tags.append(_("shooting"))
         if tags:
             draw_text(
-                image, (left + 14, y + 24), " · ".join(tags), size=18, fill=MUTED, anchor="lm"
+                image, (left + 14, y + 24), " · ".join(tags), size=SMALL, fill=MUTED, anchor="lm"
             )
         y += 62
     if state.rules.hickey:
@@ -432,8 +434,8 @@ def _draw_panel(image: Image.Image, state: HorseCollarState, names: Mapping[Play
         aim = state.aims[state.seat_of(state.shooter)]
         lines = [_("Same again:"), *aim_lines(aim)]
         for n, line in enumerate(lines):
-            text = fit_text(line, 18, right - left - 28)
-            draw_text(image, (left + 14, y + 8 + 24 * n), text, size=18, fill=MUTED, anchor="lm")
+            text = fit_text(line, SMALL, right - left - 28)
+            draw_text(image, (left + 14, y + 8 + 24 * n), text, size=SMALL, fill=MUTED, anchor="lm")
 
 
 def aim_lines(aim: Aim) -> tuple[str, str, str]:
@@ -482,4 +484,4 @@ def _draw_footer(
     if fallen:
         notes.append(_("in the alley: {weights}").format(weights=" ".join(fallen)))
     if notes:
-        draw_text(image, (980, FOOTER_Y), " · ".join(notes), size=18, fill=MUTED, anchor="rm")
+        draw_text(image, (980, FOOTER_Y), " · ".join(notes), size=SMALL, fill=MUTED, anchor="rm")

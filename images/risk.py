@@ -40,8 +40,6 @@ from images.common import (
     paste_centred,
     smooth,
     text_layer,
-    text_width,
-    to_png,
 )
 from images.layer_cache import static_layer
 from images.pieces import (
@@ -104,7 +102,7 @@ class LegendRow:
 @dataclass(frozen=True)
 class MapView:
     """What the map shows. A territory missing from `owners` is still unclaimed (claim
-    set-up) and drawn bare, without a badge. The legend has room for six rows."""
+    set-up) and drawn bare, without a badge. The legend has room for seven rows."""
 
     owners: Mapping[str, int]  # territory slug -> colour index 0..5, or NEUTRAL
     armies: Mapping[str, int]
@@ -120,7 +118,7 @@ TOP = 56  # the caption bar above the map
 LEGEND_TOP = TOP + MAP_SIZE[1]
 SIZE = (MAP_SIZE[0], LEGEND_TOP + 270)
 HEADER_DY = 32  # the legend's header line, below its top
-ROW_PITCH = 34
+ROW_PITCH = 30  # seven rows: six players and the neutral army
 BADGE_RADIUS = 22
 RIM_WIDTH = 5  # the outline of an attacked or selected territory
 
@@ -318,9 +316,9 @@ def name_point(slug: str) -> Point:
 
 
 @static_layer
-def _overlay(in_language: str) -> Image.Image:
-    """Everything on the map that never changes: borders, continent outlines, sea lanes,
-    continent and territory names, over a transparent map frame."""
+def _lines() -> Image.Image:
+    """Everything on the map that never changes but its words: borders, continent outlines
+    and sea lanes, over a transparent map frame."""
     raster = index_raster(2)  # drawn at twice the size and shrunk, for smooth lines
     borders = edges(raster, 3).resize(MAP_SIZE, Image.Resampling.BOX)
     continent_of = {
@@ -341,16 +339,59 @@ def _overlay(in_language: str) -> Image.Image:
     overlay = Image.new("RGBA", MAP_SIZE, (0, 0, 0, 0))
     for mask, colour in ((lanes, SEA_LANE), (borders, OUTLINE), (outlines, CONTINENT_LINE)):
         overlay = Image.alpha_composite(overlay, alpha_layer(mask, colour))
-    for slug, point in CONTINENT_LABELS.items():
-        continent = CONTINENTS[slug]
-        draw_text(
-            overlay,
+    return overlay
+
+
+@dataclass(frozen=True)
+class Label:
+    """A name drawn on the map: a continent's with its bonus, or a territory's."""
+
+    at: Point  # its centre, in the map frame
+    text: str
+    size: int
+    fill: RGB
+
+    def draw(self, image: Image.Image) -> None:
+        """Draw the name on `image`, a map frame."""
+        draw_text(image, self.at, self.text, size=self.size, bold=True, fill=self.fill)
+
+    def box(self) -> tuple[int, int, int, int]:
+        """The pixels its letters and their outline may cover, in the map frame."""
+        layer, (dx, dy) = text_layer(self.text, self.size, bold=True)
+        x, y = round(self.at[0]) + dx, round(self.at[1]) + dy
+        return x, y, x + layer.width, y + layer.height
+
+
+def territory_label(slug: str) -> Label:
+    """`slug`'s name on the map, in the language spoken."""
+    return Label(name_point(slug), territory_name(slug), NAME_SIZE, TEXT)
+
+
+def continent_labels() -> list[Label]:
+    """Each continent's name and bonus on the map, in the language spoken."""
+    return [
+        Label(
             point,
-            f"{_(continent.name).upper()} +{continent.bonus}",
-            size=24,
-            bold=True,
-            fill=CONTINENT_LINE,
+            f"{_(CONTINENTS[slug].name).upper()} +{CONTINENTS[slug].bonus}",
+            24,
+            CONTINENT_LINE,
         )
+        for slug, point in CONTINENT_LABELS.items()
+    ]
+
+
+def labels() -> list[Label]:
+    """Every name on the map, in the language spoken: the continents', then the territories'."""
+    return continent_labels() + [territory_label(slug) for slug in ORDER]
+
+
+@static_layer
+def _overlay(in_language: str) -> Image.Image:
+    """Everything on the map that never changes: borders, continent outlines, sea lanes,
+    continent and territory names, over a transparent map frame."""
+    overlay = _lines().copy()
+    for label in continent_labels():
+        label.draw(overlay)
     return Image.alpha_composite(overlay, _names(in_language))
 
 
@@ -359,7 +400,7 @@ def _names(_language: str) -> Image.Image:
     """Every territory's name in `_language` (the one spoken), over a transparent map frame."""
     names = Image.new("RGBA", MAP_SIZE, (0, 0, 0, 0))
     for slug in ORDER:
-        draw_text(names, name_point(slug), territory_name(slug), size=NAME_SIZE, bold=True)
+        territory_label(slug).draw(names)
     return names
 
 
@@ -441,6 +482,11 @@ def _board(view: MapView) -> tuple[_Ground, list[Piece]]:
     for i, (layer, corner) in enumerate(_arrow(*view.attack) if view.attack else ()):
         box = (*corner, corner[0] + layer.width, corner[1] + layer.height)
         on_map.append((box, (Layer(corner, _arrow_leg, (*(view.attack or ()), i)),)))
+    for slug in _names_under_arrow(*view.attack, language()) if view.attack else ():
+        label = territory_label(slug)  # drawn again, over the arrow
+        left, top, right, bottom = label.box()
+        words = Words((label.at[0], label.at[1] + TOP), label.text, label.size, bold=True)
+        on_map.append(((left, top + TOP, right, bottom + TOP), (words,)))
     map_size = (SIZE[0], LEGEND_TOP)
     pieces = disjoint([_caption(view.caption), *on_map], map_size)
     pieces += _legend(view)
@@ -455,45 +501,10 @@ def _rim_colours(view: MapView) -> list[tuple[str, RGB]]:
     return rims
 
 
-# --- a continent at full size (🔍 Zoom) ------------------------------------------------------
-
-ZOOM_MARGIN = 16  # around a continent's territories, badges and names
-ZOOM_CAPTION = 48  # the caption bar above the zoomed map
-ZOOM_CAPTION_SIZE = 30
-
-
-@functools.cache
-def zoom_box(continent: str, _language: str) -> tuple[int, int, int, int]:
-    """The part of the picture (`SIZE` pixels) that shows `continent` whole: its
-    territories, their badges and their names in the language spoken."""
-    boxes = []
-    for slug in CONTINENTS[continent].territories:
-        (left, top, right, bottom), _mask = region(slug)
-        x, y = name_point(slug)
-        half = text_width(territory_name(slug), NAME_SIZE, bold=True) / 2
-        boxes += [(left, top, right, bottom), (x - half, y - NAME_SIZE, x + half, y + NAME_SIZE)]
-    left = max(0, math.floor(min(b[0] for b in boxes)) - ZOOM_MARGIN)
-    top = max(0, math.floor(min(b[1] for b in boxes)) - ZOOM_MARGIN)
-    right = min(MAP_SIZE[0], math.ceil(max(b[2] for b in boxes)) + ZOOM_MARGIN)
-    bottom = min(MAP_SIZE[1], math.ceil(max(b[3] for b in boxes)) + ZOOM_MARGIN)
-    return left, top + TOP, right, bottom + TOP
-
-
-def render_zoom(view: MapView, continent: str, caption: str) -> Image.Image:
-    """`continent` cut from the map at full size (its names as large as the map's, on a
-    picture a phone shows about as wide), under a caption bar."""
-    box = zoom_box(continent, language())
-    part = render(view).crop(box)
-    image = Image.new("RGB", (part.width, part.height + ZOOM_CAPTION), BACKGROUND)
-    image.paste(part, (0, ZOOM_CAPTION))
-    text = fit_text(drawable(caption), ZOOM_CAPTION_SIZE, part.width - 24, bold=True)
-    draw_text(image, (12, ZOOM_CAPTION / 2), text, size=ZOOM_CAPTION_SIZE, bold=True, anchor="lm")
-    return image
-
-
-def render_zoom_png(view: MapView, continent: str, caption: str) -> bytes:
-    """A continent's close-up as PNG bytes."""
-    return to_png(render_zoom(view, continent, caption), _palette(language()))
+def ground_within(view: MapView, box: Box, *, named: bool = True) -> Image.Image:
+    """`view`'s board with nothing on it (no badge, rim, arrow or caption) inside `box`, its
+    names left out unless `named`, in the language spoken."""
+    return _frame_within(tuple(sorted(view.owners.items())), language(), box, named=named)
 
 
 # Whole empty boards kept, by owners, for a board drawn whole (`render`: a zoom, a replay);
@@ -508,10 +519,13 @@ def _frame(owners: tuple[tuple[str, int], ...], in_language: str) -> Image.Image
     return _frame_within(owners, in_language, (0, 0, *SIZE))
 
 
-def _frame_within(owners: tuple[tuple[str, int], ...], in_language: str, box: Box) -> Image.Image:
+def _frame_within(
+    owners: tuple[tuple[str, int], ...], in_language: str, box: Box, *, named: bool = True
+) -> Image.Image:
     """The board with nothing on it for `owners`, inside `box`: the map frame (fills and
-    patterns by palette, the static overlay) under the caption bar, over the legend's panel.
-    Every step goes pixel by pixel, so a box of it is that box of the whole."""
+    patterns by palette, the static overlay, its names unless not `named`) under the caption
+    bar, over the legend's panel. Every step goes pixel by pixel, so a box of it is that box
+    of the whole."""
     left, top, right, bottom = box
     ground = Image.new("RGB", (right - left, bottom - top), BACKGROUND)
     if max(top, TOP) < min(bottom, LEGEND_TOP):  # the map frame's part, in its coordinates
@@ -532,7 +546,7 @@ def _frame_within(owners: tuple[tuple[str, int], ...], in_language: str, box: Bo
                     fills.paste(_INK + i, (x0 - part[0], y0 - part[1]), _pattern_in(slug, owner))
         fills.putpalette(palette)
         frame = fills.convert("RGB")
-        overlay = _overlay(in_language).crop(part)
+        overlay = (_overlay(in_language) if named else _lines()).crop(part)
         frame.paste(overlay, (0, 0), overlay)
         ground.paste(frame, (0, part[1] + TOP - top))
     if bottom > LEGEND_TOP:
@@ -619,6 +633,23 @@ def _arrow(source: str, target: str) -> tuple[tuple[Image.Image, tuple[int, int]
     return tuple(drawn)
 
 
+@functools.lru_cache(maxsize=ARROWS_KEPT)
+def _names_under_arrow(source: str, target: str, _language: str) -> tuple[str, ...]:
+    """The territories whose names the arrow from `source` to `target` crosses: they are
+    drawn again over it, so that the arrow never hides a name."""
+    under = []
+    for slug in ORDER:
+        left, top, right, bottom = territory_label(slug).box()
+        for layer, (x, y) in _arrow(source, target):
+            alpha = layer.getchannel("A").crop(
+                (left - x, top + TOP - y, right - x, bottom + TOP - y)
+            )
+            if alpha.getbbox() is not None:
+                under.append(slug)
+                break
+    return tuple(under)
+
+
 def _leg(start: Point, tip: Point, *, head: bool) -> tuple[Image.Image, tuple[int, int]]:
     margin = 20
     left, top = min(start[0], tip[0]) - margin, min(start[1], tip[1]) - margin
@@ -648,7 +679,7 @@ def _caption(caption: str) -> tuple[Box, tuple[Op, ...]]:
 
 
 @functools.cache
-def _swatch(owner: int) -> Image.Image:
+def swatch(owner: int) -> Image.Image:
     """A chip of the owner's fill and pattern with their badge shape on it, for the legend."""
     chip = Image.new("RGB", (60, 30), owner_fill(owner))
     if owner != NEUTRAL:
@@ -687,7 +718,7 @@ def _legend(view: MapView) -> list[Piece]:
         holder = owners.pop() if len(owners) == 1 else None
         if holder is not None and holder != NEUTRAL:  # the neutral army never collects
             name = fit_text(drawable(names.get(holder, "")), 24, SIZE[0] - HOLDER_X - 100)
-            holders.append(Sprite((HOLDER_X + 30, y), _swatch, (holder,)))
+            holders.append(Sprite((HOLDER_X + 30, y), swatch, (holder,)))
             holders.append(Words((HOLDER_X + 70, y), name, 24, anchor="lm"))
     return [
         Piece((0, top, CONTINENT_X, bottom), tuple(players)),
@@ -719,13 +750,16 @@ def _legend_panel(_language: str) -> Image.Image:
 
 def _player(row: LegendRow, y: int) -> tuple[Op, ...]:
     colour = MUTED if row.out else HIGHLIGHT if row.to_act else TEXT
-    ops: list[Op] = [Sprite((SWATCH_X, y), _swatch, (row.colour,))]
+    ops: list[Op] = [Sprite((SWATCH_X, y), swatch, (row.colour,))]
     if row.to_act:
         ops.append(Shape(((18, y - 10), (30, y), (18, y + 10)), HIGHLIGHT))
     name = fit_text(drawable(row.name) or "?", 26, COUNT_X["Armies"] - NAME_X - 110, bold=True)
     ops.append(Words((NAME_X, y), name, 26, bold=True, fill=colour, anchor="lm"))
-    for value, x in zip((row.armies, row.territories, row.cards), COUNT_X.values(), strict=True):
-        ops.append(Words((x, y), str(value), 26, bold=True, fill=colour, anchor="rm"))
+    cards = "-" if row.colour == NEUTRAL else str(row.cards)  # the neutral army draws none
+    for value, x in zip(
+        (str(row.armies), str(row.territories), cards), COUNT_X.values(), strict=True
+    ):
+        ops.append(Words((x, y), value, 26, bold=True, fill=colour, anchor="rm"))
     if row.out:  # eliminated: struck through
         strike = ((NAME_X - 6, y), (COUNT_X["Cards"] + 6, y))
         ops.append(Shape(strike, MUTED, width=3, closed=False))
@@ -746,6 +780,11 @@ _PINNED: tuple[RGB, ...] = (
     BADGE_FILL,
     SELECTED,
 )
+
+
+def map_palette() -> Image.Image:
+    """The map's palette in the language spoken, for a picture cut from it (the zoom)."""
+    return _palette(language())
 
 
 @static_layer

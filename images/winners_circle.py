@@ -35,10 +35,10 @@ from images.common import (
     draw_text,
     drawable,
     fit_text,
-    fitted_size,
     fixed_palette,
     named_runs,
     paste_centred,
+    smallest_text,
     smooth,
     text_width,
     to_png,
@@ -62,6 +62,7 @@ from rules.winners_circle.state import (
 )
 
 SIZE = (960, 820)
+SMALL = smallest_text(SIZE[0])  # the smallest words: readable on a phone
 
 # --- the track: a stadium oval, run counter-clockwise on screen ----------------------------
 # Position k = 0..36 along the track starts at the bottom-left end of the bottom straight:
@@ -262,12 +263,12 @@ def _base(_language: str) -> Image.Image:
             base,
             _along(_position(space) + 0.5, LABEL_OUT),
             str(space),
-            size=18,
+            size=SMALL,
             bold=bold,
             fill=TEXT if bold else MUTED,
         )
     x, y = _along(FINISH_K, -BAND / 2 - 14)
-    draw_text(base, (x + 6, y), _("FINISH"), size=18, bold=True, anchor="lm")
+    draw_text(base, (x + 6, y), _("FINISH"), size=SMALL, bold=True, anchor="lm")
     for horse in HORSES:
         x0, _skip = gate_column(horse)
         paste_centred(base, _token(horse, 16), (x0 + 24, HEADER_Y))
@@ -275,7 +276,7 @@ def _base(_language: str) -> Image.Image:
             base,
             (x0 + 46, HEADER_Y),
             pgettext(HORSE_COLOUR, HORSE_NAMES[horse]),
-            size=18,
+            size=SMALL,
             anchor="lm",
         )
     return base
@@ -330,7 +331,7 @@ def _token(horse: int, radius: int) -> Image.Image:
 
     token = smooth((side, side), paint)
     y = side / 2 + (radius * 0.18 if horse == 3 else 0)  # a triangle's middle sits low
-    draw_text(token, (side / 2, y), str(horse), size=max(18, round(radius * 1.1)), bold=True)
+    draw_text(token, (side / 2, y), str(horse), size=max(SMALL, round(radius * 1.1)), bold=True)
     return token
 
 
@@ -348,7 +349,7 @@ def _chip(seat: int, label: str) -> Image.Image:
         draw.ellipse((3 * k, 3 * k, (side - 3) * k, (side - 3) * k), fill=PLAYER_COLOURS[seat % 6])
 
     chip = smooth((side, side), paint)
-    draw_text(chip, (side / 2, side / 2), label, size=18, bold=True)
+    draw_text(chip, (side / 2, side / 2), label, size=SMALL, bold=True)
     return chip
 
 
@@ -367,7 +368,7 @@ def _pace_chip(side: int, spoken: str) -> Image.Image:
 
     chip = smooth((side, side), paint)
     letter = pgettext("pace chip", "P")  # the initial of "Pace"
-    draw_text(chip, (side / 2, side / 2), letter, size=18, bold=True, fill=OUTLINE, outline=None)
+    draw_text(chip, (side / 2, side / 2), letter, size=SMALL, bold=True, fill=OUTLINE, outline=None)
     return chip
 
 
@@ -461,12 +462,14 @@ def _draw_infield(image: Image.Image, state: WinnersCircleState, shown: tuple[st
         draw_text(
             image,
             (left + 28, y),
-            fit_text(name, 18, 150),
-            size=18,
+            fit_text(name, SMALL, 150),
+            size=SMALL,
             anchor="lm",
             fill=HIGHLIGHT if lit else TEXT,
         )
-        draw_text(image, (left + 250, y), str(state.money[seat]), size=18, bold=True, anchor="rm")
+        draw_text(
+            image, (left + 250, y), str(state.money[seat]), size=SMALL, bold=True, anchor="rm"
+        )
     right = CX2 - 170
     draw_text(image, (right, CY - 96), _("Winner's circle"), size=20, bold=True, anchor="lm")
     rows: list[tuple[str, tuple[int, ...]]] = [
@@ -477,17 +480,17 @@ def _draw_infield(image: Image.Image, state: WinnersCircleState, shown: tuple[st
         rows.append((_("Last"), state.results[-1].last))
     rows.append((_("Pace"), (state.pace,) if state.pace else ()))
     # The horses after the widest label ("Place": 80 px, "Segundo" more).
-    indent = max(80, *(round(text_width(label, 18)) + 12 for label, _horses in rows))
+    indent = max(80, *(round(text_width(label, SMALL)) + 12 for label, _horses in rows))
     for i, (label, horses) in enumerate(rows):
         y = CY - 66 + i * 28
-        draw_text(image, (right, y), label, size=18, anchor="lm", fill=MUTED)
+        draw_text(image, (right, y), label, size=SMALL, anchor="lm", fill=MUTED)
         if not horses:
-            draw_text(image, (right + indent, y), "-", size=18, anchor="lm", fill=MUTED)
+            draw_text(image, (right + indent, y), "-", size=SMALL, anchor="lm", fill=MUTED)
         for j, horse in enumerate(horses):
             paste_centred(image, _token(horse, 15), (right + indent + 8 + j * 34, y))
     line = _last_move_line(state, shown)
     if line:
-        draw_text(image, ((CX1 + CX2) / 2, CY + 72), fit_text(line, 18, 500), size=18)
+        draw_text(image, ((CX1 + CX2) / 2, CY + 72), fit_text(line, SMALL, 500), size=SMALL)
     if state.race == RACES and state.phase is not Phase.OVER:
         _draw_double_pay(image, _("Race 3 pays double"))
 
@@ -501,12 +504,10 @@ def _draw_double_pay(image: Image.Image, text: str) -> None:
     two of about equal length (a longer translation), each drawn smaller if it must be."""
     left, right = DOUBLE_PAY_GAP
     width = right - left
-    lines = [text] if text_width(text, 18) <= width else _halves(text)
+    lines = [text] if text_width(text, SMALL) <= width else _halves(text)
     for i, line in enumerate(lines):
         y = CY - 52 + i * 22
-        draw_text(
-            image, ((left + right) / 2, y), line, size=fitted_size(line, 18, width), fill=HIGHLIGHT
-        )
+        draw_text(image, ((left + right) / 2, y), line, size=SMALL, fill=HIGHLIGHT)
 
 
 def _halves(text: str) -> list[str]:
@@ -522,7 +523,7 @@ def _last_move_line(state: WinnersCircleState, shown: tuple[str, ...]) -> str:
     move = state.last_move
     if move is None:
         return ""
-    who = fit_text(shown[state.seat_of(move.player)], 18, 160)
+    who = fit_text(shown[state.seat_of(move.player)], SMALL, 160)
     moved = move.end - move.start
     where = (
         _("crossed the line")
@@ -543,7 +544,7 @@ def _draw_card(image: Image.Image, state: WinnersCircleState, horse: int) -> Non
     if horse in state.finished:  # its card has left play
         place = _(PLACE_NAMES[state.finished.index(horse)]).upper()
         # As large as the card's width allows: "WIN" at 26, "GANADOR" smaller.
-        size = next((s for s in (26, 22) if text_width(place, s, bold=True) <= x1 - x0 - 8), 18)
+        size = next((s for s in (26, 22) if text_width(place, s, bold=True) <= x1 - x0 - 8), SMALL)
         draw.rounded_rectangle((x0, y0, x1, y1), radius=8, fill=HIGHLIGHT, outline=OUTLINE, width=2)
         draw_text(
             image,
@@ -563,10 +564,10 @@ def _draw_card(image: Image.Image, state: WinnersCircleState, horse: int) -> Non
     moves = {symbol: str(c.move(symbol)) for symbol in Symbol}
     # The names in a column as wide as the language's longest ("Herradura"), never shrunk;
     # the moves take the room left, at 22 px, or down to the names' 18 beside a long name.
-    names = max(text_width(_(name), 18) for name in SYMBOL_NAMES.values())
+    names = max(text_width(_(name), SMALL) for name in SYMBOL_NAMES.values())
     room = x1 - x0 - 2 * CARD_PAD - names - 4
     widest = max(moves.values(), key=lambda move: text_width(move, 22, bold=True))
-    move_size = next((s for s in (22, 20) if text_width(widest, s, bold=True) <= room), 18)
+    move_size = next((s for s in (22, 20) if text_width(widest, s, bold=True) <= room), SMALL)
     for row, symbol in enumerate(Symbol):
         y = y0 + 18 + row * CARD_ROW
         picked = up and state.phase is Phase.MOVE and state.rolled is symbol
@@ -574,7 +575,7 @@ def _draw_card(image: Image.Image, state: WinnersCircleState, horse: int) -> Non
             draw.rectangle((x0 + 3, y - 12, x1 - 3, y + 12), fill=HIGHLIGHT)
         ink = CARD_INK if up else MUTED
         name = _(SYMBOL_NAMES[symbol])
-        draw_text(image, (x0 + CARD_PAD, y), name, size=18, fill=ink, anchor="lm", outline=None)
+        draw_text(image, (x0 + CARD_PAD, y), name, size=SMALL, fill=ink, anchor="lm", outline=None)
         draw_text(
             image,
             (x1 - CARD_PAD, y),
@@ -586,7 +587,7 @@ def _draw_card(image: Image.Image, state: WinnersCircleState, horse: int) -> Non
             outline=None,
         )
     if not up:
-        draw_text(image, ((x0 + x1) / 2, MOVED_Y), _("moved"), size=18, fill=MUTED)
+        draw_text(image, ((x0 + x1) / 2, MOVED_Y), _("moved"), size=SMALL, fill=MUTED)
 
 
 def _draw_bets(
@@ -596,7 +597,7 @@ def _draw_bets(
         seat = state.seat_of(bet.player)
         x, y = bet_slot(horse, i)
         paste_centred(image, _chip(seat, _chip_label(state, bet)), (x, y))
-        draw_text(image, (x + 20, y), fit_text(shown[seat], 18, 88), size=18, anchor="lm")
+        draw_text(image, (x + 20, y), fit_text(shown[seat], SMALL, 88), size=SMALL, anchor="lm")
     if state.pace == horse:
         paste_centred(image, _pace_chip(26, language()), column_pace_chip(horse))
 
@@ -605,14 +606,21 @@ def _draw_bets(
 
 PAYOUT_WIDTH = 800
 PAYOUT_ROW = 30
-PAYOUT_WORD_X, PAYOUT_CHIP_X = 52, 142  # a payout line's kind ("Place"), then the chip
+PAYOUT_HOW_X = 400  # how a line's amount was reached
+PAYOUT_WORD_X = 52  # a payout line's kind ("Place"), then its chip and the player's name
+PAYOUT_SMALL = smallest_text(PAYOUT_WIDTH)
 
 
-def payout_word_size(word: str) -> int:
-    """The size of a payout line's kind: smaller where a longer word ("Segundo") would run
-    into the chip after it."""
-    room = PAYOUT_CHIP_X - CHIP_SIDE / 2 - 4 - PAYOUT_WORD_X
-    return fitted_size(word, 18, room, bold=True)
+def payout_chip_x() -> int:
+    """Where a payout line's chip stands: after a column as wide as the language's longest
+    kind ("Segundo"), so that no kind is drawn smaller than the others."""
+    return _payout_chip_x(language())
+
+
+@functools.cache
+def _payout_chip_x(_language: str) -> int:
+    widest = max(text_width(_(word), PAYOUT_SMALL, bold=True) for word in LINE_WORDS.values())
+    return math.ceil(PAYOUT_WORD_X + widest + 6 + CHIP_SIDE / 2)
 
 
 def render_payout(state: WinnersCircleState, names: Mapping[PlayerId, str]) -> Image.Image:
@@ -638,26 +646,30 @@ def render_payout(state: WinnersCircleState, names: Mapping[PlayerId, str]) -> I
         _("{finish}   Last: {last}   Pace: horse {pace}").format(
             finish=finish, last=last, pace=result.pace
         ),
-        size=18,
+        size=PAYOUT_SMALL,
         fill=MUTED,
     )
     y = 100
     if not lines:
-        draw_text(image, (PAYOUT_WIDTH / 2, y), _("No chip was paid or had to pay."), size=18)
+        draw_text(
+            image, (PAYOUT_WIDTH / 2, y), _("No chip was paid or had to pay."), size=PAYOUT_SMALL
+        )
         y += PAYOUT_ROW
     for line in lines:
         seat = state.seat_of(line.player)
         paste_centred(image, _token(line.horse, 13), (30, y))
         word = _(LINE_WORDS[line.kind])
-        size = payout_word_size(word)
-        draw_text(image, (PAYOUT_WORD_X, y), word, size=size, bold=True, anchor="lm")
-        paste_centred(image, _chip(seat, str(line.chip)), (PAYOUT_CHIP_X, y))
-        draw_text(image, (162, y), fit_text(shown[seat], 18, 220), size=18, anchor="lm")
+        draw_text(image, (PAYOUT_WORD_X, y), word, size=PAYOUT_SMALL, bold=True, anchor="lm")
+        chip_x = payout_chip_x()
+        paste_centred(image, _chip(seat, str(line.chip)), (chip_x, y))
+        name_x = chip_x + CHIP_SIDE / 2 + 5
+        name = fit_text(shown[seat], PAYOUT_SMALL, PAYOUT_HOW_X - 18 - name_x)
+        draw_text(image, (name_x, y), name, size=PAYOUT_SMALL, anchor="lm")
         draw_text(
             image,
-            (400, y),
+            (PAYOUT_HOW_X, y),
             _how(line.kind, line.chip, line.bets, line.per_bet, result.race),
-            size=18,
+            size=PAYOUT_SMALL,
             anchor="lm",
             fill=MUTED,
         )
@@ -679,7 +691,7 @@ def render_payout(state: WinnersCircleState, names: Mapping[PlayerId, str]) -> I
     y += PAYOUT_ROW
     for seat, name in enumerate(shown):
         paste_centred(image, _chip(seat, ""), (30, y))
-        draw_text(image, (52, y), fit_text(name, 18, 400), size=18, anchor="lm")
+        draw_text(image, (52, y), fit_text(name, PAYOUT_SMALL, 400), size=PAYOUT_SMALL, anchor="lm")
         draw_text(
             image, (PAYOUT_WIDTH - 20, y), str(state.money[seat]), size=20, bold=True, anchor="rm"
         )

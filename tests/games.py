@@ -31,6 +31,7 @@ from tests.images.pictures import (
     race_over,
     race_won,
     risk_pictures,
+    scoring_grid,
     winners_circle_pictures,
 )
 from tests.rules.golden import Sample
@@ -112,6 +113,7 @@ TEST_SPECS: dict[str, GameTestSpec] = {
         phone={
             "Hold Your Horses": board(HoldYourHorsesPresenter(), 3, 40),
             "Hold Your Horses, a race won": race_won,
+            "Hold Your Horses, the scoring grid": scoring_grid,
         },
         palette=hold_your_horses_pictures,
         reading=Reading((1, 2, -1), {"races": 1}),

@@ -4,10 +4,13 @@ each move) and Risk's 🔍 zoom (a continent at full size, picked in a menu)."""
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import pytest
+from PIL import Image
 
+from images.risk_zoom import KEY_ROW, ZOOM_CAPTION, zoom_box
 from tests.e2e.conftest import ParlourFactory
 from tests.e2e.driver import (
     choose,
@@ -168,3 +171,7 @@ async def test_risk_zoom_shows_a_continent_at_full_size(
     assert "Kamchatka:" in zoom.embeds[0]["description"]
     (attachment,) = zoom.attachments
     assert "Asia" in (attachment.description or "") and "Kamchatka" in attachment.description
+    # Under the caption, a row at least for the owner key (the players' swatches and names).
+    picture = Image.open(io.BytesIO(attachment.data))
+    top, bottom = zoom_box("asia", "en")[1::2]
+    assert picture.height >= bottom - top + ZOOM_CAPTION + KEY_ROW

@@ -58,6 +58,12 @@ def race_won() -> bytes:
     return hold_your_horses.render_finished_png(state, PHONE_NAMES)
 
 
+def scoring_grid() -> bytes:
+    """Hold Your Horses' scoring grid, posted between races."""
+    state = mid_game(HOLD_YOUR_HORSES, 3, 2000, {"races": 2}, lambda s: s.race.number > 1)
+    return hold_your_horses.render_grid_png(state, PHONE_NAMES)
+
+
 def payout_state() -> Any:
     """A Winner's Circle race just paid out."""
     return mid_game(WINNERS_CIRCLE, 3, 2000, {}, lambda s: s.phase.value == "race_over")

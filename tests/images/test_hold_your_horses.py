@@ -9,6 +9,8 @@ from dataclasses import replace
 import pytest
 from PIL import Image
 
+from bot.language.i18n import speaking
+from cogs.pictures import TRANSLATIONS
 from images.common import HIGHLIGHT
 from images.hold_your_horses import (
     DICE_Y,
@@ -32,9 +34,11 @@ from images.hold_your_horses import (
     render_png,
     strip_cell,
 )
+from images.words import _, ngettext, use_translations
 from rules.core import setup_rng, step_rng
 from rules.hold_your_horses.actions import ROLL
 from rules.hold_your_horses.state import HoldYourHorsesState, Phase, Track
+from tests.images.drawn import DrawnText
 from tests.images.golden import check
 from tests.rules.hold_your_horses.helpers import DICE, ENGINE, deck_giving, rolls
 
@@ -291,3 +295,28 @@ def test_mid_race_board_matches_the_golden() -> None:
 
 def test_final_grid_matches_the_golden() -> None:
     check("hold_your_horses_grid", render_png(twelve_at_the_end(), TWELVE_NAMES))
+
+
+@pytest.mark.parametrize("spoken", ["en", "es"])
+def test_twelve_players_narrow_strips_show_tokens_and_winnings_whole(
+    spoken: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Six strips a row are too narrow for "3 tokens · won 12" at the board's smallest
+    size: the tokens and the winnings take a line each, neither cut short."""
+    start = ENGINE.initial_state(TWELVE, {}, setup_rng("strips"))
+    state = replace(start, tokens=tuple(range(12)))
+    drawn = DrawnText(monkeypatch)
+    use_translations(TRANSLATIONS)
+    try:
+        with speaking(spoken):
+            render(state, TWELVE_NAMES)
+            wanted = [
+                ngettext("{tokens} token", "{tokens} tokens", n).format(tokens=n) for n in range(12)
+            ]
+            wanted.append(_("won {won}").format(won=0))
+    finally:
+        use_translations(None)
+    assert set(wanted) <= set(drawn.texts)
+    cut = [text for text in drawn.texts if text.endswith("…")]
+    names = TWELVE_NAMES.values()
+    assert all(any(name.startswith(text[:-1].rstrip()) for name in names) for text in cut)

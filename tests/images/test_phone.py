@@ -2,8 +2,7 @@
 picture is drawn again with its text recorded (the renderer's own sizes, through
 `tests.images.drawn`), and the smallest text of each title is reported at that width; Risk's
 🔍 zoom keeps every territory name at least `PHONE_MIN` pixels high there, and every other
-picture, in both languages, keeps its smallest text at least `PHONE_FLOOR` pixels high (those
-still below it are listed in `BELOW_FLOOR`).
+picture, in both languages, keeps its smallest text at least `PHONE_FLOOR` pixels high.
 
 The report (`pytest tests/images/test_phone.py -s`) lists, per title and picture, the
 smallest text's size in pixels once the picture is scaled to 360 wide."""
@@ -22,7 +21,9 @@ from bot.tournament.scoring import Standing
 from cogs.pictures import TRANSLATIONS
 from cogs.risk import map_view
 from images import cock_and_bull, hold_your_horses, horse_collar, winners_circle
-from images.risk import render_zoom, territory_name
+from images.common import PHONE_TEXT, PHONE_WIDTH
+from images.risk import territory_name
+from images.risk_zoom import render_zoom
 from images.tournament_standings import render_standings
 from images.words import language, use_translations
 from rules.risk import ENGINE as RISK
@@ -31,9 +32,9 @@ from tests.games import TEST_SPECS
 from tests.images.drawn import DrawnText
 from tests.images.pictures import PHONE_NAMES, mid_game
 
-PHONE = 360  # pixels: the width Discord gives a picture on a phone
+PHONE = PHONE_WIDTH
 PHONE_MIN = 10  # pixels at that width: the smallest a zoomed name may be
-PHONE_FLOOR = 7  # pixels at that width: the smallest any text of a board may be
+PHONE_FLOOR = PHONE_TEXT  # pixels at that width: the smallest any text of a board may be
 
 
 @dataclass(frozen=True)
@@ -81,8 +82,20 @@ def report(rows: list[Smallest]) -> Iterator[str]:
         )
 
 
+GREYS = Image.new("P", (1, 1))
+GREYS.putpalette([v for grey in range(256) for v in (grey, grey, grey)])
+
+
+def unlearnt_palettes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each game's palette is learnt from sample boards, whose text is not the picture's:
+    greys instead, so that only the picture's own text is drawn."""
+    for module in (cock_and_bull, hold_your_horses, horse_collar, winners_circle):
+        monkeypatch.setattr(module, "_palette", lambda _language: GREYS)
+
+
 def test_the_smallest_text_of_every_board_on_a_phone(monkeypatch: pytest.MonkeyPatch) -> None:
     drawn = DrawnText(monkeypatch)
+    unlearnt_palettes(monkeypatch)
     rows = []
     for title, draw in PICTURES.items():
         mark = len(drawn.sized)
@@ -99,7 +112,8 @@ def test_risk_zoom_keeps_every_name_readable_on_a_phone(
 ) -> None:
     drawn = DrawnText(monkeypatch)
     state = mid_game(RISK, 3, 300, {})
-    image = render_zoom(map_view(state, PHONE_NAMES), continent, "Caption")
+    view = map_view(state, PHONE_NAMES)
+    image = render_zoom(view, continent, "Caption")
     sizes: dict[str, int] = {}
     for text, size in drawn.sized:
         sizes[text] = min(size, sizes.get(text, size))
@@ -107,29 +121,14 @@ def test_risk_zoom_keeps_every_name_readable_on_a_phone(
         name = territory_name(slug)
         assert sizes[name] * PHONE / image.width >= PHONE_MIN, (name, image.width)
     assert sizes["Caption"] * PHONE / image.width >= PHONE_MIN
+    for row in view.legend:  # the owner key under the caption, where the owner is shown
+        if row.name in sizes:
+            assert sizes[row.name] * PHONE / image.width >= PHONE_MIN, (row.name, image.width)
     # The whole map on a phone: the same names, too small to read without opening it.
     assert (
         min(sizes[territory_name(s)] for s in CONTINENTS[continent].territories) * PHONE / (1600)
         < PHONE_MIN
     )
-
-
-# Pictures whose smallest text is still under `PHONE_FLOOR` on a phone, with no 🔍 zoom to
-# open (measured: text drawn at 18 px on a 1,000 px board is 6.5 px there).
-BELOW_FLOOR = {
-    ("Hold Your Horses", "en"): "the pot and the lanes' counts at 6.5 px",
-    ("Hold Your Horses", "es"): "the pot and the lanes' counts at 6.5 px",
-    ("Hold Your Horses, a race won", "en"): "the pot and the panels at 6.5 px",
-    ("Hold Your Horses, a race won", "es"): '"fuera" at 6.1 px, the panels at 6.5 px',
-    ("Winner's Circle", "en"): "track numbers, card rows and names at 6.8 px",
-    ("Winner's Circle", "es"): "track numbers, card rows and names at 6.8 px",
-    ("Horse Collar", "en"): 'labels ("END") and the table\'s numbers at 6.5 px',
-    ("Horse Collar", "es"): 'labels ("FONDO") and the table\'s numbers at 6.5 px',
-}
-
-
-GREYS = Image.new("P", (1, 1))
-GREYS.putpalette([v for grey in range(256) for v in (grey, grey, grey)])
 
 
 @pytest.fixture(params=["en", "es"])
@@ -145,15 +144,10 @@ def spoken(request: pytest.FixtureRequest) -> Iterator[str]:
 
 @pytest.mark.parametrize("picture", [title for title in PICTURES if title != "Risk"])
 def test_every_boards_smallest_text_is_readable_on_a_phone(
-    monkeypatch: pytest.MonkeyPatch, spoken: str, picture: str, request: pytest.FixtureRequest
+    monkeypatch: pytest.MonkeyPatch, spoken: str, picture: str
 ) -> None:
     """Risk's full map is read through its zoom (above); every other board as it is sent."""
-    if (picture, spoken) in BELOW_FLOOR:
-        reason = BELOW_FLOOR[picture, spoken]
-        request.applymarker(pytest.mark.xfail(reason=reason, strict=True))
     drawn = DrawnText(monkeypatch)
-    # Each game's palette is learnt from sample boards, whose text is not the picture's.
-    for module in (cock_and_bull, hold_your_horses, horse_collar, winners_circle):
-        monkeypatch.setattr(module, "_palette", lambda _language: GREYS)
+    unlearnt_palettes(monkeypatch)
     row = smallest(drawn, 0, picture, PICTURES[picture]())
     assert row.on_phone >= PHONE_FLOOR, f"{row.text!r} at {row.on_phone:.1f} px"

@@ -196,30 +196,47 @@ def test_the_spanish_first_turn_caption_fits_between_the_side_panels(spanish: No
     assert text_width(caption, 20) <= gap
 
 
-def test_spanish_words_beside_a_number_or_a_chip_are_drawn_clear_of_it(
-    spanish: None, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """ "fuera" beside a scratched horse 10-12 and "Segundo" before a payout's chip are drawn
-    smaller where they must be, never into the number or the chip (the English fits as is)."""
+def _label_sizes(monkeypatch: pytest.MonkeyPatch, spoken: str) -> dict[str, set[int]]:
+    """The sizes Hold Your Horses' lane labels ("out" beside horses 10-12, the steps taken)
+    and Winner's Circle's payout kinds ("Place") are drawn at, in `spoken`; each checked to
+    stand clear of the number or the chip beside it."""
     drawn = DrawnText(monkeypatch)
-    start = HYH_ENGINE.initial_state([1, 2, 3], {}, setup_rng("words"))
-    scratched = replace(start, race=replace(start.race, scratched=(10, 11, 12)))
-    hold_your_horses.render(scratched, {})
-    out = _("out")
-    sizes = {size for text, size in drawn.sized if text == out}
-    number_right = hold_your_horses.LANE_NUMBER_X + text_width("12", 26, bold=True) / 2
-    assert sizes and all(
-        hold_your_horses.LANE_STATUS_X - text_width(out, size) >= number_right + 3 for size in sizes
-    )
+    use_translations(TRANSLATIONS)
+    try:
+        with speaking(spoken):
+            start = HYH_ENGINE.initial_state([1, 2, 3], {}, setup_rng("words"))
+            scratched = replace(start, race=replace(start.race, scratched=(10, 11, 12)))
+            hold_your_horses.render(scratched, {})
+            out = _("out")
+            lanes = [(t, z) for t, z in drawn.sized if t == out or re.fullmatch(r"\d+/\d+", t)]
+            number_right = hold_your_horses.LANE_NUMBER_X + text_width("12", 26, bold=True) / 2
+            for text, size in lanes:
+                assert hold_your_horses.status_x() - text_width(text, size) >= number_right + 3
+            drawn.sized.clear()
+            winners_circle.render_payout(payout_state(), PHONE_NAMES)
+            words = {_(word) for word in winners_circle.LINE_WORDS.values()}
+            kinds = [(text, size) for text, size in drawn.sized if text in words]
+            chip_left = winners_circle.payout_chip_x() - winners_circle.CHIP_SIDE / 2
+            assert _("Place") in {text for text, _size in kinds}
+            for text, size in kinds:
+                right = winners_circle.PAYOUT_WORD_X + text_width(text, size, bold=True)
+                assert right <= chip_left - 3, (text, size)
+    finally:
+        use_translations(None)
+    assert {text for text, _size in lanes} >= {out, "0/17"}
+    return {"lanes": {size for _t, size in lanes}, "kinds": {size for _t, size in kinds}}
 
-    drawn.sized.clear()
-    winners_circle.render_payout(payout_state(), PHONE_NAMES)
-    words = {_(word) for word in winners_circle.LINE_WORDS.values()}
-    shown = [(text, size) for text, size in drawn.sized if text in words]
-    chip_left = winners_circle.PAYOUT_CHIP_X - winners_circle.CHIP_SIDE / 2
-    assert _("Place") in {text for text, _size in shown}
-    for text, size in shown:
-        assert winners_circle.PAYOUT_WORD_X + text_width(text, size, bold=True) <= chip_left - 3
+
+def test_labels_are_drawn_at_one_size_in_every_language_clear_of_their_neighbours(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A label column is as wide as the language's longest label: Spanish "fuera" beside a
+    scratched horse 10-12 and "Segundo" before a payout's chip are drawn at the size of
+    every other label, in English as in Spanish, never shrunk to fit nor into their
+    neighbour."""
+    english = _label_sizes(monkeypatch, "en")
+    spanish = _label_sizes(monkeypatch, "es")
+    assert english == spanish == {"lanes": {hold_your_horses.SMALL}, "kinds": {18}}
 
 
 def test_the_word_at_the_end_of_the_horse_collar_board_fits_its_alley(
