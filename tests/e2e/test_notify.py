@@ -52,7 +52,7 @@ class Clock:
 
     def __init__(self, bot: ParlourBot) -> None:
         self.later = 0.0
-        bot.notifier.clock = lambda: time.monotonic() + self.later
+        bot.notifier.clock = lambda: time.time() + self.later
 
     def wait(self, seconds: float) -> None:
         self.later += seconds
