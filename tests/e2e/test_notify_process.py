@@ -14,6 +14,7 @@ import asyncio
 import time
 from pathlib import Path
 
+from bot.storage import open_storage
 from tests.e2e.conftest import Launcher
 from tests.e2e.driver import (
     human_turn,
@@ -250,6 +251,52 @@ async def test_a_member_whose_dms_are_closed_is_pinged_and_told_once_across_rest
     for ping in pings(fake, thread):
         if "**Leo**" in ping.content:
             assert int(leo["id"]) not in sent_with(fake, ping)["allowed_mentions"].get("users", [])
+
+
+async def test_the_timers_reminder_dms_once_even_when_a_kill_sends_it_again(
+    fake: FakeDiscord, launch: Launcher, tmp_path: Path
+) -> None:
+    """A 20-second turn timer; Ana chose DMs. Halfway, she (away since she started the
+    game) gets the reminder by DM, and Leo his mention. The process is killed at once, and
+    the game row says the reminder was not sent yet (as after a kill before it was marked):
+    the next start reminds again in the thread, but sends Ana no second reminder DM. Then
+    the AI plays for them."""
+    database = tmp_path / "parlour.sqlite3"
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    storage = await open_storage(f"sqlite:///{database}")
+    try:
+        await storage.set_guild_turn_timer(fake.guild_id, 20)
+        await storage.set_notify(fake.guild_id, int(ana["id"]), "dm")
+    finally:
+        await storage.close()
+    process = Process(fake, launch, tmp_path)
+    await process.start()
+    board = await start_game(fake, ana, GAME, joiners=[leo])  # both to roll for the first turn
+
+    def reminders() -> list[str]:
+        return [
+            str(c.json["content"])
+            for c in fake.calls
+            if isinstance(c.json, dict) and "still your turn" in str(c.json.get("content"))
+        ]
+
+    def reminder_dms() -> list[FakeMessage]:
+        return [m for m in fake.dms(ana) if m.content.startswith("⏰ Still your turn")]
+
+    await fake.wait_for(lambda: reminder_dms() or None)
+    await process.kill()
+    assert len(reminders()) == 1 and reminders()[0].startswith(f"<@{leo['id']}> **Ana** ⏰")
+    storage = await open_storage(f"sqlite:///{database}")
+    try:
+        async with storage._transaction() as db:  # the kill came before the mark
+            assert await db.execute("UPDATE games SET reminded = 0") == 1
+    finally:
+        await storage.close()
+    await process.start()
+    await fake.wait_for(lambda: len(reminders()) == 2 or None)  # reminded again
+    await fake.wait_for(lambda: move_number(newest_board(fake, board)) >= 1 or None, timeout=60)
+    assert len(reminder_dms()) == 1
+    await process.kill()
 
 
 async def test_my_games_lists_three_games_across_two_channels_waiting_ones_first(
