@@ -44,6 +44,7 @@ class Process:
         self.fake, self.launch, self.folder = fake, launch, folder
         self.starts = 0
         self.bot: BotProcess | None = None
+        self.logs: list[str] = []  # each process's log, once killed
 
     async def start(self) -> None:
         env = process_env(
@@ -60,6 +61,7 @@ class Process:
         assert self.bot is not None
         await self.bot.kill()
         self.bot.assert_clean()
+        self.logs.append(self.bot.log)
 
 
 class Away:
@@ -244,6 +246,8 @@ async def test_a_member_whose_dms_are_closed_is_pinged_and_told_once_across_rest
         board = await play_one_move(fake, players, await human_turn(fake, players, board) or board)
     assert refused() == 1 and notes() == told and fake.dms(ana) == []
     await process.kill()
+    # One line in the log for the refused DM, no error (each process's log is clean).
+    assert sum(log.count("takes no DMs") for log in process.logs) == 1
     # Leo chose quiet: named in his pings, never mentioned.
     texts = [str(c.json.get("content")) for c in fake.calls if isinstance(c.json, dict)]
     assert any(text.startswith("**Leo** your turn") for text in texts)
