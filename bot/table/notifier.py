@@ -9,6 +9,8 @@ and at most one every `DM_EVERY` seconds: turns that come sooner are folded into
 DMs use the bot's token, so all of them together are paced (`DM_REQUESTS_PER_SECOND`),
 well inside Discord's global limit of 50 requests a second. A member whose DMs are closed
 (Discord's 50007) is pinged in the thread instead, and told privately at their next click.
+A restart, even a kill, forgets none of it that matters (see `Notifier`): no turn is DM'd
+twice, folded DMs still go, and the note about closed DMs is given once.
 """
 
 from __future__ import annotations
