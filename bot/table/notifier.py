@@ -328,7 +328,8 @@ class Notifier:
         return bool(self._senders)
 
     async def close(self) -> None:
-        """Stop: DMs not sent yet stay waiting in the database, sent at the next start."""
+        """Stop: DMs kept as waiting stay so in the database, sent at the next start (a
+        turn announced in the last instant, not kept yet, goes by its thread ping alone)."""
         senders = list(self._senders.values())
         for sender in senders:
             sender.cancel()
