@@ -63,6 +63,11 @@ async def test_forget_me_removes_the_member_everywhere_and_games_replay(
     await click_ok(fake, zed, joined, "Join")
     assert zed["id"] in str(hosted.embeds) and zed["id"] in str(joined.embeds)  # mentioned
     assert f"<@{zed['id']}>" in await scoreboard(fake, leo, "cock_and_bull")
+    # What the notifier keeps of them: a turn's DM, and their DMs refused once.
+    storage = parlour.service.storage
+    line = f"🎲 Your turn, {ZED_NAME}"
+    await storage.queue_dm(StoredDm(int(zed["id"]), 2, fake.guild_id, 1, 3, False, line, "x"))
+    await storage.dms_refused(int(zed["id"]), fake.guild_id, 5.0)
     assert zed["id"] in dump(database_url) and ZED_NAME in dump(database_url)
 
     ask = await private_answer(fake, zed, "forget-me")
