@@ -232,7 +232,14 @@ class ParlourBot(commands.Bot):
         self.service = GameService(self.storage, ENGINES, fixed_seed=self.settings.game_seed)
         self.presenters = Presenters()
         self.scheduler = Scheduler(give_way=self.router.quiet)
-        self.notifier = Notifier(self, self.storage)
+        self.notifier = Notifier(
+            self,
+            self.storage,
+            watching=self.settings.notify_watching,
+            dm_every=self.settings.notify_dm_every,
+        )
+        shards = self.settings.shards
+        await self.notifier.resume(shards.owns if shards else lambda guild_id: True)
         self.publisher = BoardPublisher(
             self, self.service, self.presenters, self.scheduler, self.metrics, self.notifier
         )

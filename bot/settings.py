@@ -45,6 +45,8 @@ NAMES = frozenset(
         "GAME_SEED",
         "BOT_MOVE_DELAY",
         "AUTOPLAY_PACE",
+        "NOTIFY_WATCHING",
+        "NOTIFY_DM_EVERY",
         "CACHE_DIR",
         "XDG_CACHE_HOME",
         "METRICS_PORT",
@@ -78,6 +80,8 @@ class Settings:
     game_seed: str | None = None  # a fixed seed for reproducible demos and tests
     bot_move_delay: float = 1.0  # seconds between a bot's moves, so players can follow them
     autoplay_pace: float = 1.2  # seconds between rolls under autoplay: ≤ 1 board edit a second
+    notify_watching: float = 120.0  # seconds after a click a member counts as watching a game
+    notify_dm_every: float = 60.0  # seconds: at most one turn DM per member (Discord's advice)
     cache_dir: str | None = None  # pictures' static layers; None: kept in memory only
     metrics_port: int | None = None  # serve /metrics and /healthz there; None: off
     metrics_host: str = "127.0.0.1"
@@ -105,6 +109,8 @@ class Settings:
             f"GAME_SEED={self.game_seed or ''}",
             f"BOT_MOVE_DELAY={self.bot_move_delay}",
             f"AUTOPLAY_PACE={self.autoplay_pace}",
+            f"NOTIFY_WATCHING={self.notify_watching}",
+            f"NOTIFY_DM_EVERY={self.notify_dm_every}",
             f"CACHE_DIR={os.path.abspath(self.cache_dir) if self.cache_dir else ''}",
             f"METRICS_PORT={self.metrics_port or '(off)'}",
             f"METRICS_HOST={self.metrics_host}",
@@ -153,6 +159,12 @@ class Settings:
             ),
             autoplay_pace=parsed(
                 "AUTOPLAY_PACE", _seconds, "seconds, 0 or more (e.g. 1.2)", cls.autoplay_pace
+            ),
+            notify_watching=parsed(
+                "NOTIFY_WATCHING", _seconds, "seconds, 0 or more (e.g. 120)", cls.notify_watching
+            ),
+            notify_dm_every=parsed(
+                "NOTIFY_DM_EVERY", _seconds, "seconds, 0 or more (e.g. 60)", cls.notify_dm_every
             ),
             cache_dir=text("CACHE_DIR") or default_cache_dir(env),
             metrics_port=parsed("METRICS_PORT", _port, "a TCP port, 1 to 65535", None),

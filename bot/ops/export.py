@@ -55,6 +55,28 @@ async def member_data(storage: Storage, player_id: int) -> dict[str, Any]:
         "turn_notifications": [
             {"server": str(n["guild_id"]), "notify": n["notify"]} for n in records["notifications"]
         ],
+        # The last turn each game announced by DM (so that a restart sends it once), and
+        # whether Discord refused one.
+        "turn_dms": [
+            {
+                "game_id": d["game_id"],
+                "server": str(d["guild_id"]),
+                "step": d["step"],
+                "timer_reminder": bool(d["reminder"]),
+                "text": d["line"],
+                "status": d["status"],
+                "sent_at": None if d["sent_at"] is None else _when(d["sent_at"]),
+            }
+            for d in records["turn_dms"]
+        ],
+        "dms_refused": [
+            {
+                "server": str(r["guild_id"]),
+                "at": _when(r["refused_at"]),
+                "you_were_told": bool(r["told"]),
+            }
+            for r in records["dm_refusals"]
+        ],
         "games": [
             {
                 "game_id": game["id"],

@@ -11,6 +11,7 @@ dialect fragments the mixins declare; every query lives in a mixin, written once
 - `seasons.py`: a server's seasons, their boards, and their end;
 - `standings.py`: results summed per player;
 - `guilds.py`: server and member settings, the bot's state;
+- `notify_state.py`: the notifier's DMs and refusals, kept across restarts;
 - `privacy.py`: a member or a server forgotten;
 - `tables.py`: whole tables, for `copy-db`.
 
@@ -26,6 +27,7 @@ from typing import ClassVar
 
 from bot.storage.games import Games
 from bot.storage.guilds import Guilds
+from bot.storage.notify_state import NotifyState
 from bot.storage.privacy import Privacy
 from bot.storage.seasons import Seasons
 from bot.storage.standings import Standings
@@ -43,9 +45,9 @@ def migrations(backend: str) -> list[tuple[int, str]]:
     return sorted(found)
 
 
-class Storage(Games, Seasons, Standings, Guilds, Privacy, Tables):
-    """Games, seats, the action log, results and ratings, seasons, settings, forgetting and
-    whole tables, on one backend."""
+class Storage(Games, Seasons, Standings, Guilds, NotifyState, Privacy, Tables):
+    """Games, seats, the action log, results and ratings, seasons, settings, the notifier's
+    state, forgetting and whole tables, on one backend."""
 
     backend: ClassVar[str]  # names the folder of its migrations
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.storage.conn import Conn, Connected
 from bot.storage.guilds import forget_member_notify
+from bot.storage.notify_state import forget_guild_notify_state, forget_notify_state
 
 Restate = Callable[[str, Mapping[str, Any], int, int], Mapping[str, Any]]
 """A game's saved state (the game's name, its state) with one player id (the third) made
@@ -78,6 +79,7 @@ class Privacy(Connected):
             await db.execute("DELETE FROM ratings WHERE player_id = ?", player_id)
             await db.execute("DELETE FROM member_settings WHERE user_id = ?", player_id)
             await forget_member_notify(db, player_id)
+            await forget_notify_state(db, player_id)
             await _forget_in_seasons(db, player_id)
         await self._scrub()
         return len(games)
@@ -142,6 +144,15 @@ class Privacy(Connected):
                 "SELECT guild_id, notify FROM member_notify WHERE user_id = ? ORDER BY guild_id",
                 (player_id,),
             ),
+            "turn_dms": (
+                "SELECT game_id, guild_id, step, reminder, line, status, sent_at FROM notify_dms"
+                " WHERE user_id = ? ORDER BY game_id",
+                (player_id,),
+            ),
+            "dm_refusals": (
+                "SELECT guild_id, refused_at, told FROM notify_refusals WHERE user_id = ?",
+                (player_id,),
+            ),
         }
         return {
             # keys(): a row iterates its values, not its column names
@@ -159,6 +170,7 @@ class Privacy(Connected):
             await db.execute("DELETE FROM results WHERE guild_id = ?", guild_id)
             games = await db.execute("DELETE FROM games WHERE guild_id = ?", guild_id)
             await db.execute("DELETE FROM member_notify WHERE guild_id = ?", guild_id)
+            await forget_guild_notify_state(db, guild_id)
             for table in (*SEASON_TABLES, "ratings", "guild_settings", "guild_departures"):
                 await db.execute(f"DELETE FROM {table} WHERE guild_id = ?", guild_id)
         await self._scrub()

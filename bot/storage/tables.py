@@ -20,6 +20,8 @@ TABLES = (
     "guild_departures",
     "member_settings",
     "member_notify",
+    "notify_dms",
+    "notify_refusals",
     "seasons",
     "season_ratings",
     "season_results",

@@ -52,7 +52,7 @@ class Clicks:
         were pinged instead, once, after their click is answered."""
         self._notifier.clicked(bid.game_id, reply.user_id, reply.interaction.locale)
         await self._route(reply, bid)
-        if note := self._notifier.refusal_note(reply.user_id):
+        if note := await self._notifier.refusal_note(reply.user_id):
             await reply.private(note)
 
     async def _route(self, reply: Reply, bid: ButtonId) -> None:

@@ -9,6 +9,8 @@ and at most one every `DM_EVERY` seconds: turns that come sooner are folded into
 DMs use the bot's token, so all of them together are paced (`DM_REQUESTS_PER_SECOND`),
 well inside Discord's global limit of 50 requests a second. A member whose DMs are closed
 (Discord's 50007) is pinged in the thread instead, and told privately at their next click.
+A restart, even a kill, forgets none of it that matters (see `Notifier`): no turn is DM'd
+twice, folded DMs still go, and the note about closed DMs is given once.
 """
 
 from __future__ import annotations
@@ -29,14 +31,16 @@ from bot.language.command_translator import spoken_command
 from bot.language.i18n import N_, _, language_of, speaking
 from bot.language.wording import without_mentions
 from bot.service import Table
+from bot.settings import Settings
 from bot.storage import Storage
+from bot.storage.notify_state import DmKey, StoredDm
 from bot.table.presenter import Presenter
 
 log = logging.getLogger(__name__)
 
 CANNOT_DM = 50007  # Discord's code: the member does not take DMs from the bot
-WATCHING = 120.0  # seconds after a member's click on a game during which they watch it live
-DM_EVERY = 60.0  # seconds: at most one DM per member in this time (Discord's advice)
+WATCHING = Settings.notify_watching  # seconds after a member's click on a game: watching it
+DM_EVERY = Settings.notify_dm_every  # seconds: at most one DM per member in this time
 # The bot's token is limited to 50 requests a second for the whole bot; DMs (and opening a
 # member's DM channel) take at most this many of them, leaving the rest to boards and pings.
 DM_REQUESTS_PER_SECOND = 10.0
@@ -90,6 +94,25 @@ class TurnNote:
     fallback: str  # in the game's language: the thread ping's text, should the DM be refused
     step: int = -1  # the game's step when the turn was announced
     reminder: bool = False  # the turn timer's reminder, not the turn's start
+    guild_id: int = 0
+
+    @property
+    def key(self) -> DmKey:
+        """Which turn of which game the note announces (what is kept of DMs sent)."""
+        return (self.game_id, self.step, self.reminder)
+
+    def stored(self, user_id: int) -> StoredDm:
+        """The note as kept for `user_id` until it is sent."""
+        return StoredDm(
+            user_id,
+            self.game_id,
+            self.guild_id,
+            self.thread_id,
+            self.step,
+            self.reminder,
+            self.line,
+            self.fallback,
+        )
 
 
 def board_url(guild_id: int, thread_id: int, message_id: int) -> str:
@@ -122,7 +145,7 @@ def turn_note(
             line = _("🎲 Your turn in {game}: {asked} [Go to the board]({url})").format(
                 game=game, asked=asked, url=url
             )
-    return TurnNote(row.id, row.thread_id or 0, line, fallback, row.step, reminder)
+    return TurnNote(row.id, row.thread_id or 0, line, fallback, row.step, reminder, row.guild_id)
 
 
 class Pace:
@@ -144,34 +167,66 @@ class Pace:
 
 class Notifier:
     """Members' notification settings, what they click (so no DM reaches someone watching),
-    and the DMs, paced and folded (see the module)."""
+    and the DMs, paced and folded (see the module).
+
+    What must survive a restart is in the database (`bot/storage/notify_state.py`): each
+    member's last turn announced per game and whether its DM went out, claimed just before
+    it is sent (a kill after the claim loses that DM, never sends it twice); the DMs waiting
+    (folded), re-armed at the next start; when each member's last DM went, which paces the
+    next; refused members and whether they were told. Clicks stay in memory only: after a
+    restart nobody is watching a game until they click in it again, and treating them as
+    away sends at most the DM they would have had a little sooner."""
 
     def __init__(
         self,
         client: discord.Client,
         storage: Storage,
         *,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Callable[[], float] = time.time,
+        watching: float = WATCHING,
+        dm_every: float = DM_EVERY,
     ) -> None:
-        """DMs go out with `client`; settings are read from `storage`. `clock` (monotonic
-        seconds) times clicks and DMs; tests move it on to stand for minutes passing."""
+        """DMs go out with `client`; settings and the DMs' state are kept in `storage`.
+        `clock` (unix seconds: the times are stored) times clicks and DMs; tests move it on
+        to stand for minutes passing. `watching` and `dm_every`: `WATCHING` and `DM_EVERY`
+        (the hoster's `NOTIFY_WATCHING` and `NOTIFY_DM_EVERY`)."""
         self._client = client
         self._storage = storage
         self.clock = clock
+        self._watching = watching
+        self._dm_every = dm_every
         self._settings: dict[int, tuple[float, dict[int, Notify]]] = {}
         self._clicks: dict[tuple[int, int], float] = {}  # (game, member) -> last click
         self._languages: dict[int, str] = {}  # a member's language, from their last click
         self._dm_channels: dict[int, int] = {}  # member -> their DM channel's id
-        self._last_dm: dict[int, float] = {}
-        self._queued: dict[int, dict[int, TurnNote]] = {}  # member -> game -> note
-        # What each member was last told of each game: a board posted again (a moderator
-        # deleted it) announces the same turn again, and that is no new DM.
-        self._noted: dict[tuple[int, int], tuple[int, bool]] = {}
+        self._last_dm: dict[int, float] = {}  # as stored: read once per member
+        self._inbox: dict[int, dict[int, TurnNote]] = {}  # member -> game -> note, not kept yet
+        self._queued: dict[int, dict[int, TurnNote]] = {}  # kept as waiting: to send
         self._senders: dict[int, asyncio.Task[None]] = {}
         self._refused: dict[int, float] = {}  # members whose DMs were refused, when
-        self._to_tell: set[int] = set()  # refused members not told yet
-        self._told: set[int] = set()
+        self._to_tell: set[int] = set()  # refused members not told yet (as stored)
         self._pace = Pace(DM_REQUESTS_PER_SECOND)
+
+    async def resume(self, owns: Callable[[int], bool] = lambda guild_id: True) -> None:
+        """At start: the refusals kept, and the DMs that were waiting when the bot stopped
+        (of the servers `owns` says are this process's), sent as their turn comes."""
+        for refusal in await self._storage.refusals():
+            self._refused[refusal.user_id] = refusal.refused_at
+            if not refusal.told:
+                self._to_tell.add(refusal.user_id)
+        for dm in await self._storage.waiting_dms():
+            if owns(dm.guild_id):
+                note = TurnNote(
+                    dm.game_id,
+                    dm.thread_id,
+                    dm.line,
+                    dm.fallback,
+                    dm.step,
+                    dm.reminder,
+                    dm.guild_id,
+                )
+                self._queued.setdefault(dm.user_id, {})[dm.game_id] = note
+                self._start_sender(dm.user_id)
 
     # --- settings ----------------------------------------------------------------------------
 
@@ -193,24 +248,26 @@ class Notifier:
         return (await self.settings(guild_id)).get(user_id, Notify.PING)
 
     async def set(self, guild_id: int, user_id: int, notify: Notify) -> None:
-        """A member's choice, stored and in effect at once in this process."""
+        """A member's choice, stored and in effect at once in this process. Choosing again
+        answers the note about refused DMs: DMs are tried afresh."""
         await self._storage.set_notify(guild_id, user_id, notify.value)
+        await self._storage.clear_refusal(user_id)
         await self.settings(guild_id)
         self._settings[guild_id][1][user_id] = notify
-        self._refused.pop(user_id, None)  # a fresh choice: try DMs again
-        self._told.discard(user_id)
+        self._refused.pop(user_id, None)
+        self._to_tell.discard(user_id)
 
     def forget(self, user_id: int) -> None:
-        """`/forget-me`: nothing of the member stays in memory either."""
+        """`/forget-me`: nothing of the member stays in memory either (the database's part
+        goes with their other data)."""
         for _read_at, members in self._settings.values():
             members.pop(user_id, None)
         self._clicks = {k: v for k, v in self._clicks.items() if k[1] != user_id}
-        self._noted = {k: v for k, v in self._noted.items() if k[0] != user_id}
         for kept in (self._languages, self._dm_channels, self._last_dm, self._refused):
             kept.pop(user_id, None)
+        self._inbox.pop(user_id, None)
         self._queued.pop(user_id, None)
         self._to_tell.discard(user_id)
-        self._told.discard(user_id)
 
     # --- who hears of a turn -----------------------------------------------------------------
 
@@ -219,14 +276,14 @@ class Notifier:
         is the one their DMs speak."""
         now = self.clock()
         if len(self._clicks) > 10_000:  # old clicks say nothing any more
-            self._clicks = {k: t for k, t in self._clicks.items() if now - t < WATCHING}
+            self._clicks = {k: t for k, t in self._clicks.items() if now - t < self._watching}
         self._clicks[game_id, user_id] = now
         self._languages[user_id] = language_of(locale)
 
     def watching(self, game_id: int, user_id: int) -> bool:
         """True if the member clicked in the game in the last `WATCHING` seconds."""
         at = self._clicks.get((game_id, user_id))
-        return at is not None and self.clock() - at < WATCHING
+        return at is not None and self.clock() - at < self._watching
 
     def language(self, user_id: int) -> str | None:
         """The language of the member's client at their last click, if they clicked."""
@@ -254,16 +311,14 @@ class Notifier:
     # --- DMs ---------------------------------------------------------------------------------
 
     def send(self, user_id: int, note: TurnNote) -> None:
-        """Queue a turn's DM: sent at once, or folded into the member's next one when they
-        had one less than `DM_EVERY` seconds ago (a game's newer note replaces its older).
-        A turn announced again at the same step is not sent again."""
-        noted = (note.step, note.reminder)
-        if self._noted.get((user_id, note.game_id)) == noted:
-            return
-        if len(self._noted) > 100_000:  # games long over: forgotten
-            self._noted.clear()
-        self._noted[user_id, note.game_id] = noted
-        self._queued.setdefault(user_id, {})[note.game_id] = note
+        """Queue a turn's DM: kept as waiting, then sent at once, or folded into the
+        member's next one when they had one less than `DM_EVERY` seconds ago (a game's newer
+        note replaces its older). A turn announced to the member already (a board posted
+        again, here or before a restart) is not sent again."""
+        self._inbox.setdefault(user_id, {})[note.game_id] = note
+        self._start_sender(user_id)
+
+    def _start_sender(self, user_id: int) -> None:
         if user_id not in self._senders:
             self._senders[user_id] = asyncio.create_task(self._deliver(user_id))
 
@@ -273,26 +328,31 @@ class Notifier:
         return bool(self._senders)
 
     async def close(self) -> None:
-        """Stop: DMs not sent yet are dropped (the thread's ping stays)."""
+        """Stop: DMs kept as waiting stay so in the database, sent at the next start (a
+        turn announced in the last instant, not kept yet, goes by its thread ping alone)."""
         senders = list(self._senders.values())
         for sender in senders:
             sender.cancel()
         await asyncio.gather(*senders, return_exceptions=True)
 
+    async def _take_in(self, user_id: int) -> None:
+        """The notes sent to the member while their next DM waits for its minute: kept as
+        waiting (folded), those of a turn not announced to them before."""
+        for note in self._inbox.pop(user_id, {}).values():
+            if await self._storage.queue_dm(note.stored(user_id)):
+                self._queued.setdefault(user_id, {})[note.game_id] = note
+
     async def _deliver(self, user_id: int) -> None:
         try:
-            while self._queued.get(user_id):
+            while self._inbox.get(user_id) or self._queued.get(user_id):
+                if user_id not in self._last_dm:
+                    last = await self._storage.last_dm_at(user_id)
+                    self._last_dm[user_id] = -math.inf if last is None else last
                 # Looked at again every second: a turn of the clock (tests) takes effect.
-                while (wait := self._last_dm.get(user_id, -math.inf) + DM_EVERY - self.clock()) > 0:
+                while (wait := self._last_dm[user_id] + self._dm_every - self.clock()) > 0:
+                    await self._take_in(user_id)
                     await asyncio.sleep(min(wait, 1.0))
-                notes = [
-                    n
-                    for n in self._queued.pop(user_id, {}).values()
-                    if not self.watching(n.game_id, user_id)  # back at the table meanwhile
-                ]
-                if notes:
-                    self._last_dm[user_id] = self.clock()
-                    await self._dm(user_id, notes)
+                await self._next_dm(user_id)
         except discord.HTTPException as e:  # Discord's trouble: this turn's DM is lost
             log.warning("DM to member %s not sent (%s %s)", user_id, e.status, e.code)
         except Exception:
@@ -300,17 +360,37 @@ class Notifier:
         finally:
             self._senders.pop(user_id, None)
 
-    async def _dm(self, user_id: int, notes: list[TurnNote]) -> None:
-        """One DM with every note that fits (the rest wait for the next); on a refusal, the
-        thread pings instead."""
+    async def _next_dm(self, user_id: int) -> None:
+        """One DM with every note that fits (the rest wait for the next), none of a game the
+        member is back at. Kept and claimed in one transaction before it is sent: a kill
+        between the two loses this DM, never sends it twice."""
+        fresh = self._inbox.pop(user_id, {})
+        notes = self._queued.pop(user_id, {}) | fresh  # a game's newer note replaces its older
+        back = [n for n in notes.values() if self.watching(n.game_id, user_id)]
+        ready = [n for n in notes.values() if n not in back]
         fit, size = 0, 0
-        for note in notes:
+        for note in ready:
             if fit and size + len(note.line) > DM_LENGTH:
                 break
             fit, size = fit + 1, size + len(note.line) + 1
-        for note in notes[fit:]:
-            self._queued.setdefault(user_id, {}).setdefault(note.game_id, note)
-        notes = notes[:fit]
+        now = self.clock()
+        kept, claimed = await self._storage.settle_dms(
+            user_id,
+            fresh=[n.stored(user_id) for n in fresh.values()],
+            claim=[n.key for n in ready[:fit]],
+            drop=[n.key for n in back],
+            now=now,
+        )
+        for note in ready[fit:]:  # overflow: the next DM's
+            if note.game_id in kept or note.game_id not in fresh:
+                self._queued.setdefault(user_id, {}).setdefault(note.game_id, note)
+        sent = [n for n in ready[:fit] if n.game_id in claimed]
+        if sent:  # else another process sent them, or they were announced before
+            self._last_dm[user_id] = now
+            await self._dm(user_id, sent, now)
+
+    async def _dm(self, user_id: int, notes: list[TurnNote], now: float) -> None:
+        """The DM of `notes`, claimed; on a refusal, the thread pings instead."""
         lines = [note.line[:DM_LENGTH] for note in notes]
         try:
             channel_id = self._dm_channels.get(user_id)
@@ -329,8 +409,8 @@ class Notifier:
             log.warning(
                 "member %s takes no DMs (%s): pinged in the thread instead", user_id, e.code
             )
-            self._refused[user_id] = self.clock()
-            if user_id not in self._told:
+            self._refused[user_id] = now
+            if await self._storage.dms_refused(user_id, notes[0].guild_id, now):
                 self._to_tell.add(user_id)
             for note in notes:
                 await self._fall_back(user_id, note)
@@ -347,13 +427,15 @@ class Notifier:
                 ),
             )
 
-    def refusal_note(self, user_id: int) -> str | None:
-        """Once, at the member's next click after Discord refused their DM: why they were
-        pinged in the thread instead (worded in the clicker's language)."""
+    async def refusal_note(self, user_id: int) -> str | None:
+        """Once, at the member's next click after Discord refused their DM (in this process
+        or before a restart, claimed in the database): why they were pinged in the thread
+        instead (worded in the clicker's language)."""
         if user_id not in self._to_tell:
-            return None
+            return None  # no read for the clicks of everyone else
         self._to_tell.discard(user_id)
-        self._told.add(user_id)
+        if not await self._storage.claim_refusal_note(user_id):
+            return None  # told already, by another process
         return _(
             "I could not send you a direct message about your turn: Discord refused it "
             "(your DMs are closed to me or to this server's members). You were pinged in the "

@@ -12,6 +12,7 @@ import pytest
 from bot.ops.copy_db import CopyRefused, verify
 from bot.service import GameService
 from bot.storage import TABLES, open_storage
+from bot.storage.notify_state import StoredDm
 from rules.registry import ENGINES
 from tests.e2e.process import REPO, clean_env
 
@@ -40,6 +41,9 @@ async def test_copy_db_round_trip(tmp_path: Path, postgres_url: str) -> None:
         await upgraded.guild_left(3 << 22, 1.0)  # the bot removed from a server: kept 30 days
         await upgraded.set_text_board_default(555, True)  # a member's own setting
         await upgraded.set_notify(3 << 22, 555, "dm")  # and how their turn reaches them
+        # a turn's DM kept for them, and their DMs refused once
+        await upgraded.queue_dm(StoredDm(555, 1, 3 << 22, 9, 4, False, "your turn", "turn"))
+        await upgraded.dms_refused(555, 3 << 22, 2.0)
         # A season with a game of its own, ended: its rows and frozen table are copied too.
         await upgraded.start_season(
             1 << 22, name="S", ends_at=9.0, games=None, recur="none", channel_id=2, now=1.0
@@ -68,8 +72,8 @@ async def test_copy_db_round_trip(tmp_path: Path, postgres_url: str) -> None:
     assert done.stdout.splitlines() == [
         f"Database: {source}",
         "copied 7 games, 14 seats, 363 actions, 4 results, 1 guild_settings, 4 ratings, "
-        "1 guild_departures, 1 member_settings, 1 member_notify, 1 seasons, 1 season_ratings, "
-        "1 season_results, 1 season_finals",
+        "1 guild_departures, 1 member_settings, 1 member_notify, 1 notify_dms, "
+        "1 notify_refusals, 1 seasons, 1 season_ratings, 1 season_results, 1 season_finals",
         "replayed 6 games from their seeds and logs: every one matches its state",
     ]
     old, new = await open_storage(f"sqlite:///{source}"), await open_storage(postgres_url)

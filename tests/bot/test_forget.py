@@ -21,6 +21,7 @@ from bot.ops.forget import RETENTION, forget_member, purge_departed
 from bot.service import GameService
 from bot.shards import Shards
 from bot.storage import ACTIVE, CANCELLED, FINISHED, LOBBY, StaleStep, open_storage
+from bot.storage.notify_state import StoredDm
 from bot.storage.tables import TABLES
 from bot.storage.url import sqlite_path
 from rules.hold_your_horses.actions import ROLL
@@ -74,6 +75,8 @@ async def test_forgetting_a_member_leaves_neither_id_nor_name_and_games_replay(
     )
     await storage.set_text_board_default(ZED, True)  # a setting of their own
     await storage.set_notify(AWAY, ZED, "dm")  # and how their turn reaches them there
+    await storage.queue_dm(turn_dm(ZED, in_play, AWAY, f"{ZED_NAME}, your turn"))
+    await storage.dms_refused(ZED, AWAY, 5.0)  # their DMs closed, once
     assert str(ZED) in dump(database_url) and ZED_NAME in dump(database_url)
     before = await storage.standings(HOME, GAME)
 
@@ -99,6 +102,11 @@ async def test_forgetting_a_member_leaves_neither_id_nor_name_and_games_replay(
     assert (await storage.get_game(hosted)).status == CANCELLED  # type: ignore[union-attr]
     assert [s.player_id for s in await storage.seats(joined)] == [MIA]
     assert (await storage.get_game(joined)).status == LOBBY  # type: ignore[union-attr]
+
+
+def turn_dm(user_id: int, game_id: int, guild_id: int, line: str) -> StoredDm:
+    """A turn's DM waiting for `user_id`, as the notifier keeps it."""
+    return StoredDm(user_id, game_id, guild_id, 7, 3, False, line, "your turn")
 
 
 async def play_on(service: GameService, game_id: int, moves: int, rng: Random) -> None:
@@ -205,6 +213,9 @@ async def test_forgetting_a_server_deletes_all_of_it_and_nothing_else(
     await service.storage.guild_left(HOME, 1.0)
     await service.storage.set_notify(HOME, MIA, "quiet")
     await service.storage.set_notify(AWAY, MIA, "dm")
+    await service.storage.queue_dm(turn_dm(MIA, 1, HOME, "your turn here"))
+    await service.storage.queue_dm(turn_dm(MIA, kept, AWAY, "your turn there"))
+    await service.storage.dms_refused(MIA, HOME, 5.0)
 
     assert await service.storage.forget_guild(HOME) == 1
 
@@ -212,6 +223,8 @@ async def test_forgetting_a_server_deletes_all_of_it_and_nothing_else(
     assert str(HOME) not in text and ZED_NAME not in text
     assert [g.id for g in await service.storage.games(status=ACTIVE)] == [kept]
     assert await service.storage.notify_settings(AWAY) == {MIA: "dm"}
+    assert [dm.line for dm in await service.storage.waiting_dms()] == ["your turn there"]
+    assert await service.storage.refusals() == []
 
 
 async def test_a_server_left_is_purged_after_30_days_unless_the_bot_came_back(

@@ -22,6 +22,9 @@ def test_defaults_and_values() -> None:
     assert Settings.from_env({"METRICS_PORT": "9100"}).metrics_port == 9100
     assert Settings.from_env({"PICTURE_WORKERS": "0"}).picture_workers == 0
     assert Settings.from_env({"PICTURE_WORKERS": "2"}).picture_workers == 2
+    assert (settings.notify_watching, settings.notify_dm_every) == (120.0, 60.0)
+    quick = Settings.from_env({"NOTIFY_WATCHING": "3", "NOTIFY_DM_EVERY": "0"})
+    assert (quick.notify_watching, quick.notify_dm_every) == (3.0, 0.0)
 
 
 @pytest.mark.parametrize(("cores", "workers"), [(None, 0), (1, 0), (2, 1), (4, 3), (16, 4)])
@@ -39,6 +42,8 @@ def test_pictures_are_drawn_on_the_cores_the_event_loop_leaves(
         ("BOT_MOVE_DELAY", "abc", "BOT_MOVE_DELAY='abc' is not valid: seconds, 0 or more"),
         ("BOT_MOVE_DELAY", "-1", "BOT_MOVE_DELAY='-1' is not valid"),
         ("AUTOPLAY_PACE", "fast", "AUTOPLAY_PACE='fast' is not valid"),
+        ("NOTIFY_WATCHING", "2m", "NOTIFY_WATCHING='2m' is not valid: seconds, 0 or more"),
+        ("NOTIFY_DM_EVERY", "-60", "NOTIFY_DM_EVERY='-60' is not valid: seconds, 0 or more"),
         ("DEV_GUILD_ID", "my server", "DEV_GUILD_ID='my server' is not valid: a server id"),
         ("LOG_LEVEL", "loud", "LOG_LEVEL='LOUD' is not valid: DEBUG, INFO, WARNING or ERROR"),
         ("METRICS_PORT", "http", "METRICS_PORT='http' is not valid: a TCP port, 1 to 65535"),

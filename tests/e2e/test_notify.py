@@ -52,7 +52,7 @@ class Clock:
 
     def __init__(self, bot: ParlourBot) -> None:
         self.later = 0.0
-        bot.notifier.clock = lambda: time.monotonic() + self.later
+        bot.notifier.clock = lambda: time.time() + self.later
 
     def wait(self, seconds: float) -> None:
         self.later += seconds
@@ -576,3 +576,44 @@ async def test_a_board_posted_again_is_no_new_turn_for_dms(
     await settled(game.bot)
     await eventually(lambda: _idle(game.bot))
     assert len(fake.dms(game.ana)) == 1
+
+
+async def test_a_member_sets_only_their_own_choice_and_a_forged_one_changes_nothing(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    """`/settings me` has no member to name: whoever runs it sets their own. A value the
+    command does not offer (a custom client's) is refused privately, nothing changed."""
+    bot = await start_parlour()
+    ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
+    await choose(fake, ana, "dm")
+    await choose(fake, leo, "none")
+    storage = bot.service.storage
+    chosen = {int(ana["id"]): "dm", int(leo["id"]): "none"}
+    assert await storage.notify_settings(fake.guild_id) == chosen
+    forged = await fake.slash(leo, "settings", "me", options={"notify": "loud"}, checked=False)
+    answer = (await forged.response()).message
+    assert answer is not None and answer.ephemeral
+    assert answer.content.startswith("**notify** can't be `loud`: it takes "), answer.content
+    assert await storage.notify_settings(fake.guild_id) == chosen
+    assert await bot.notifier.setting(fake.guild_id, int(leo["id"])) is notifier.Notify.NONE
+
+
+async def test_a_dm_to_a_member_discord_no_longer_knows_is_the_thread_ping_and_one_line(
+    fake: FakeDiscord, start_parlour: ParlourFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A member who left (their account gone: Discord answers 404, Unknown User, to opening
+    their DM channel) is pinged in the thread instead; the log says so in one warning line,
+    no error; their note waits for a click that never comes, harmlessly."""
+    bot = await start_parlour()
+    gone = 424242424242424242  # no member of the fake's
+    note = TurnNote(1, fake.channel_id, "line", "your turn: Gone to roll", guild_id=fake.guild_id)
+    bot.notifier.send(gone, note)
+    ping = await fake.wait_for(
+        lambda: fake.latest_message(fake.channel_id, lambda m: m.content.startswith(f"<@{gone}>"))
+    )
+    assert ping.content == f"<@{gone}> your turn: Gone to roll"
+    await eventually(lambda: _idle(bot))
+    warnings = [r for r in caplog.records if r.name == "bot.table.notifier"]
+    assert [r.levelname for r in warnings] == ["WARNING"], caplog.text
+    assert "takes no DMs" in warnings[0].getMessage()
+    assert await bot.service.storage.refusals() != []

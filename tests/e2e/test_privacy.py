@@ -13,6 +13,7 @@ import pytest
 
 from bot.client import ParlourBot
 from bot.ops.forget import RETENTION, purge_departed
+from bot.storage.notify_state import StoredDm
 from tests.databases import dump
 from tests.e2e.conftest import ParlourFactory
 from tests.e2e.driver import (
@@ -62,6 +63,11 @@ async def test_forget_me_removes_the_member_everywhere_and_games_replay(
     await click_ok(fake, zed, joined, "Join")
     assert zed["id"] in str(hosted.embeds) and zed["id"] in str(joined.embeds)  # mentioned
     assert f"<@{zed['id']}>" in await scoreboard(fake, leo, "cock_and_bull")
+    # What the notifier keeps of them: a turn's DM, and their DMs refused once.
+    storage = parlour.service.storage
+    line = f"🎲 Your turn, {ZED_NAME}"
+    await storage.queue_dm(StoredDm(int(zed["id"]), 2, fake.guild_id, 1, 3, False, line, "x"))
+    await storage.dms_refused(int(zed["id"]), fake.guild_id, 5.0)
     assert zed["id"] in dump(database_url) and ZED_NAME in dump(database_url)
 
     ask = await private_answer(fake, zed, "forget-me")
@@ -181,6 +187,10 @@ async def test_my_data_is_the_members_own_and_shows_no_hidden_bet_of_another(
     assert any(a.verb == "bet_hidden" for a in leos)  # his chip values, secret till the end
     await service.storage.set_text_board_default(int(zed["id"]), True)
     await service.storage.set_notify(fake.guild_id, int(zed["id"]), "dm")
+    line = f"🎲 Your turn in **Winner's Circle #{secret.id}**"
+    dm = StoredDm(int(zed["id"]), secret.id, fake.guild_id, 1, 4, False, line, "your turn")
+    await service.storage.queue_dm(dm)  # a turn's DM, waiting to go out
+    await service.storage.dms_refused(int(zed["id"]), fake.guild_id, 86_400.0)
 
     answer = await private_answer(fake, zed, "my-data")
 
@@ -190,6 +200,20 @@ async def test_my_data_is_the_members_own_and_shows_no_hidden_bet_of_another(
     data = json.loads(attachment.data)
     assert data["member"] == zed["id"] and data["settings"] == {"text_board": True}
     assert data["turn_notifications"] == [{"server": str(fake.guild_id), "notify": "dm"}]
+    assert data["turn_dms"] == [
+        {
+            "game_id": secret.id,
+            "server": str(fake.guild_id),
+            "step": 4,
+            "timer_reminder": False,
+            "text": line,
+            "status": "waiting",
+            "sent_at": None,
+        }
+    ]
+    assert data["dms_refused"] == [
+        {"server": str(fake.guild_id), "at": "1970-01-02T00:00:00+00:00", "you_were_told": False}
+    ]
     first, second = data["games"]
     assert first["game"] == "cock_and_bull" and first["your_result"]["won"] is True
     assert [s["name"] for s in first["seats"]] == [ZED_NAME, "Leo"]
