@@ -24,8 +24,9 @@ from tests.e2e.driver import (
     start_game,
 )
 from tests.e2e.fake_discord import JSON, FakeDiscord, FakeMessage
-from tests.e2e.storm import SPECS, Storm
+from tests.e2e.storm import Storm
 from tests.e2e.storm import Table as StormTable
+from tests.games import STORMS as SPECS
 
 MAX_CLICKS = 4000
 FOOTER = re.compile(r"Move (\d+) of (\d+) · \w+ (\d+) of (\d+)")

@@ -17,7 +17,8 @@ from bot.table.publisher import PINGS_AT_ONCE
 from tests.e2e.conftest import ParlourFactory
 from tests.e2e.driver import prompt
 from tests.e2e.fake_discord import FakeDiscord, RestCall
-from tests.e2e.storm import SPECS, Spec, Storm, Table
+from tests.e2e.storm import Spec, Storm, Table
+from tests.games import STORMS as SPECS
 
 MAX_CLICKS = 3000
 # Requests to Discord, on average over a whole game.

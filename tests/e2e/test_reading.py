@@ -21,8 +21,9 @@ from tests.e2e.driver import (
 )
 from tests.e2e.fake_discord import STRING_SELECT, FakeDiscord, FakeMessage, walk_components
 from tests.e2e.payloads import Payloads, check_alt_texts
-from tests.e2e.storm import SPECS, Spec, Storm
+from tests.e2e.storm import Spec, Storm
 from tests.e2e.test_leaving import MENU, panel_click
+from tests.games import STORMS as SPECS
 
 JSON = dict[str, Any]
 TEXT_BOARD = "Text board"

@@ -13,7 +13,8 @@ from tests.e2e.conftest import Launcher
 from tests.e2e.driver import move_number
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.process import BotProcess, connected, process_env
-from tests.e2e.storm import SPECS, Storm
+from tests.e2e.storm import Storm
+from tests.games import STORMS as SPECS
 
 KILL_EVERY = 40
 MAX_CLICKS = 3000
