@@ -54,7 +54,7 @@ MAX_BOTS = 11
 
 
 @dataclass(frozen=True)
-class Table:
+class LoadedGame:
     """A game as loaded: its row, seats and (once started) engine state."""
 
     row: GameRow
@@ -114,7 +114,7 @@ class Table:
 class Played:
     """The result of one applied action."""
 
-    table: Table
+    table: LoadedGame
     player: PlayerId
     action: Action
     events: tuple[Event, ...]
@@ -148,7 +148,7 @@ class GameService:
         # Each game in play as this process last saved it: the next move's table lends its
         # state and seats, unread and undecoded, while the row is still at that step and
         # revision.
-        self._latest: dict[int, Table] = {}
+        self._latest: dict[int, LoadedGame] = {}
 
     def lock(self, game_id: int) -> asyncio.Lock:
         """The game's lock: held around a load, an engine step and a save, never a Discord call."""
@@ -163,7 +163,7 @@ class GameService:
 
     # --- loading ---------------------------------------------------------------------------
 
-    async def table(self, game_id: int, *, known: Table | None = None) -> Table:
+    async def table(self, game_id: int, *, known: LoadedGame | None = None) -> LoadedGame:
         """The game as saved; GameUnreadable if this version cannot load it. `known`, a
         table of this game as an action just saved it, lends its state and seats when the
         row is still at that step and revision (a step's state changes only when forgetting
@@ -181,7 +181,7 @@ class GameService:
             and known.row.id == game_id
             and (known.row.step, known.row.revision) == (row.step, row.revision)
         ):
-            return Table(row, known.seats, known.state, known.ai_seats)  # seats: set at start
+            return LoadedGame(row, known.seats, known.state, known.ai_seats)  # seats: set at start
         seats = await self.storage.seats(game_id)
         if row.game not in self.engines:
             raise GameUnreadable(f"no engine for {row.game!r}")
@@ -190,7 +190,9 @@ class GameService:
         except Exception as e:  # a state of another version, or a corrupted one
             raise GameUnreadable(f"state of game {game_id} can't be loaded: {e!r}") from e
         engine = self.engine(row.game)
-        return Table(row, seats, state, frozenset() if state is None else engine.ai_seats(state))
+        return LoadedGame(
+            row, seats, state, frozenset() if state is None else engine.ai_seats(state)
+        )
 
     def forget_cached(self, game_ids: Iterable[int]) -> None:
         """Read these games afresh at their next move: forgetting a member rewrote their
@@ -198,7 +200,7 @@ class GameService:
         for game_id in game_ids:
             self._latest.pop(game_id, None)
 
-    async def game_in_thread(self, thread_id: int) -> Table | None:
+    async def game_in_thread(self, thread_id: int) -> LoadedGame | None:
         """The active game played in this thread (for commands typed there)."""
         row = await self.storage.game_in_thread(thread_id)
         return None if row is None else await self.table(row.id)
@@ -215,7 +217,7 @@ class GameService:
         host_name: str,
         options: Mapping[str, Any],
         rematch_of: int | None = None,
-    ) -> Table:
+    ) -> LoadedGame:
         """Open a lobby for `game`, hosted by `host_id`, with the server's turn timer and language
         unless `options` set them."""
         engine = self.engine(game)
@@ -246,7 +248,7 @@ class GameService:
         except IllegalAction as e:
             raise refused(e) from e
 
-    async def _lobby(self, game_id: int) -> Table:
+    async def _lobby(self, game_id: int) -> LoadedGame:
         table = await self.table(game_id)
         if table.row.status != LOBBY:
             raise UserError(
@@ -256,7 +258,7 @@ class GameService:
             )
         return table
 
-    async def join(self, game_id: int, player: PlayerId, name: str, side: int = 0) -> Table:
+    async def join(self, game_id: int, player: PlayerId, name: str, side: int = 0) -> LoadedGame:
         """Seat `player` in the lobby, on `side`; a UserError if they are in or it is full."""
         async with self.lock(game_id):
             table = await self._lobby(game_id)
@@ -269,7 +271,7 @@ class GameService:
             await self.storage.add_seat(game_id, seat)
             return await self.table(game_id)
 
-    async def add_bot(self, game_id: int, by: PlayerId) -> Table:
+    async def add_bot(self, game_id: int, by: PlayerId) -> LoadedGame:
         """The host adds a bot seat, on the smallest side."""
         async with self.lock(game_id):
             table = await self._lobby(game_id)
@@ -284,7 +286,7 @@ class GameService:
             await self.storage.add_seat(game_id, seat)
             return await self.table(game_id)
 
-    async def leave(self, game_id: int, player: PlayerId) -> Table:
+    async def leave(self, game_id: int, player: PlayerId) -> LoadedGame:
         """`player` leaves the lobby (the host cancels it instead)."""
         async with self.lock(game_id):
             table = await self._lobby(game_id)
@@ -295,7 +297,7 @@ class GameService:
             await self.storage.remove_seat(game_id, player)
             return await self.table(game_id)
 
-    async def cancel(self, game_id: int, by: PlayerId) -> Table:
+    async def cancel(self, game_id: int, by: PlayerId) -> LoadedGame:
         """The host closes the lobby: the game never starts."""
         async with self.lock(game_id):
             table = await self._lobby(game_id)
@@ -303,7 +305,7 @@ class GameService:
             await self.storage.update_game(game_id, self._clock(), status=CANCELLED)
             return await self.table(game_id)
 
-    def check_can_start(self, table: Table, by: PlayerId) -> None:
+    def check_can_start(self, table: LoadedGame, by: PlayerId) -> None:
         """Raise UserError unless `by` may start `table` now (cheap: no writes)."""
         if table.row.status != LOBBY:
             raise UserError(_("This game has already started."))
@@ -326,7 +328,7 @@ class GameService:
             )
             raise UserError(unequal.format(sizes=" v ".join(map(str, sizes))))
 
-    async def start(self, game_id: int, by: PlayerId) -> Table:
+    async def start(self, game_id: int, by: PlayerId) -> LoadedGame:
         """The host starts the game: its first state saved and its turn timer's deadline set (see
         `check_can_start` for what may refuse it)."""
         async with self.lock(game_id):
@@ -345,12 +347,12 @@ class GameService:
                 raise UserError(_("This game has already started.")) from e
             return await self.table(game_id)
 
-    def _check_host(self, table: Table, by: PlayerId, what: str) -> None:
+    def _check_host(self, table: LoadedGame, by: PlayerId, what: str) -> None:
         if by != table.row.host_id:
             only = _("Only the host, {host}, can {what}.")
             raise UserError(only.format(host=f"<@{table.row.host_id}>", what=_(what)))
 
-    def _check_room(self, table: Table) -> None:
+    def _check_room(self, table: LoadedGame) -> None:
         engine = self.engine(table.row.game)
         if len(table.seats) >= engine.max_players:
             full = _("The game is full ({players}).")
@@ -381,7 +383,13 @@ class GameService:
             return await self._apply(table, player, action, expected_step, by_ai=by_ai)
 
     async def _apply(
-        self, table: Table, player: PlayerId, action: Action, expected_step: int, *, by_ai: bool
+        self,
+        table: LoadedGame,
+        player: PlayerId,
+        action: Action,
+        expected_step: int,
+        *,
+        by_ai: bool,
     ) -> Played:
         row = table.row
         if row.status != ACTIVE:
@@ -428,7 +436,7 @@ class GameService:
             reminded=False,
             status=FINISHED if results is not None else ACTIVE,
         )
-        saved = Table(after, table.seats, step.state, engine.ai_seats(step.state))
+        saved = LoadedGame(after, table.seats, step.state, engine.ai_seats(step.state))
         if results is None:
             self._latest[row.id] = saved
         else:
@@ -482,7 +490,7 @@ class GameService:
                 return None
             return await self._ai_move(table, player)
 
-    async def _ai_move(self, table: Table, player: PlayerId) -> Played:
+    async def _ai_move(self, table: LoadedGame, player: PlayerId) -> Played:
         engine = self.engine(table.row.game)
         # A separate stream from the step's own rng, so the AI's choice cannot shift the dice.
         rng = step_rng(f"{table.row.seed}:ai", table.row.step)
@@ -520,7 +528,7 @@ class GameService:
                 player = seat
             return await self._apply(table, player, action, table.row.step, by_ai=False)
 
-    async def end(self, game_id: int, by: PlayerId, *, manager: bool) -> Table:
+    async def end(self, game_id: int, by: PlayerId, *, manager: bool) -> LoadedGame:
         """The host (or `manager`) ends a started game: abandoned, no winner, no results."""
         async with self.lock(game_id):
             table = await self._active(game_id)
@@ -531,7 +539,7 @@ class GameService:
             self._latest.pop(game_id, None)
             return await self.table(game_id)
 
-    async def vote_to_end(self, game_id: int, by: PlayerId) -> Table:
+    async def vote_to_end(self, game_id: int, by: PlayerId) -> LoadedGame:
         """`by` votes to end the game; the last vote needed ends it as `end` does."""
         async with self.lock(game_id):
             table = await self._active(game_id)
@@ -549,7 +557,7 @@ class GameService:
                 self._latest.pop(game_id, None)
             return await self.table(game_id)
 
-    async def _active(self, game_id: int) -> Table:
+    async def _active(self, game_id: int) -> LoadedGame:
         table = await self.table(game_id)
         if table.row.status != ACTIVE:
             raise UserError(
@@ -557,7 +565,7 @@ class GameService:
             )
         return table
 
-    def _check_manager(self, table: Table, by: PlayerId, manager: bool, what: str) -> None:
+    def _check_manager(self, table: LoadedGame, by: PlayerId, manager: bool, what: str) -> None:
         if by != table.row.host_id and not manager:
             only = _("Only the host, {host}, or a member who can manage threads can {what}.")
             raise UserError(only.format(host=f"<@{table.row.host_id}>", what=_(what)))
@@ -590,7 +598,7 @@ class GameService:
         """Set a game aside that this version cannot load or show; the others play on."""
         await self.storage.update_game(game_id, self._clock(), broken=reason[:500])
 
-    def _deadline(self, table: Table, state: Any) -> float | None:
+    def _deadline(self, table: LoadedGame, state: Any) -> float | None:
         """When the humans to act time out; None without a turn timer or a human to act."""
         timer = int(table.row.options.get("turn_timer", 0))
         engine = self.engine(table.row.game)
@@ -604,7 +612,7 @@ class GameService:
         table = await self.table(game_id)
         return (await self.replay_since(table, table.row.step)).before
 
-    async def replay_since(self, table: Table, from_step: int) -> Replayed:
+    async def replay_since(self, table: LoadedGame, from_step: int) -> Replayed:
         """The state at `from_step` and every event from there to the saved step, rebuilt
         from the seed and the action log (a board that fell behind narrates what it missed)."""
         logged = await self.storage.actions(table.row.id)
@@ -625,7 +633,9 @@ class GameService:
 
         return await asyncio.to_thread(run)
 
-    async def replay_all(self, table: Table) -> tuple[Any, list[tuple[LoggedAction, Step[Any]]]]:
+    async def replay_all(
+        self, table: LoadedGame
+    ) -> tuple[Any, list[tuple[LoggedAction, Step[Any]]]]:
         """The initial state and every logged action with what it did, rebuilt from the
         seed (what the replay viewer steps through)."""
         logged = await self.storage.actions(table.row.id)
@@ -637,7 +647,7 @@ class GameService:
 
         return await asyncio.to_thread(run)
 
-    def initial_of(self, table: Table) -> Any:
+    def initial_of(self, table: LoadedGame) -> Any:
         """The game's state before its first action, as `start` built it."""
         return self.engine(table.row.game).initial_state(
             table.in_play_order(), table.row.options, setup_rng(table.row.seed)
@@ -645,7 +655,7 @@ class GameService:
 
 
 def replay_log(
-    engine: Engine[Any], table: Table, initial: Any, logged: Sequence[LoggedAction]
+    engine: Engine[Any], table: LoadedGame, initial: Any, logged: Sequence[LoggedAction]
 ) -> Iterator[tuple[LoggedAction, Step[Any]]]:
     """Apply the logged actions from `initial`, each with its step's random source."""
     state = initial
@@ -667,7 +677,7 @@ class Replayed:
     after: Any
 
 
-def _results(table: Table, outcome: Outcome) -> list[ResultRow]:
+def _results(table: LoadedGame, outcome: Outcome) -> list[ResultRow]:
     """Scoreboard rows; a resigner's is a loss whatever their place (a table where everyone
     resigned still places someone first). A game played by sides is rated side against
     side; any other, seat against seat."""

@@ -24,7 +24,7 @@ from bot.client import Interaction, ParlourBot
 from bot.errors import UserError, refused
 from bot.language.i18n import N_, NP_, _, ngettext, pgettext
 from bot.language.wording import agree, count, listing, mention, who
-from bot.service import Table
+from bot.service import LoadedGame
 from bot.table.board import OPTIONS_PER_MENU
 from bot.table.presenter import ButtonLook, NumberBox, Presenter, Zoom
 from bot.ui.replies import Reply
@@ -999,7 +999,7 @@ class RiskCog(commands.GroupCog, group_name="risk"):
             return []
         return _choices(attack_targets(table.state, source), current)
 
-    async def _my_game(self, interaction: Interaction) -> Table:
+    async def _my_game(self, interaction: Interaction) -> LoadedGame:
         table = await self.bot.service.game_in_thread(interaction.channel_id or 0)
         if table is None or table.row.game != GAME:
             raise UserError(_("Use this in the thread of a Risk game that is being played."))

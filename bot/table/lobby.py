@@ -11,7 +11,7 @@ import discord
 from bot.errors import UserError
 from bot.language.i18n import N_, _, game_language, speaking
 from bot.language.wording import STAND_INS, agree, listing
-from bot.service import GameService, Table
+from bot.service import GameService, LoadedGame
 from bot.storage import FINISHED
 from bot.table.autopilot import Autopilot
 from bot.table.lobby_card import lobby_embed, lobby_view
@@ -75,11 +75,11 @@ class Lobby:
         message_id = await reply.send(embed=self._embed(table), view=self._view(table))
         await self._service.set_ids(table.row.id, lobby_message_id=message_id)
 
-    def _embed(self, table: Table, note: str = "") -> discord.Embed:
+    def _embed(self, table: LoadedGame, note: str = "") -> discord.Embed:
         game = table.row.game
         return lobby_embed(table, self._service.engine(game), self._presenters.get(game), note)
 
-    def _view(self, table: Table) -> discord.ui.View:
+    def _view(self, table: LoadedGame) -> discord.ui.View:
         game = table.row.game
         return lobby_view(table, self._service.engine(game), self._presenters.get(game))
 
@@ -138,7 +138,7 @@ class Lobby:
             self._rematching.discard(game_id)
 
     async def _open_rematch(
-        self, reply: Reply, old: Table, channel: discord.PartialMessageable
+        self, reply: Reply, old: LoadedGame, channel: discord.PartialMessageable
     ) -> None:
         user = reply.interaction.user
         game_id = old.row.id
@@ -200,7 +200,7 @@ class Lobby:
             self._starting.discard(game_id)
         self._autopilot.after(table)
 
-    async def _create_thread(self, reply: Reply, table: Table) -> None:
+    async def _create_thread(self, reply: Reply, table: LoadedGame) -> None:
         message = reply.interaction.message
         if message is None:
             raise UserError(_("Click Start on the lobby message."))

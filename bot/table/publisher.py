@@ -33,7 +33,7 @@ from bot.language.i18n import _, game_language, speaking
 from bot.language.wording import rating_changes, without_mentions
 from bot.metrics import Metrics
 from bot.scheduler import Scheduler
-from bot.service import GameService, Played, Table
+from bot.service import GameService, LoadedGame, Played
 from bot.storage import ACTIVE, FINISHED
 from bot.table.board import Board, build_board, prompt_of
 from bot.table.lobby_card import lobby_embed
@@ -240,7 +240,7 @@ class BoardPublisher:
         self._failures.pop(game_id, None)
         self._send_dms(table, audience, text, board_id)
 
-    async def _span(self, table: Table, hints: Sequence[Played]) -> _Span:
+    async def _span(self, table: LoadedGame, hints: Sequence[Played]) -> _Span:
         """The events since the shown step: from the moves handed in when they reach back
         that far, else rebuilt from the log."""
         shown = table.row.shown_step
@@ -258,7 +258,11 @@ class BoardPublisher:
         return _Span(Catch.REPLAYED, replayed.events, replayed.before)
 
     async def _show(
-        self, table: Table, span: _Span, clicked: Reply | None, first_ping: dict[str, Any] | None
+        self,
+        table: LoadedGame,
+        span: _Span,
+        clicked: Reply | None,
+        first_ping: dict[str, Any] | None,
     ) -> int:
         """Edit (or close and replace) the board; returns the id of the board now up.
         `first_ping`: the content and mentions a new game's first board carries."""
@@ -292,7 +296,7 @@ class BoardPublisher:
 
     async def _edit_if_possible(
         self,
-        table: Table,
+        table: LoadedGame,
         message_id: int,
         board: Board,
         clicked: Reply | None,
@@ -315,13 +319,13 @@ class BoardPublisher:
             raise
         return True
 
-    async def _strip(self, table: Table, message_id: int) -> None:
+    async def _strip(self, table: LoadedGame, message_id: int) -> None:
         """Take the buttons off a board that is being replaced (best effort: a click on it
         is refused anyway, since only the current board takes moves)."""
         with contextlib.suppress(discord.HTTPException):
             await self._thread(table).get_partial_message(message_id).edit(view=None)
 
-    async def _unarchive(self, table: Table) -> None:
+    async def _unarchive(self, table: LoadedGame) -> None:
         """A thread archived for lack of activity (a slow game) is opened again."""
         log.info("game %s: thread archived; unarchiving it", table.row.id)
         thread = await self._client.fetch_channel(table.row.thread_id or 0)
@@ -330,7 +334,7 @@ class BoardPublisher:
 
     async def _board(
         self,
-        table: Table,
+        table: LoadedGame,
         events: Sequence[Event],
         *,
         closing: bool = False,
@@ -342,7 +346,7 @@ class BoardPublisher:
         return await build_board(table, engine, presenter, prompt, events, picture)
 
     async def _edit(
-        self, table: Table, message_id: int, board: Board, clicked: Reply | None
+        self, table: LoadedGame, message_id: int, board: Board, clicked: Reply | None
     ) -> None:
         """Edit the board message: as the answer to the click made on it when there is one."""
         parts: dict[str, Any] = {
@@ -369,7 +373,7 @@ class BoardPublisher:
 
     async def _post(
         self,
-        table: Table,
+        table: LoadedGame,
         board: Board,
         clicked: Reply | None = None,
         ping: dict[str, Any] | None = None,
@@ -390,7 +394,7 @@ class BoardPublisher:
         await self._service.set_ids(table.row.id, board_message_id=message.id)
         return message.id
 
-    def _thread(self, table: Table) -> discord.PartialMessageable:
+    def _thread(self, table: LoadedGame) -> discord.PartialMessageable:
         return self._client.get_partial_messageable(table.row.thread_id or 0)
 
     async def board_deleted(self, game_id: int) -> None:
@@ -405,7 +409,9 @@ class BoardPublisher:
 
     # --- pings, the end --------------------------------------------------------------------
 
-    def _turn_ping(self, table: Table, span: _Span, *, repair: bool) -> tuple[set[PlayerId], str]:
+    def _turn_ping(
+        self, table: LoadedGame, span: _Span, *, repair: bool
+    ) -> tuple[set[PlayerId], str]:
         """Who to ping and what to say: the humans whose turn began with these moves (not
         those who were to act already: a turn of many steps pings once); after a repair,
         whoever is to act (they may never have been told); at the first board, everyone."""
@@ -444,7 +450,7 @@ class BoardPublisher:
         }
 
     async def ping(
-        self, table: Table, players: Iterable[PlayerId], text: str, *, reminder: bool = False
+        self, table: LoadedGame, players: Iterable[PlayerId], text: str, *, reminder: bool = False
     ) -> None:
         """One short message about `players`' turn (humans), each told as they chose; the
         previous one goes. `reminder`: the turn timer's reminder, worded so in a DM."""
@@ -456,7 +462,7 @@ class BoardPublisher:
 
     def _send_dms(
         self,
-        table: Table,
+        table: LoadedGame,
         audience: Audience,
         text: str,
         board_id: int | None,
@@ -473,7 +479,7 @@ class BoardPublisher:
             self._notifier.send(player, note)
 
     async def _send_ping(
-        self, table: Table, audience: Audience, text: str, voice: Reply | None
+        self, table: LoadedGame, audience: Audience, text: str, voice: Reply | None
     ) -> dict[str, int | None]:
         """Send a ping (after deleting the previous one) as a follow-up of `voice`, the click
         that began the turn, when there is one; returns `{"ping_message_id": id}` to save,
@@ -497,7 +503,7 @@ class BoardPublisher:
                     return {}  # the thread is gone; the next board edit ends the game
         return {"ping_message_id": message.id}
 
-    async def _delete_ping(self, table: Table, *, forget: bool = True) -> None:
+    async def _delete_ping(self, table: LoadedGame, *, forget: bool = True) -> None:
         ping_id = table.row.ping_message_id
         sent = self._ping_senders.pop(table.row.id, None)
         if ping_id is None:
@@ -512,7 +518,7 @@ class BoardPublisher:
         if forget:  # else a new ping's id is saved next (a deleted id left is harmless)
             await self._service.set_ids(table.row.id, ping_message_id=None)
 
-    async def _finish(self, table: Table, voice: Reply | None = None) -> None:
+    async def _finish(self, table: LoadedGame, voice: Reply | None = None) -> None:
         """The result in the thread (a follow-up of the last click, when it has one) and on
         the lobby message."""
         self._scheduler.cancel_game(table.row.id)
@@ -537,7 +543,7 @@ class BoardPublisher:
             log.warning("game %s finished after its thread was deleted", table.row.id)
         await self.edit_lobby(table, result)
 
-    async def edit_lobby(self, table: Table, note: str) -> None:
+    async def edit_lobby(self, table: LoadedGame, note: str) -> None:
         """Redraw the lobby message (in the channel the game was started from)."""
         if table.row.lobby_message_id is None:
             return
@@ -550,7 +556,7 @@ class BoardPublisher:
         except discord.HTTPException:
             log.info("game %s: lobby message gone, not updated", table.row.id)
 
-    async def ended(self, table: Table, note: str) -> None:
+    async def ended(self, table: LoadedGame, note: str) -> None:
         """A game ended before its end (`GameService.end`, or a vote): its timers stop, its
         board keeps the last picture with `note` and no buttons, the thread and the lobby
         message say so."""
@@ -569,7 +575,7 @@ class BoardPublisher:
             )
         await self.edit_lobby(table, note)
 
-    async def _thread_gone(self, table: Table) -> None:
+    async def _thread_gone(self, table: LoadedGame) -> None:
         log.warning("game %s: its thread was deleted; the game ends", table.row.id)
         self._scheduler.cancel_game(table.row.id)
         await self._service.abandon(table.row.id)

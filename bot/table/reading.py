@@ -15,7 +15,7 @@ from bot.errors import UserError
 from bot.language.i18n import _
 from bot.language.speech import spoken
 from bot.language.wording import without_mentions
-from bot.service import GameService, Played, Table
+from bot.service import GameService, LoadedGame, Played
 from bot.table.alt_text import joined, plain
 from bot.table.board import narration, prompt_here, zoom_menu
 from bot.table.presenters import Presenters
@@ -91,7 +91,7 @@ class Reading:
         else:
             self._members.discard(user_id)
 
-    async def _send(self, reply: Reply, table: Table, news: Sequence[str]) -> None:
+    async def _send(self, reply: Reply, table: LoadedGame, news: Sequence[str]) -> None:
         """The text board as the answer: in place of the text board clicked, else new."""
         engine = self._service.engine(table.row.game)
         presenter = self._presenters.get(table.row.game)

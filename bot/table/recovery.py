@@ -24,7 +24,7 @@ import discord
 
 from bot.errors import GameUnreadable
 from bot.scheduler import Scheduler
-from bot.service import GameService, Table
+from bot.service import GameService, LoadedGame
 from bot.shards import Shards
 from bot.storage import ACTIVE
 from bot.table.autopilot import Autopilot
@@ -89,7 +89,7 @@ class Recovery:
             return
         self._autopilot.after(table, background=True)
 
-    async def _board_checked(self, table: Table) -> bool:
+    async def _board_checked(self, table: LoadedGame) -> bool:
         """Post the board again if it was deleted, end the game if its thread was; False
         when the game has ended so. One request: the board fetched, answered 404 with the
         code saying which of the two is gone."""

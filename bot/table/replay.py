@@ -16,7 +16,7 @@ from typing import Any
 
 from bot.errors import UserError
 from bot.language.i18n import _
-from bot.service import GameService, Table
+from bot.service import GameService, LoadedGame
 from bot.storage import ACTIVE, FINISHED, LOBBY, LoggedAction
 from bot.table.presenter import Presenter
 from bot.table.presenters import Presenters
@@ -29,7 +29,7 @@ CACHED_GAMES = 8  # a long Risk game's states take a few MB
 class Replay:
     """A finished game, step by step: `states[n]` is the game after n actions."""
 
-    table: Table
+    table: LoadedGame
     states: Sequence[Any]
     moves: Sequence[tuple[PlayerId, Action] | None]  # who did what to reach each state
     events: Sequence[tuple[Event, ...]]  # what that action did
@@ -95,7 +95,7 @@ class Replays:
         """Drop every replay kept: a member was forgotten, and replays name them."""
         self._cache.clear()
 
-    async def _finished(self, game_id: int, guild_id: int) -> Table:
+    async def _finished(self, game_id: int, guild_id: int) -> LoadedGame:
         missing = UserError(_("There is no game #{id} in this server.").format(id=game_id))
         row = await self._service.storage.get_game(game_id)
         if row is None or row.guild_id != guild_id:
@@ -108,14 +108,14 @@ class Replays:
             raise UserError(unfinished.format(id=game_id))
         return await self._service.table(game_id)
 
-    async def build(self, table: Table) -> Replay:
+    async def build(self, table: LoadedGame) -> Replay:
         """Replay `table`'s whole log (in a worker thread)."""
         initial, steps = await self._service.replay_all(table)
         return assemble(table, self._presenters.get(table.row.game), initial, steps)
 
 
 def assemble(
-    table: Table,
+    table: LoadedGame,
     presenter: Presenter[Any],
     initial: Any,
     steps: Sequence[tuple[LoggedAction, Step[Any]]],
