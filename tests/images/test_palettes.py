@@ -12,7 +12,7 @@ import pytest
 from PIL import Image, ImageChops
 
 from bench.common import names, playout, seats, table_sizes
-from cogs.risk import map_view
+from cogs.risk.view import map_view
 from images import cock_and_bull, hold_your_horses, horse_collar, risk, winners_circle
 from rules.core import PlayerId
 from rules.hold_your_horses.state import Phase as HorsesPhase

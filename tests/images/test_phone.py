@@ -25,7 +25,8 @@ from cogs.cock_and_bull import CockAndBullPresenter
 from cogs.hold_your_horses import HoldYourHorsesPresenter
 from cogs.horse_collar import HorseCollarPresenter
 from cogs.pictures import TRANSLATIONS
-from cogs.risk import RiskPresenter, map_view
+from cogs.risk import RiskPresenter
+from cogs.risk.view import map_view
 from cogs.winners_circle import WinnersCirclePresenter
 from images import cock_and_bull, hold_your_horses, horse_collar, winners_circle
 from images.hold_your_horses import render_finished_png
