@@ -234,7 +234,13 @@ class ParlourBot(commands.Bot):
         self.scheduler = Scheduler(give_way=self.router.quiet)
         self.notifier = Notifier(self, self.storage)
         self.publisher = BoardPublisher(
-            self, self.service, self.presenters, self.scheduler, self.metrics, self.notifier
+            self,
+            self.service,
+            self.storage,
+            self.presenters,
+            self.scheduler,
+            self.metrics,
+            self.notifier,
         )
         self.autopilot = Autopilot(
             self.service,
@@ -244,12 +250,19 @@ class ParlourBot(commands.Bot):
             bot_move_delay=self.settings.bot_move_delay,
             autoplay_pace=self.settings.autoplay_pace,
         )
-        self.lobby = Lobby(self.service, self.presenters, self.publisher, self.autopilot)
+        self.lobby = Lobby(
+            self.service, self.storage, self.presenters, self.publisher, self.autopilot
+        )
         self.play = Play(
-            self.service, self.presenters, self.publisher, self.autopilot, self.notifier
+            self.service,
+            self.storage,
+            self.presenters,
+            self.publisher,
+            self.autopilot,
+            self.notifier,
         )
         self.table_menu = TableMenu(self.service, self.publisher, self.play)
-        self.replays = Replays(self.service, self.presenters)
+        self.replays = Replays(self.service, self.storage, self.presenters)
         self.table_clicks = Clicks(
             self.router, self.lobby, self.play, self.table_menu, self.notifier
         )
@@ -257,6 +270,7 @@ class ParlourBot(commands.Bot):
         self.recovery = Recovery(
             self,
             self.service,
+            self.storage,
             self.publisher,
             self.autopilot,
             self.scheduler,

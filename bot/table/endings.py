@@ -16,6 +16,7 @@ from bot.language.i18n import _, game_language, speaking
 from bot.language.wording import rating_changes
 from bot.scheduler import Scheduler
 from bot.service import GameService, LoadedGame
+from bot.storage import Storage
 from bot.table.board import Board, build_board, prompt_of
 from bot.table.lobby_card import lobby_embed
 from bot.table.pings import Pings, thread_of
@@ -35,6 +36,7 @@ class Endings:
         self,
         client: discord.Client,
         service: GameService,
+        storage: Storage,
         presenters: Presenters,
         scheduler: Scheduler,
         pings: Pings,
@@ -43,6 +45,7 @@ class Endings:
         """`edit_board` edits a board message; `pings` deletes a game's last ping."""
         self._client = client
         self._service = service
+        self._storage = storage
         self._presenters = presenters
         self._scheduler = scheduler
         self._pings = pings
@@ -55,7 +58,7 @@ class Endings:
         engine = self._service.engine(table.row.game)
         presenter = self._presenters.get(table.row.game)
         result = prompt_of(table, engine, presenter)
-        changes = await self._service.storage.rating_changes(table.row.id)
+        changes = await self._storage.rating_changes(table.row.id)
         with speaking(game_language(table.row.options)):  # a public message
             shown = rating_changes(changes, table.names)
             rated = "\n📈 " + _("Rating: {changes}").format(changes=shown) if changes else ""

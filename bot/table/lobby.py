@@ -12,7 +12,7 @@ from bot.errors import UserError
 from bot.language.i18n import N_, _, game_language, speaking
 from bot.language.wording import STAND_INS, agree, listing
 from bot.service import GameService, LoadedGame
-from bot.storage import FINISHED
+from bot.storage import FINISHED, Storage
 from bot.table.autopilot import Autopilot
 from bot.table.lobby_card import lobby_embed, lobby_view
 from bot.table.presenters import Presenters
@@ -40,12 +40,14 @@ class Lobby:
     def __init__(
         self,
         service: GameService,
+        storage: Storage,
         presenters: Presenters,
         publisher: BoardPublisher,
         autopilot: Autopilot,
     ) -> None:
         """A lobby desk that starts games with `publisher` and `autopilot`."""
         self._service = service
+        self._storage = storage
         self._presenters = presenters
         self._publisher = publisher
         self._autopilot = autopilot
@@ -127,7 +129,7 @@ class Lobby:
             )
         self._rematching.add(game_id)  # before any await: a click at once is told to wait
         try:
-            opened = await self._service.storage.open_rematch(game_id)
+            opened = await self._storage.open_rematch(game_id)
             if opened is not None and opened.lobby_message_id is not None:
                 link = channel.get_partial_message(opened.lobby_message_id).jump_url
                 text = _("A rematch lobby is open already: {link}")

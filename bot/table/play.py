@@ -10,6 +10,7 @@ import discord
 from bot.errors import UserError
 from bot.language.i18n import _
 from bot.service import GameService, LoadedGame, Played
+from bot.storage import Storage
 from bot.table.autopilot import Autopilot
 from bot.table.board import private_panel
 from bot.table.notifier import Notifier, notify_line
@@ -30,6 +31,7 @@ class Play:
     def __init__(
         self,
         service: GameService,
+        storage: Storage,
         presenters: Presenters,
         publisher: BoardPublisher,
         autopilot: Autopilot,
@@ -43,7 +45,7 @@ class Play:
         self._presenters = presenters
         self._publisher = publisher
         self._autopilot = autopilot
-        self.reading = Reading(service, presenters)  # 📝 and 🔍
+        self.reading = Reading(service, storage, presenters)  # 📝 and 🔍
 
     async def click(self, reply: Reply, game: str, game_id: int, step: int, action: Action) -> None:
         """A move clicked on a board (or in a private panel) made at `step`."""

@@ -34,7 +34,7 @@ from bot.errors import GameUnreadable
 from bot.metrics import Metrics
 from bot.scheduler import Scheduler
 from bot.service import GameService, LoadedGame, Played
-from bot.storage import ACTIVE, FINISHED
+from bot.storage import ACTIVE, FINISHED, Storage
 from bot.table.board import Board, build_board, prompt_of
 from bot.table.endings import Endings
 from bot.table.notifier import Notifier
@@ -92,6 +92,7 @@ class BoardPublisher:
         self,
         client: discord.Client,
         service: GameService,
+        storage: Storage,
         presenters: Presenters,
         scheduler: Scheduler,
         metrics: Metrics,
@@ -109,7 +110,9 @@ class BoardPublisher:
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._failures: dict[int, int] = {}  # games whose last publish failed: how often
         self._pings = Pings(client, service, presenters, notifier)
-        self._endings = Endings(client, service, presenters, scheduler, self._pings, self._edit)
+        self._endings = Endings(
+            client, service, storage, presenters, scheduler, self._pings, self._edit
+        )
 
     async def publish(
         self,

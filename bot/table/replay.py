@@ -17,7 +17,7 @@ from typing import Any
 from bot.errors import UserError
 from bot.language.i18n import _
 from bot.service import GameService, LoadedGame
-from bot.storage import ACTIVE, FINISHED, LOBBY, LoggedAction
+from bot.storage import ACTIVE, FINISHED, LOBBY, LoggedAction, Storage
 from bot.table.presenter import Presenter
 from bot.table.presenters import Presenters
 from rules.core import Action, Event, PlayerId, Step
@@ -69,10 +69,15 @@ class Replays:
     """The replays of recently viewed games (an LRU of `CACHED_GAMES`)."""
 
     def __init__(
-        self, service: GameService, presenters: Presenters, size: int = CACHED_GAMES
+        self,
+        service: GameService,
+        storage: Storage,
+        presenters: Presenters,
+        size: int = CACHED_GAMES,
     ) -> None:
         """Keep the replays of the last `size` games viewed."""
         self._service = service
+        self._storage = storage
         self._presenters = presenters
         self._size = size
         self._cache: OrderedDict[int, Replay] = OrderedDict()
@@ -97,7 +102,7 @@ class Replays:
 
     async def _finished(self, game_id: int, guild_id: int) -> LoadedGame:
         missing = UserError(_("There is no game #{id} in this server.").format(id=game_id))
-        row = await self._service.storage.get_game(game_id)
+        row = await self._storage.get_game(game_id)
         if row is None or row.guild_id != guild_id:
             raise missing  # another server's games are not even named
         if row.status in (LOBBY, ACTIVE):
