@@ -30,11 +30,11 @@ from bot.season_clock import SeasonClock
 from bot.service import GameService
 from bot.settings import Settings
 from bot.storage import Storage, open_storage
-from bot.table import pictures
 from bot.table.autopilot import Autopilot
 from bot.table.clicks import Clicks
 from bot.table.lobby import Lobby
 from bot.table.notifier import Notifier
+from bot.table.pictures import PictureWorkers
 from bot.table.play import Play
 from bot.table.presenters import Presenters
 from bot.table.publisher import BoardPublisher
@@ -153,6 +153,7 @@ class ParlourBot(commands.Bot):
     storage: Storage
     service: GameService
     presenters: Presenters
+    pictures: PictureWorkers
     scheduler: Scheduler
     publisher: BoardPublisher
     autopilot: Autopilot
@@ -219,8 +220,10 @@ class ParlourBot(commands.Bot):
         (`sync_only`: only the cogs and the sync)."""
         # Every command's names and descriptions in each language with a catalog.
         await self.tree.set_translator(CatalogTranslator())
+        self.presenters = Presenters()  # `cogs.games` registers them as it loads
+        # Started at the warm-up; `cogs.pictures` says how each worker is prepared.
+        self.pictures = PictureWorkers(self.settings.picture_workers, self.presenters)
         if self._sync_only:
-            self.presenters = Presenters()  # `cogs.games` registers them as it loads
             for cog in COGS:
                 await self.load_extension(cog)
             await self._sync_commands()
@@ -230,7 +233,6 @@ class ParlourBot(commands.Bot):
         self._stop_on_signals()
         self.storage = await open_storage(self.settings.database_url, self._lock)
         self.service = GameService(self.storage, ENGINES, fixed_seed=self.settings.game_seed)
-        self.presenters = Presenters()
         self.scheduler = Scheduler(give_way=self.router.quiet)
         self.notifier = Notifier(self, self.storage)
         self.publisher = BoardPublisher(
@@ -241,6 +243,7 @@ class ParlourBot(commands.Bot):
             self.scheduler,
             self.metrics,
             self.notifier,
+            self.pictures,
         )
         self.autopilot = Autopilot(
             self.service,
@@ -282,7 +285,7 @@ class ParlourBot(commands.Bot):
         for cog in COGS:
             await self.load_extension(cog)
         # Before connecting: the first click must not pay for a cold picture.
-        await warm_up(self.presenters)
+        await warm_up(self.presenters, self.pictures)
         if self._settle_memory:
             settle_memory()
         shards = self.settings.shards
@@ -449,7 +452,8 @@ class ParlourBot(commands.Bot):
             await self.notifier.close()
         if hasattr(self, "storage"):
             await self.storage.close()
-        pictures.stop()
+        if hasattr(self, "pictures"):
+            self.pictures.stop()
 
 
 class ShardedParlourBot(ParlourBot, commands.AutoShardedBot):

@@ -21,9 +21,9 @@ from bot.language.speech import spoken
 from bot.language.wording import mention, split_seat_events
 from bot.service import LoadedGame
 from bot.storage import ABANDONED
-from bot.table import pictures
 from bot.table.alt_text import board_alt
 from bot.table.lobby_card import rematch_button
+from bot.table.pictures import PictureWorkers
 from bot.table.presenter import ButtonLook, NumberBox, Picture, Presenter, Zoom
 from bot.ui.components import GameButton, GameSelect, view_of
 from bot.ui.custom_ids import ButtonId, TableVerb
@@ -171,6 +171,7 @@ def narration(
 
 
 async def build_board(
+    pictures: PictureWorkers,
     table: LoadedGame,
     engine: Engine[Any],
     presenter: Presenter[Any],
@@ -181,12 +182,14 @@ async def build_board(
     """The board message: what happened, whose turn, the picture, the public moves. Without
     a prompt it is a closing board: how a chapter (a race, a turn) ended, with no moves.
     Everyone reads it, so it speaks the game's language, and so does its picture (`picture`
-    when it was drawn already: the same state on the board that closes a chapter)."""
+    when it was drawn already: the same state on the board that closes a chapter; else drawn
+    by `pictures`)."""
     with speaking(game_language(table.row.options)):
-        return await _build_board(table, engine, presenter, prompt, events, picture)
+        return await _build_board(pictures, table, engine, presenter, prompt, events, picture)
 
 
 async def _build_board(
+    pictures: PictureWorkers,
     table: LoadedGame,
     engine: Engine[Any],
     presenter: Presenter[Any],

@@ -19,6 +19,7 @@ from bot.service import GameService, LoadedGame
 from bot.storage import Storage
 from bot.table.board import Board, build_board, prompt_of
 from bot.table.lobby_card import lobby_embed
+from bot.table.pictures import PictureWorkers
 from bot.table.pings import Pings, thread_of
 from bot.table.presenters import Presenters
 from bot.ui.replies import Reply
@@ -39,15 +40,18 @@ class Endings:
         storage: Storage,
         presenters: Presenters,
         scheduler: Scheduler,
+        pictures: PictureWorkers,
         pings: Pings,
         edit_board: EditBoard,
     ) -> None:
-        """`edit_board` edits a board message; `pings` deletes a game's last ping."""
+        """`edit_board` edits a board message, `pictures` draws a board; `pings` deletes a game's
+        last ping."""
         self._client = client
         self._service = service
         self._storage = storage
         self._presenters = presenters
         self._scheduler = scheduler
+        self._pictures = pictures
         self._pings = pings
         self._edit_board = edit_board
 
@@ -97,7 +101,7 @@ class Endings:
         await self._pings.delete(table)
         engine = self._service.engine(table.row.game)
         presenter = self._presenters.get(table.row.game)
-        board = await build_board(table, engine, presenter, None)
+        board = await build_board(self._pictures, table, engine, presenter, None)
         board.embed.description = f"{board.embed.description or ''}\n**⏹ {note}**".strip()
         if table.row.board_message_id is not None:
             with contextlib.suppress(discord.HTTPException):

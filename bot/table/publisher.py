@@ -38,6 +38,7 @@ from bot.storage import ACTIVE, FINISHED, Storage
 from bot.table.board import Board, build_board, prompt_of
 from bot.table.endings import Endings
 from bot.table.notifier import Notifier
+from bot.table.pictures import PictureWorkers
 from bot.table.pings import Pings, thread_of
 from bot.table.presenter import Picture
 from bot.table.presenters import Presenters
@@ -97,21 +98,24 @@ class BoardPublisher:
         scheduler: Scheduler,
         metrics: Metrics,
         notifier: Notifier,
+        pictures: PictureWorkers,
     ) -> None:
         """Nothing runs until the first `publish`: then the game gets a worker of its own.
-        `notifier` says how each member hears of their turn, and sends the DMs."""
+        `notifier` says how each member hears of their turn, and sends the DMs; `pictures` draws
+        the boards."""
         self._client = client
         self._notifier = notifier
         self._metrics = metrics
         self._service = service
         self._presenters = presenters
         self._scheduler = scheduler
+        self._pictures = pictures
         self._pending: dict[int, list[_Request]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._failures: dict[int, int] = {}  # games whose last publish failed: how often
         self._pings = Pings(client, service, presenters, notifier)
         self._endings = Endings(
-            client, service, storage, presenters, scheduler, self._pings, self._edit
+            client, service, storage, presenters, scheduler, pictures, self._pings, self._edit
         )
 
     async def publish(
@@ -348,7 +352,7 @@ class BoardPublisher:
         engine = self._service.engine(table.row.game)
         presenter = self._presenters.get(table.row.game)
         prompt = None if closing else prompt_of(table, engine, presenter)
-        return await build_board(table, engine, presenter, prompt, events, picture)
+        return await build_board(self._pictures, table, engine, presenter, prompt, events, picture)
 
     async def _edit(
         self, table: LoadedGame, message_id: int, board: Board, clicked: Reply | None
