@@ -75,7 +75,7 @@ STAGES = (
         r"discord/gateway\.py|discord/state\.py|aiohttp/client_ws|zlib|json/|discord/message\.py|discord/interactions\.py|discord/embeds\.py|discord/components\.py",
     ),
     ("discord.py dispatch", r"discord/ui/|discord/client\.py|discord/ext/|discord/app_commands/"),
-    ("board and wording", r"bot/table/board\.py|bot/table/publisher\.py|bot/language/|babel/"),
+    ("board and wording", r"bot/table/(board|publisher|pings|endings)\.py|bot/language/|babel/"),
     ("routing and service", r"\(bot/"),
     # No Python frame above the loop's own: C code the loop runs (uvloop's sockets, timers
     # and callbacks; aiohttp's C parsers of HTTP answers and gateway frames).

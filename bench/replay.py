@@ -28,7 +28,7 @@ from bench.common import (
     selected_games,
     spread,
 )
-from bot.service import Table
+from bot.service import LoadedGame
 from bot.storage import FINISHED, GameRow, LoggedAction, SeatRow
 from bot.table.presenter import Presenter
 from bot.table.replay import Replay, assemble
@@ -72,7 +72,7 @@ def replay_of(
         reminded=False,
     )
     seat_rows = [SeatRow(n, p, seat_names[p], False) for n, p in enumerate(table_seats)]
-    table = Table(row, seat_rows, plies[-1].state)
+    table = LoadedGame(row, seat_rows, plies[-1].state)
     steps = [
         (LoggedAction(n, ply.player, ply.action, True), Step(ply.state, ply.events))
         for n, ply in enumerate(plies[1:])

@@ -30,11 +30,11 @@ from bot.season_clock import SeasonClock
 from bot.service import GameService
 from bot.settings import Settings
 from bot.storage import Storage, open_storage
-from bot.table import pictures
 from bot.table.autopilot import Autopilot
 from bot.table.clicks import Clicks
 from bot.table.lobby import Lobby
 from bot.table.notifier import Notifier
+from bot.table.pictures import PictureWorkers
 from bot.table.play import Play
 from bot.table.presenters import Presenters
 from bot.table.publisher import BoardPublisher
@@ -153,6 +153,7 @@ class ParlourBot(commands.Bot):
     storage: Storage
     service: GameService
     presenters: Presenters
+    pictures: PictureWorkers
     scheduler: Scheduler
     publisher: BoardPublisher
     autopilot: Autopilot
@@ -219,8 +220,10 @@ class ParlourBot(commands.Bot):
         (`sync_only`: only the cogs and the sync)."""
         # Every command's names and descriptions in each language with a catalog.
         await self.tree.set_translator(CatalogTranslator())
+        self.presenters = Presenters()  # `cogs.games` registers them as it loads
+        # Started at the warm-up; `cogs.pictures` says how each worker is prepared.
+        self.pictures = PictureWorkers(self.settings.picture_workers, self.presenters)
         if self._sync_only:
-            self.presenters = Presenters()  # `cogs.games` registers them as it loads
             for cog in COGS:
                 await self.load_extension(cog)
             await self._sync_commands()
@@ -230,7 +233,6 @@ class ParlourBot(commands.Bot):
         self._stop_on_signals()
         self.storage = await open_storage(self.settings.database_url, self._lock)
         self.service = GameService(self.storage, ENGINES, fixed_seed=self.settings.game_seed)
-        self.presenters = Presenters()
         self.scheduler = Scheduler(give_way=self.router.quiet)
         self.notifier = Notifier(
             self,
@@ -241,7 +243,14 @@ class ParlourBot(commands.Bot):
         shards = self.settings.shards
         await self.notifier.resume(shards.owns if shards else lambda guild_id: True)
         self.publisher = BoardPublisher(
-            self, self.service, self.presenters, self.scheduler, self.metrics, self.notifier
+            self,
+            self.service,
+            self.storage,
+            self.presenters,
+            self.scheduler,
+            self.metrics,
+            self.notifier,
+            self.pictures,
         )
         self.autopilot = Autopilot(
             self.service,
@@ -251,12 +260,19 @@ class ParlourBot(commands.Bot):
             bot_move_delay=self.settings.bot_move_delay,
             autoplay_pace=self.settings.autoplay_pace,
         )
-        self.lobby = Lobby(self.service, self.presenters, self.publisher, self.autopilot)
+        self.lobby = Lobby(
+            self.service, self.storage, self.presenters, self.publisher, self.autopilot
+        )
         self.play = Play(
-            self.service, self.presenters, self.publisher, self.autopilot, self.notifier
+            self.service,
+            self.storage,
+            self.presenters,
+            self.publisher,
+            self.autopilot,
+            self.notifier,
         )
         self.table_menu = TableMenu(self.service, self.publisher, self.play)
-        self.replays = Replays(self.service, self.presenters)
+        self.replays = Replays(self.service, self.storage, self.presenters)
         self.table_clicks = Clicks(
             self.router, self.lobby, self.play, self.table_menu, self.notifier
         )
@@ -264,6 +280,7 @@ class ParlourBot(commands.Bot):
         self.recovery = Recovery(
             self,
             self.service,
+            self.storage,
             self.publisher,
             self.autopilot,
             self.scheduler,
@@ -275,7 +292,7 @@ class ParlourBot(commands.Bot):
         for cog in COGS:
             await self.load_extension(cog)
         # Before connecting: the first click must not pay for a cold picture.
-        await warm_up(self.presenters)
+        await warm_up(self.presenters, self.pictures)
         if self._settle_memory:
             settle_memory()
         shards = self.settings.shards
@@ -442,7 +459,8 @@ class ParlourBot(commands.Bot):
             await self.notifier.close()
         if hasattr(self, "storage"):
             await self.storage.close()
-        pictures.stop()
+        if hasattr(self, "pictures"):
+            self.pictures.stop()
 
 
 class ShardedParlourBot(ParlourBot, commands.AutoShardedBot):

@@ -87,7 +87,7 @@ class Community(commands.Cog):
         await reply.update(embed=embed, view=view)
 
     async def _season(self, guild: int, number: int) -> SeasonRow:
-        season = await self.bot.service.storage.season(guild, number)
+        season = await self.bot.storage.season(guild, number)
         if season is None:
             raise UserError(_(NO_SUCH_SEASON).format(number=number))
         return season
@@ -96,6 +96,7 @@ class Community(commands.Cog):
         season = None if pid.season is None else await self._season(guild, pid.season)
         page = await history_page(
             self.bot.service,
+            self.bot.storage,
             self.bot.presenters,
             guild,
             pid.page,
@@ -148,7 +149,7 @@ class Community(commands.Cog):
         """Refuse a replay whose game was not played in season `number`."""
         season = await self._season(guild, number)
         row = replay.table.row
-        finished = await self.bot.service.storage.finished_at(row.id)
+        finished = await self.bot.storage.finished_at(row.id)
         start, end = season.window
         if not season.counts(row.game) or finished is None or not start <= finished < end:
             text = _("Game #{id} was not played in {season}.")

@@ -75,7 +75,7 @@ class General(commands.Cog):
     @app_commands.guild_only()
     async def games(self, interaction: Interaction) -> None:
         """List the games being played or waiting for players in this server."""
-        storage = self.bot.service.storage
+        storage = self.bot.storage
         lines = []
         for status in (ACTIVE, LOBBY):
             for row in await storage.games(status=status, guild_id=guild_id(interaction)):
@@ -153,7 +153,7 @@ class General(commands.Cog):
     async def turn_timer(self, interaction: Interaction, timer: int) -> None:
         """Set the default turn timer for new games in this server."""
         _check_manager(interaction)
-        await self.bot.service.storage.set_guild_turn_timer(guild_id(interaction), timer)
+        await self.bot.storage.set_guild_turn_timer(guild_id(interaction), timer)
         done = _("New games in this server now have a turn timer of {timer}.")
         await Reply.of(interaction).private(done.format(timer=format_duration(timer)))
 
@@ -164,7 +164,7 @@ class General(commands.Cog):
     ) -> None:
         """Set how many season games a player needs to be ranked in this server's seasons."""
         _check_manager(interaction)
-        await self.bot.service.storage.set_season_min_games(guild_id(interaction), games)
+        await self.bot.storage.set_season_min_games(guild_id(interaction), games)
         done = ngettext(
             "Players of this server's seasons are now ranked after {n} season game.",
             "Players of this server's seasons are now ranked after {n} season games.",
@@ -179,7 +179,7 @@ class General(commands.Cog):
         """Set the language of new games' public messages in this server."""
         _check_manager(interaction)
         chosen = None if language == HOSTS else language
-        await self.bot.service.storage.set_guild_language(guild_id(interaction), chosen)
+        await self.bot.storage.set_guild_language(guild_id(interaction), chosen)
         if chosen is None:
             done = _("New games in this server now speak their host's language.")
         else:

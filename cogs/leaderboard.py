@@ -99,21 +99,21 @@ class Leaderboard(commands.Cog):
         guild = guild_id(interaction)
         chosen = await self._season(guild, season)
         if chosen is not None:
-            storage = self.bot.service.storage
+            storage = self.bot.storage
             min_games = await storage.season_min_games(guild)
             standings = await storage.season_board(chosen, game, min_games, top=BOARD_TOP)
             embed = season_board_embed(
                 chosen, presenter.title, presenter.colour, standings, min_games
             )
         else:
-            rows = await self.bot.service.storage.ratings(guild, game, with_ai=bots)
+            rows = await self.bot.storage.ratings(guild, game, with_ai=bots)
             embed = leaderboard_embed(presenter.title, presenter.colour, rows, bots)
         await Reply.of(interaction).send(embed=embed)
 
     async def _season(self, guild: int, season: str | None) -> SeasonRow | None:
         """The season a `/leaderboard` asks for (None: all-time): by default the running
         one, if any."""
-        storage = self.bot.service.storage
+        storage = self.bot.storage
         word = (season or "").strip().lower()
         if not word:
             return await storage.running_season(guild)
@@ -136,7 +136,7 @@ class Leaderboard(commands.Cog):
     @app_commands.default_permissions(manage_guild=True)
     async def recompute(self, interaction: Interaction) -> None:
         """Rate this server's finished games again, in the order they finished."""
-        games = await self.bot.service.storage.recompute_ratings(guild_id(interaction))
+        games = await self.bot.storage.recompute_ratings(guild_id(interaction))
         done = ngettext(
             "Ratings recomputed from {n} finished game.",
             "Ratings recomputed from {n} finished games.",

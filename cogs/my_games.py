@@ -46,7 +46,7 @@ class MyGames(commands.Cog):
 
     async def _page(self, guild: int, mid: MyGamesId) -> tuple[discord.Embed, discord.ui.View]:
         page = await my_games_page(
-            self.bot.service, self.bot.presenters, guild, mid.owner, mid.page
+            self.bot.service, self.bot.storage, self.bot.presenters, guild, mid.owner, mid.page
         )
         embed = discord.Embed(title=_("Your games in this server"), description=_text(page))
         embed.set_footer(

@@ -12,7 +12,6 @@ import logging
 from bot.client import ParlourBot
 from bot.language import i18n
 from bot.log_format import setup_logging
-from bot.table import pictures
 from images.layer_cache import prune, use_directory
 from images.words import Translations, use_translations
 
@@ -22,7 +21,7 @@ TRANSLATIONS = Translations(i18n._, i18n.ngettext, i18n.pgettext, i18n.current, 
 
 
 async def setup(bot: ParlourBot) -> None:
-    """Prepare this process's pictures and plan the picture workers, before the game cogs load
+    """Prepare this process's pictures and the picture workers' set-up, before the game cogs load
     (discord.py's extension entry point)."""
     prepare(bot.settings.cache_dir)
     if deleted := prune():  # the bot's process alone: workers start with the same code
@@ -31,7 +30,7 @@ async def setup(bot: ParlourBot) -> None:
     in_workers = functools.partial(
         prepare_worker, settings.cache_dir, settings.log_level, settings.log_format
     )
-    pictures.use_workers(settings.picture_workers, bot.presenters, in_workers)
+    bot.pictures.prepare_with(in_workers)
 
 
 def prepare_worker(cache_dir: str | None, log_level: str, log_format: str) -> None:

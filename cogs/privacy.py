@@ -78,7 +78,7 @@ class Privacy(commands.Cog):
     @app_commands.command(name="my-data")
     async def my_data(self, interaction: Interaction) -> None:
         """Get a copy of your data in Parlour, from every server (a file only you see)."""
-        data = await member_data(self.bot.service.storage, interaction.user.id)
+        data = await member_data(self.bot.storage, interaction.user.id)
         text = as_json(data).encode()
         name = "parlour-my-data.json"
         if len(text) > ATTACHMENT_LIMIT:  # years of games: JSON shrinks ten times or more

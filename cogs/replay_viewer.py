@@ -17,7 +17,7 @@ import discord
 
 from bot.language.i18n import _, pgettext
 from bot.language.wording import seat_move
-from bot.service import Table
+from bot.service import LoadedGame
 from bot.table.alt_text import board_alt, joined, plain
 from bot.table.board import narration, prompt_here
 from bot.table.presenter import Presenter
@@ -61,7 +61,7 @@ def viewer_message(
 ) -> ViewerMessage:
     """The viewer at `step` for `owner`, showing `picture` (`picture_at(step)`)."""
     table, state = replay.table, replay.states[step]
-    here = Table(table.row, table.seats, state)
+    here = LoadedGame(table.row, table.seats, state)
     lines = move_list(replay, presenter, step)
     prompt = prompt_here(here, engine, presenter)
     lines.append(f"**▶ {prompt}**")
@@ -176,7 +176,7 @@ def summary_alt(replay: Replay, engine: Engine[Any], presenter: Presenter[Any], 
         chapter=presenter.chapter_word(),
         frames=frames,
     )
-    last = Table(replay.table.row, replay.table.seats, replay.states[replay.last])
+    last = LoadedGame(replay.table.row, replay.table.seats, replay.states[replay.last])
     names = replay.table.names
     ended = plain(prompt_here(last, engine, presenter), names)
     return joined([what, ended, *(plain(s, names) for s in presenter.standings(last.state, names))])

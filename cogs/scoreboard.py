@@ -71,7 +71,7 @@ class Scoreboard(commands.Cog):
     async def scoreboard(self, interaction: Interaction, game: str) -> None:
         """This server's standings for a game: wins minus losses, then points."""
         presenter = self.bot.presenters.get(game)
-        rows = await self.bot.service.storage.standings(guild_id(interaction), game)
+        rows = await self.bot.storage.standings(guild_id(interaction), game)
         title = _("{game} — scoreboard").format(game=presenter.title)
         embed = discord.Embed(title=title, colour=presenter.colour)
         if not rows:
@@ -95,7 +95,7 @@ class Scoreboard(commands.Cog):
     @app_commands.describe(user="Whose record to show")
     async def stats(self, interaction: Interaction, user: discord.User) -> None:
         """One member's record in this server, across every game."""
-        storage = self.bot.service.storage
+        storage = self.bot.storage
         per_game = await storage.player_stats(guild_id(interaction), user.id)
         embed = discord.Embed(title=_("{name} — record").format(name=user.display_name))
         if not per_game:

@@ -10,7 +10,7 @@ import gc
 import logging
 import time
 
-from bot.table import pictures
+from bot.table.pictures import PictureWorkers, warm
 from bot.table.presenters import Presenters
 
 log = logging.getLogger(__name__)
@@ -21,11 +21,11 @@ log = logging.getLogger(__name__)
 YOUNG_COLLECTION = 10_000
 
 
-async def warm_up(presenters: Presenters) -> None:
+async def warm_up(presenters: Presenters, pictures: PictureWorkers) -> None:
     """Warm every renderer before the bot connects: in a thread of this process and in the picture
     workers, at once."""
     started = time.perf_counter()
-    await asyncio.gather(asyncio.to_thread(pictures.warm, presenters), pictures.ready())
+    await asyncio.gather(asyncio.to_thread(warm, presenters), pictures.ready())
     log.info("pictures ready in %.2f s", time.perf_counter() - started)
 
 

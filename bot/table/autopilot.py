@@ -16,7 +16,7 @@ from dataclasses import replace
 from bot.language.i18n import _, game_language, speaking
 from bot.language.wording import without_mentions
 from bot.scheduler import Scheduler
-from bot.service import GameService, Played, Table
+from bot.service import GameService, LoadedGame, Played
 from bot.storage import ACTIVE
 from bot.table.presenters import Presenters
 from bot.table.publisher import BoardPublisher
@@ -52,7 +52,7 @@ class Autopilot:
         self._autoplay_pace = autoplay_pace
         self._clock = clock
 
-    def after(self, table: Table, *, background: bool = False) -> None:
+    def after(self, table: LoadedGame, *, background: bool = False) -> None:
         """Arm `table`'s turn timer and its bots' next move, as its saved state needs.
         `background`: work found at start-up, done a few games at a time."""
         game_id = table.row.id
@@ -70,7 +70,7 @@ class Autopilot:
 
     # --- bots ------------------------------------------------------------------------------
 
-    def _pause(self, table: Table) -> float:
+    def _pause(self, table: LoadedGame) -> float:
         """A pause before a bot's move, so players can follow it — unless a human must act
         at the same time (a simultaneous phase): then the bot gets out of their way at once,
         and their click is not refused as out of date."""
@@ -123,7 +123,7 @@ class Autopilot:
 
     # --- turn timers -------------------------------------------------------------------------
 
-    def _arm_timer(self, table: Table, background: bool) -> None:
+    def _arm_timer(self, table: LoadedGame, background: bool) -> None:
         row = table.row
         key = (row.id, "timer")
         if row.deadline is None:

@@ -19,11 +19,11 @@ import discord
 from bot.language.i18n import COMMAND_NAME, _, game_language, pgettext, speaking
 from bot.language.speech import spoken
 from bot.language.wording import mention, split_seat_events
-from bot.service import Table
+from bot.service import LoadedGame
 from bot.storage import ABANDONED
-from bot.table import pictures
 from bot.table.alt_text import board_alt
 from bot.table.lobby_card import rematch_button
+from bot.table.pictures import PictureWorkers
 from bot.table.presenter import ButtonLook, NumberBox, Picture, Presenter, Zoom
 from bot.ui.components import GameButton, GameSelect, view_of
 from bot.ui.custom_ids import ButtonId, TableVerb
@@ -48,7 +48,7 @@ class Board:
 
 
 def components(
-    table: Table, offers: Sequence[tuple[Action, ButtonLook]], extra: Sequence[GameButton] = ()
+    table: LoadedGame, offers: Sequence[tuple[Action, ButtonLook]], extra: Sequence[GameButton] = ()
 ) -> list[discord.ui.Item[Any]]:
     """Buttons and select menus for `offers` at the table's current step, within Discord's
     limits: a menu of more than 25 options is split, buttons fill the rows menus leave."""
@@ -112,7 +112,7 @@ def public_offers(
     return offers, boxes
 
 
-def box_buttons(table: Table, boxes: Sequence[NumberBox]) -> list[GameButton]:
+def box_buttons(table: LoadedGame, boxes: Sequence[NumberBox]) -> list[GameButton]:
     """A "Type a number…" button for each of `boxes`, at the table's step."""
     row = table.row
     return [
@@ -123,7 +123,7 @@ def box_buttons(table: Table, boxes: Sequence[NumberBox]) -> list[GameButton]:
     ]
 
 
-def peek_button(table: Table, presenter: Presenter[Any]) -> list[GameButton]:
+def peek_button(table: LoadedGame, presenter: Presenter[Any]) -> list[GameButton]:
     """The button that opens a player's private panel, if the game has one."""
     if presenter.private_label is None:
         return []
@@ -138,14 +138,14 @@ def peek_button(table: Table, presenter: Presenter[Any]) -> list[GameButton]:
 REPLAY_COMMAND = "replay"  # cogs/community.py's command, named in the catalog with it
 
 
-def prompt_of(table: Table, engine: Engine[Any], presenter: Presenter[Any]) -> str:
+def prompt_of(table: LoadedGame, engine: Engine[Any], presenter: Presenter[Any]) -> str:
     """The board's last line: whose turn and what to do, or how the game ended, in the
     game's language."""
     with speaking(game_language(table.row.options)):
         return prompt_here(table, engine, presenter)
 
 
-def prompt_here(table: Table, engine: Engine[Any], presenter: Presenter[Any]) -> str:
+def prompt_here(table: LoadedGame, engine: Engine[Any], presenter: Presenter[Any]) -> str:
     """The board's last line in the language being spoken: for a private reply (`/history`,
     the replay viewer), the reader's. A game ended before its end says so, and who ended it."""
     if table.row.status == ABANDONED:
@@ -171,7 +171,8 @@ def narration(
 
 
 async def build_board(
-    table: Table,
+    pictures: PictureWorkers,
+    table: LoadedGame,
     engine: Engine[Any],
     presenter: Presenter[Any],
     prompt: str | None,
@@ -181,13 +182,15 @@ async def build_board(
     """The board message: what happened, whose turn, the picture, the public moves. Without
     a prompt it is a closing board: how a chapter (a race, a turn) ended, with no moves.
     Everyone reads it, so it speaks the game's language, and so does its picture (`picture`
-    when it was drawn already: the same state on the board that closes a chapter)."""
+    when it was drawn already: the same state on the board that closes a chapter; else drawn
+    by `pictures`)."""
     with speaking(game_language(table.row.options)):
-        return await _build_board(table, engine, presenter, prompt, events, picture)
+        return await _build_board(pictures, table, engine, presenter, prompt, events, picture)
 
 
 async def _build_board(
-    table: Table,
+    pictures: PictureWorkers,
+    table: LoadedGame,
     engine: Engine[Any],
     presenter: Presenter[Any],
     prompt: str | None,
@@ -232,7 +235,10 @@ async def _build_board(
 
 
 def board_buttons(
-    table: Table, presenter: Presenter[Any], boxes: Sequence[NumberBox], to_act: frozenset[PlayerId]
+    table: LoadedGame,
+    presenter: Presenter[Any],
+    boxes: Sequence[NumberBox],
+    to_act: frozenset[PlayerId],
 ) -> list[GameButton]:
     """The buttons every live board has after its moves: number boxes, the private panel,
     📝 Text board (and 🔍 Zoom), the table's menu."""
@@ -244,7 +250,7 @@ def board_buttons(
     ]
 
 
-def reading_buttons(table: Table, presenter: Presenter[Any]) -> list[GameButton]:
+def reading_buttons(table: LoadedGame, presenter: Presenter[Any]) -> list[GameButton]:
     """📝 Text board: the position as text for a screen reader, with the moves; 🔍 Zoom:
     a part of a big board at full size. Both answer the clicker alone."""
     row = table.row
@@ -256,7 +262,7 @@ def reading_buttons(table: Table, presenter: Presenter[Any]) -> list[GameButton]
     return buttons
 
 
-def zoom_menu(table: Table, zooms: Sequence[Zoom], chosen: str) -> GameSelect:
+def zoom_menu(table: LoadedGame, zooms: Sequence[Zoom], chosen: str) -> GameSelect:
     """The 🔍 Zoom message's menu: each part of the board, the one shown picked."""
     row = table.row
     options = [
@@ -271,7 +277,7 @@ def zoom_menu(table: Table, zooms: Sequence[Zoom], chosen: str) -> GameSelect:
     return GameSelect(menu_id, options, _("Show another part…"))
 
 
-def table_buttons(table: Table, to_act: frozenset[PlayerId]) -> list[GameButton]:
+def table_buttons(table: LoadedGame, to_act: frozenset[PlayerId]) -> list[GameButton]:
     """Every live board's way to resign, end or hand a seat over (`bot.table.table_menu`), and
     "Take my seat back" while the AI plays an absent player's turn."""
     row = table.row
@@ -284,7 +290,7 @@ def table_buttons(table: Table, to_act: frozenset[PlayerId]) -> list[GameButton]
 
 
 def private_panel(
-    table: Table,
+    table: LoadedGame,
     engine: Engine[Any],
     presenter: Presenter[Any],
     player: PlayerId,

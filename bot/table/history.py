@@ -13,7 +13,7 @@ from bot.errors import GameUnreadable
 from bot.language.i18n import _
 from bot.language.wording import listing, mention
 from bot.service import GameService
-from bot.storage import MAX_ID
+from bot.storage import MAX_ID, Storage
 from bot.table.board import prompt_here
 from bot.table.presenters import Presenters
 
@@ -50,6 +50,7 @@ class Page:
 
 async def history_page(
     service: GameService,
+    storage: Storage,
     presenters: Presenters,
     guild_id: int,
     number: int,
@@ -60,7 +61,7 @@ async def history_page(
 ) -> Page:
     """Page `number` of `guild_id`'s finished games (of `game`, with `player_id`, finished
     `between` two times, if given)."""
-    rows = await service.storage.finished_games(
+    rows = await storage.finished_games(
         guild_id,
         game=game,
         player_id=player_id,
@@ -79,7 +80,7 @@ async def history_page(
         except GameUnreadable:
             result = _("(saved by another version of Parlour)")
             table = None
-        seats = table.seats if table is not None else await service.storage.seats(row.id)
+        seats = table.seats if table is not None else await storage.seats(row.id)
         names = {s.player_id: s.name for s in seats}
         entries.append(
             Entry(

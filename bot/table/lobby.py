@@ -11,8 +11,8 @@ import discord
 from bot.errors import UserError
 from bot.language.i18n import N_, _, game_language, speaking
 from bot.language.wording import STAND_INS, agree, listing
-from bot.service import GameService, Table
-from bot.storage import FINISHED
+from bot.service import GameService, LoadedGame
+from bot.storage import FINISHED, Storage
 from bot.table.autopilot import Autopilot
 from bot.table.lobby_card import lobby_embed, lobby_view
 from bot.table.presenters import Presenters
@@ -40,12 +40,14 @@ class Lobby:
     def __init__(
         self,
         service: GameService,
+        storage: Storage,
         presenters: Presenters,
         publisher: BoardPublisher,
         autopilot: Autopilot,
     ) -> None:
         """A lobby desk that starts games with `publisher` and `autopilot`."""
         self._service = service
+        self._storage = storage
         self._presenters = presenters
         self._publisher = publisher
         self._autopilot = autopilot
@@ -75,11 +77,11 @@ class Lobby:
         message_id = await reply.send(embed=self._embed(table), view=self._view(table))
         await self._service.set_ids(table.row.id, lobby_message_id=message_id)
 
-    def _embed(self, table: Table, note: str = "") -> discord.Embed:
+    def _embed(self, table: LoadedGame, note: str = "") -> discord.Embed:
         game = table.row.game
         return lobby_embed(table, self._service.engine(game), self._presenters.get(game), note)
 
-    def _view(self, table: Table) -> discord.ui.View:
+    def _view(self, table: LoadedGame) -> discord.ui.View:
         game = table.row.game
         return lobby_view(table, self._service.engine(game), self._presenters.get(game))
 
@@ -127,7 +129,7 @@ class Lobby:
             )
         self._rematching.add(game_id)  # before any await: a click at once is told to wait
         try:
-            opened = await self._service.storage.open_rematch(game_id)
+            opened = await self._storage.open_rematch(game_id)
             if opened is not None and opened.lobby_message_id is not None:
                 link = channel.get_partial_message(opened.lobby_message_id).jump_url
                 text = _("A rematch lobby is open already: {link}")
@@ -138,7 +140,7 @@ class Lobby:
             self._rematching.discard(game_id)
 
     async def _open_rematch(
-        self, reply: Reply, old: Table, channel: discord.PartialMessageable
+        self, reply: Reply, old: LoadedGame, channel: discord.PartialMessageable
     ) -> None:
         user = reply.interaction.user
         game_id = old.row.id
@@ -200,7 +202,7 @@ class Lobby:
             self._starting.discard(game_id)
         self._autopilot.after(table)
 
-    async def _create_thread(self, reply: Reply, table: Table) -> None:
+    async def _create_thread(self, reply: Reply, table: LoadedGame) -> None:
         message = reply.interaction.message
         if message is None:
             raise UserError(_("Click Start on the lobby message."))

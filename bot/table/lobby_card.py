@@ -13,7 +13,7 @@ import discord
 
 from bot.language.i18n import _, game_language, speaking
 from bot.language.wording import format_duration, mention
-from bot.service import Table
+from bot.service import LoadedGame
 from bot.storage import ACTIVE, CANCELLED, FINISHED, LOBBY
 from bot.table.presenter import Presenter
 from bot.ui.components import GameButton, view_of
@@ -33,13 +33,13 @@ LOBBY_VERBS = frozenset(
 )
 
 
-def side_names(table: Table, presenter: Presenter[Any]) -> Sequence[str]:
+def side_names(table: LoadedGame, presenter: Presenter[Any]) -> Sequence[str]:
     """The sides players join, when the game is played by sides."""
     return [_(side) for side in presenter.sides[: table.side_count]]
 
 
 def lobby_embed(
-    table: Table, engine: Engine[Any], presenter: Presenter[Any], note: str = ""
+    table: LoadedGame, engine: Engine[Any], presenter: Presenter[Any], note: str = ""
 ) -> discord.Embed:
     """The lobby message, in the game's language (`note` is worded by the caller)."""
     with speaking(game_language(table.row.options)):
@@ -47,7 +47,7 @@ def lobby_embed(
 
 
 def _lobby_embed(
-    table: Table, engine: Engine[Any], presenter: Presenter[Any], note: str
+    table: LoadedGame, engine: Engine[Any], presenter: Presenter[Any], note: str
 ) -> discord.Embed:
     status = table.row.status
     thread = table.row.thread_id
@@ -82,7 +82,7 @@ def _lobby_embed(
     return embed
 
 
-def _players(table: Table, presenter: Presenter[Any]) -> str:
+def _players(table: LoadedGame, presenter: Presenter[Any]) -> str:
     sides = side_names(table, presenter)
     if not sides:
         return "\n".join(mention(s.player_id, table.names) for s in table.seats)
@@ -93,13 +93,17 @@ def _players(table: Table, presenter: Presenter[Any]) -> str:
     )
 
 
-def lobby_view(table: Table, engine: Engine[Any], presenter: Presenter[Any]) -> discord.ui.View:
+def lobby_view(
+    table: LoadedGame, engine: Engine[Any], presenter: Presenter[Any]
+) -> discord.ui.View:
     """The lobby's buttons, in the game's language."""
     with speaking(game_language(table.row.options)):
         return _lobby_view(table, engine, presenter)
 
 
-def _lobby_view(table: Table, engine: Engine[Any], presenter: Presenter[Any]) -> discord.ui.View:
+def _lobby_view(
+    table: LoadedGame, engine: Engine[Any], presenter: Presenter[Any]
+) -> discord.ui.View:
     full = len(table.seats) >= engine.max_players
 
     def button(
@@ -130,7 +134,7 @@ def _lobby_view(table: Table, engine: Engine[Any], presenter: Presenter[Any]) ->
     )
 
 
-def rematch_button(table: Table) -> GameButton:
+def rematch_button(table: LoadedGame) -> GameButton:
     """The final board's Rematch button (anyone in the server may click it)."""
     bid = ButtonId(table.row.game, table.row.id, None, TableVerb.REMATCH)
     return GameButton(bid, label=_("Rematch"), style=discord.ButtonStyle.success, emoji="🔁")

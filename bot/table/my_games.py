@@ -11,7 +11,7 @@ from bot.errors import GameUnreadable, UserError
 from bot.language.i18n import _, ngettext
 from bot.language.wording import without_mentions
 from bot.service import GameService
-from bot.storage import ACTIVE, LOBBY, GameRow
+from bot.storage import ACTIVE, LOBBY, GameRow, Storage
 from bot.table.board import prompt_here
 from bot.table.notifier import board_url
 from bot.table.presenters import Presenters
@@ -40,14 +40,19 @@ class MyGamesPage:
 
 
 async def my_games_page(
-    service: GameService, presenters: Presenters, guild_id: int, player_id: int, page: int
+    service: GameService,
+    storage: Storage,
+    presenters: Presenters,
+    guild_id: int,
+    player_id: int,
+    page: int,
 ) -> MyGamesPage:
     """Page `page` of `player_id`'s games in `guild_id` (UserError for a page past the end)."""
     games: list[MyGame] = []
-    for row in await service.storage.games(status=ACTIVE, guild_id=guild_id, player_id=player_id):
+    for row in await storage.games(status=ACTIVE, guild_id=guild_id, player_id=player_id):
         if row.game in presenters:
             games.append(await _active(service, presenters, row, player_id))
-    for row in await service.storage.games(status=LOBBY, guild_id=guild_id, player_id=player_id):
+    for row in await storage.games(status=LOBBY, guild_id=guild_id, player_id=player_id):
         if row.game in presenters:
             games.append(_lobby(presenters, row))
     games.sort(key=lambda g: (not g.waiting, g.deadline or math.inf, g.game_id))

@@ -30,7 +30,7 @@ import discord
 from bot.language.command_translator import spoken_command
 from bot.language.i18n import N_, _, language_of, speaking
 from bot.language.wording import without_mentions
-from bot.service import Table
+from bot.service import LoadedGame
 from bot.settings import Settings
 from bot.storage import Storage
 from bot.storage.notify_state import DmKey, StoredDm
@@ -121,7 +121,7 @@ def board_url(guild_id: int, thread_id: int, message_id: int) -> str:
 
 
 def turn_note(
-    table: Table,
+    table: LoadedGame,
     presenter: Presenter[Any],
     language: str,
     board_id: int,

@@ -44,10 +44,6 @@ DRAW_TIMEOUT = 10.0  # seconds: a board takes milliseconds, a replay GIF well un
 # A message's length, as `multiprocessing.connection.Connection` frames it on the worker's side.
 _LENGTH = struct.Struct("!i")
 
-_planned: tuple[int, Iterable[Presenter[Any]], Callable[[], None] | None] = (0, (), None)
-_workers: set[_Worker] = set()
-_idle: asyncio.Queue[_Worker] | None = None  # None: drawn in a thread
-
 
 class WorkerLost(Exception):
     """A picture worker exited, or broke its side of the conversation, during a job."""
@@ -85,123 +81,124 @@ class _Worker:
         self.process.kill()
 
 
-def use_workers(
-    count: int, presenters: Iterable[Presenter[Any]], setup: Callable[[], None] | None = None
-) -> None:
-    """Draw in `count` worker processes (0: in a thread of this process) once `ready` has
-    started them. `presenters` may still be filling up (the game cogs load after this
-    one): workers take them when they start. `setup` runs first in each worker (picklable:
-    a module-level function or a partial of one)."""
-    global _planned
-    stop()
-    _planned = (count, presenters, setup)
+class PictureWorkers:
+    """Where this bot's pictures are drawn: `count` worker processes once `ready` started them,
+    or a thread of this process (0, or until then, or when none is left)."""
 
+    def __init__(self, count: int = 0, presenters: Iterable[Presenter[Any]] = ()) -> None:
+        """`presenters` may still be filling up (the game cogs load after the client builds
+        this): workers take them when they start."""
+        self._count = count
+        self._presenters = presenters
+        self._setup: Callable[[], None] | None = None
+        self._workers: set[_Worker] = set()
+        self._idle: asyncio.Queue[_Worker] | None = None  # None: drawn in a thread
 
-async def ready() -> None:
-    """Start the worker processes, if any, and wait until each is up and warm."""
-    global _idle
-    count, presenters, setup = _planned
-    if count <= 0 or _idle is not None:
-        return
-    idle: asyncio.Queue[_Worker] = asyncio.Queue()
-    started = await asyncio.gather(*(_start(tuple(presenters), setup) for _ in range(count)))
-    for worker in started:
+    def prepare_with(self, setup: Callable[[], None]) -> None:
+        """Run `setup` first in each worker (picklable: a module-level function or a partial
+        of one): what the bot can't import, the pictures' own preparation (`cogs.pictures`)."""
+        self._setup = setup
+
+    async def ready(self) -> None:
+        """Start the worker processes, if any, and wait until each is up and warm."""
+        if self._count <= 0 or self._idle is not None:
+            return
+        idle: asyncio.Queue[_Worker] = asyncio.Queue()
+        started = await asyncio.gather(*(self._start() for _ in range(self._count)))
+        for worker in started:
+            idle.put_nowait(worker)
+        self._idle = idle
+
+    def stop(self) -> None:
+        """Shut the picture workers down without waiting: until `ready` starts them again,
+        pictures are drawn in a thread."""
+        for worker in self._workers:
+            worker.close()
+        self._workers.clear()
+        self._idle = None
+
+    async def draw(
+        self,
+        presenter: Presenter[Any],
+        state: Any,
+        names: Mapping[PlayerId, str],
+        events: Sequence[Event],
+    ) -> Picture:
+        """`presenter`'s picture of `state` after `events`, in the language spoken now. In a
+        worker, a drawing that takes longer than `DRAW_TIMEOUT` is given up: that worker is
+        killed and a new one draws it once more (Pillow's quantizer can spin forever on rare
+        occasions, and a thread could never be stopped); so is a drawing whose worker died."""
+        if (idle := self._usable()) is None:  # a thread inherits the language being spoken
+            return await asyncio.to_thread(presenter.picture, state, names, events)
+        job = pickle.dumps(
+            (current(), presenter, state, dict(names), tuple(events)), pickle.HIGHEST_PROTOCOL
+        )
+        try:
+            return await self._in_worker(idle, job)
+        except (WorkerLost, TimeoutError) as error:
+            log.error("picture worker lost or stuck (%r); drawing again in a new one", error)
+        if (idle := self._usable()) is None:  # stopped meanwhile, or no worker could start again
+            return await asyncio.to_thread(presenter.picture, state, names, events)
+        return await self._in_worker(idle, job)
+
+    def _usable(self) -> asyncio.Queue[_Worker] | None:
+        """The queue of idle workers; None while pictures are drawn in a thread (no workers
+        started, or none left)."""
+        return self._idle if self._workers else None
+
+    async def _in_worker(self, idle: asyncio.Queue[_Worker], job: bytes) -> Picture:
+        worker = await idle.get()
+        # The job runs to its end even if the caller is cancelled: a worker is handed on only
+        # between jobs, never with an answer still to read.
+        job_done = asyncio.ensure_future(self._run(idle, worker, job))
+        job_done.add_done_callback(_observed)
+        return await asyncio.shield(job_done)
+
+    async def _run(self, idle: asyncio.Queue[_Worker], worker: _Worker, job: bytes) -> Picture:
+        try:
+            picture: Picture = await asyncio.wait_for(worker.run(job), DRAW_TIMEOUT)
+        except (WorkerLost, TimeoutError):
+            worker.kill()
+            self._workers.discard(worker)
+            if idle is self._idle:  # not stopped meanwhile
+                await self._replace(idle)
+            raise
+        except BaseException:
+            idle.put_nowait(worker)  # the drawing's own error: the worker is fine
+            raise
         idle.put_nowait(worker)
-    _idle = idle
+        return picture
 
+    async def _replace(self, idle: asyncio.Queue[_Worker]) -> None:
+        """A new worker in the place of a lost one (while none starts, the others draw, or a
+        thread when none is left)."""
+        try:
+            idle.put_nowait(await self._start())
+        except Exception:
+            log.exception("a new picture worker could not be started")
 
-def stop() -> None:
-    """Shut the picture workers down without waiting: until `ready` starts them again, pictures are
-    drawn in a thread."""
-    global _idle
-    for worker in _workers:
-        worker.close()
-    _workers.clear()
-    _idle = None
-
-
-async def draw(
-    presenter: Presenter[Any], state: Any, names: Mapping[PlayerId, str], events: Sequence[Event]
-) -> Picture:
-    """`presenter`'s picture of `state` after `events`, in the language spoken now. In a
-    worker, a drawing that takes longer than `DRAW_TIMEOUT` is given up: that worker is
-    killed and a new one draws it once more (Pillow's quantizer can spin forever on rare
-    occasions, and a thread could never be stopped); so is a drawing whose worker died."""
-    if (idle := _usable()) is None:  # a thread inherits the language being spoken
-        return await asyncio.to_thread(presenter.picture, state, names, events)
-    job = pickle.dumps(
-        (current(), presenter, state, dict(names), tuple(events)), pickle.HIGHEST_PROTOCOL
-    )
-    try:
-        return await _in_worker(idle, job)
-    except (WorkerLost, TimeoutError) as error:
-        log.error("picture worker lost or stuck (%r); drawing again in a new one", error)
-    if (idle := _usable()) is None:  # stopped meanwhile, or no worker could start again
-        return await asyncio.to_thread(presenter.picture, state, names, events)
-    return await _in_worker(idle, job)
-
-
-def _usable() -> asyncio.Queue[_Worker] | None:
-    """The queue of idle workers; None while pictures are drawn in a thread (no workers
-    started, or none left)."""
-    return _idle if _workers else None
-
-
-async def _in_worker(idle: asyncio.Queue[_Worker], job: bytes) -> Picture:
-    worker = await idle.get()
-    # The job runs to its end even if the caller is cancelled: a worker is handed on only
-    # between jobs, never with an answer still to read.
-    job_done = asyncio.ensure_future(_run(idle, worker, job))
-    job_done.add_done_callback(_observed)
-    return await asyncio.shield(job_done)
+    async def _start(self) -> _Worker:
+        """A new worker process, once it is warm."""
+        ours, theirs = socket.socketpair()
+        context = multiprocessing.get_context("spawn")
+        process = context.Process(
+            target=_serve,
+            args=(theirs, os.getpid(), tuple(self._presenters), self._setup),
+            daemon=True,
+        )
+        process.start()
+        theirs.close()  # the worker holds its own copy: its exit ends the stream
+        reader, writer = await asyncio.open_unix_connection(sock=ours)
+        worker = _Worker(process, reader, writer)
+        self._workers.add(worker)
+        await worker.receive()  # an empty message: warm, waiting for jobs
+        return worker
 
 
 def _observed(job_done: asyncio.Future[Picture]) -> None:
     """Read a job's error, so that one whose caller gave up is not reported as never read."""
     if not job_done.cancelled():
         job_done.exception()
-
-
-async def _run(idle: asyncio.Queue[_Worker], worker: _Worker, job: bytes) -> Picture:
-    try:
-        picture: Picture = await asyncio.wait_for(worker.run(job), DRAW_TIMEOUT)
-    except (WorkerLost, TimeoutError):
-        worker.kill()
-        _workers.discard(worker)
-        if idle is _idle:  # not stopped meanwhile
-            await _replace(idle)
-        raise
-    except BaseException:
-        idle.put_nowait(worker)  # the drawing's own error: the worker is fine
-        raise
-    idle.put_nowait(worker)
-    return picture
-
-
-async def _replace(idle: asyncio.Queue[_Worker]) -> None:
-    """A new worker in the place of a lost one (while none starts, the others draw, or a
-    thread when none is left)."""
-    _count, presenters, setup = _planned
-    try:
-        idle.put_nowait(await _start(tuple(presenters), setup))
-    except Exception:
-        log.exception("a new picture worker could not be started")
-
-
-async def _start(presenters: Sequence[Presenter[Any]], setup: Callable[[], None] | None) -> _Worker:
-    """A new worker process, once it is warm."""
-    ours, theirs = socket.socketpair()
-    context = multiprocessing.get_context("spawn")
-    process = context.Process(
-        target=_serve, args=(theirs, os.getpid(), presenters, setup), daemon=True
-    )
-    process.start()
-    theirs.close()  # the worker holds its own copy: its exit ends the stream
-    reader, writer = await asyncio.open_unix_connection(sock=ours)
-    worker = _Worker(process, reader, writer)
-    _workers.add(worker)
-    await worker.receive()  # an empty message: warm, waiting for jobs
-    return worker
 
 
 def warm(presenters: Iterable[Presenter[Any]]) -> None:

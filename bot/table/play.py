@@ -9,7 +9,8 @@ import discord
 
 from bot.errors import UserError
 from bot.language.i18n import _
-from bot.service import GameService, Played, Table
+from bot.service import GameService, LoadedGame, Played
+from bot.storage import Storage
 from bot.table.autopilot import Autopilot
 from bot.table.board import private_panel
 from bot.table.notifier import Notifier, notify_line
@@ -30,6 +31,7 @@ class Play:
     def __init__(
         self,
         service: GameService,
+        storage: Storage,
         presenters: Presenters,
         publisher: BoardPublisher,
         autopilot: Autopilot,
@@ -43,7 +45,7 @@ class Play:
         self._presenters = presenters
         self._publisher = publisher
         self._autopilot = autopilot
-        self.reading = Reading(service, presenters)  # 📝 and 🔍
+        self.reading = Reading(service, storage, presenters)  # 📝 and 🔍
 
     async def click(self, reply: Reply, game: str, game_id: int, step: int, action: Action) -> None:
         """A move clicked on a board (or in a private panel) made at `step`."""
@@ -124,7 +126,7 @@ class Play:
         text, view = private_panel(table, engine, presenter, reply.user_id)
         await reply.private(await self._with_setting(table, reply.user_id, text), view=view)
 
-    async def _with_setting(self, table: Table, user_id: int, text: str) -> str:
+    async def _with_setting(self, table: LoadedGame, user_id: int, text: str) -> str:
         """A private panel's text, ending with how the member's turn reaches them."""
         chosen = await self._notifier.setting(table.row.guild_id, user_id)
         return f"{text}\n\n{notify_line(chosen)}"

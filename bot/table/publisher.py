@@ -12,6 +12,9 @@ that arrive meanwhile are folded into its next round. No lock is held across a D
 A chapter (a race, a Risk turn) ends by closing its board (the final picture, no buttons)
 and posting a new one. A board deleted by a moderator is posted again; a deleted thread ends
 the game. Any other failure leaves the board behind for a retry, with growing pauses.
+
+The turn's ping goes out with the board (`bot.table.pings`), and a game's end is shown by
+`bot.table.endings`.
 """
 
 from __future__ import annotations
@@ -21,23 +24,22 @@ import contextlib
 import enum
 import itertools
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import discord
 
 from bot.errors import GameUnreadable
-from bot.language.command_translator import spoken_command
-from bot.language.i18n import _, game_language, speaking
-from bot.language.wording import rating_changes, without_mentions
 from bot.metrics import Metrics
 from bot.scheduler import Scheduler
-from bot.service import GameService, Played, Table
-from bot.storage import ACTIVE, FINISHED
+from bot.service import GameService, LoadedGame, Played
+from bot.storage import ACTIVE, FINISHED, Storage
 from bot.table.board import Board, build_board, prompt_of
-from bot.table.lobby_card import lobby_embed
-from bot.table.notifier import Audience, Notifier, turn_note
+from bot.table.endings import Endings
+from bot.table.notifier import Notifier
+from bot.table.pictures import PictureWorkers
+from bot.table.pings import Pings, thread_of
 from bot.table.presenter import Picture
 from bot.table.presenters import Presenters
 from bot.ui.replies import Reply
@@ -51,10 +53,6 @@ OLD_MESSAGE_EDITS = 30046  # too many edits of a message older than an hour
 EDIT_AGE_LIMIT = 3600.0  # seconds: a board older than this is replaced, not edited
 RETRY_AFTER = (2.0, 5.0, 15.0, 60.0, 300.0)  # seconds before the n-th retry of a failed board
 GIVE_UP_AFTER = 3  # failures that are not Discord's (a picture that can't be drawn)
-# Pings being sent at once, across games. A turn's ping (its post and the last one's
-# deletion) costs about as much as the click's answer; when many turns pass at the same
-# moment, pings beyond these wait, so the answers to other clicks go first.
-PINGS_AT_ONCE = 2
 
 
 @dataclass
@@ -95,26 +93,30 @@ class BoardPublisher:
         self,
         client: discord.Client,
         service: GameService,
+        storage: Storage,
         presenters: Presenters,
         scheduler: Scheduler,
         metrics: Metrics,
         notifier: Notifier,
+        pictures: PictureWorkers,
     ) -> None:
         """Nothing runs until the first `publish`: then the game gets a worker of its own.
-        `notifier` says how each member hears of their turn, and sends the DMs."""
+        `notifier` says how each member hears of their turn, and sends the DMs; `pictures` draws
+        the boards."""
         self._client = client
         self._notifier = notifier
         self._metrics = metrics
         self._service = service
         self._presenters = presenters
         self._scheduler = scheduler
+        self._pictures = pictures
         self._pending: dict[int, list[_Request]] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
         self._failures: dict[int, int] = {}  # games whose last publish failed: how often
-        # Each game's ping sent as a click's follow-up: its id and that click's reply, whose
-        # token deletes it (in memory: after a restart the bot's token does).
-        self._ping_senders: dict[int, tuple[int, Reply]] = {}
-        self._pinging = asyncio.Semaphore(PINGS_AT_ONCE)
+        self._pings = Pings(client, service, presenters, notifier)
+        self._endings = Endings(
+            client, service, storage, presenters, scheduler, pictures, self._pings, self._edit
+        )
 
     async def publish(
         self,
@@ -204,43 +206,50 @@ class BoardPublisher:
         ]
         clicked = next((r for r in replies if r.can_edit_clicked), None)
         over = self._service.engine(row.game).outcome(table.state) is not None
-        pinged, text = (
-            (set(), "")
-            if over
-            else self._turn_ping(table, span, repair=any(r.repair for r in requests))
-        )
+        pinged, text = self._turn_ping(table, span, over, repair=any(r.repair for r in requests))
         audience = await self._notifier.audience(row.guild_id, row.id, pinged)
         # The first board carries the first ping itself: one message fewer, and no deletion.
         first_ping = (
-            self._ping_parts(audience, text, table.names) if span.catch is Catch.FIRST else None
+            self._pings.parts(audience, text, table.names) if span.catch is Catch.FIRST else None
         )
         try:
             board_id = await self._show(table, span, clicked, first_ping)
         except ThreadGone:
-            await self._thread_gone(table)
+            await self._endings.thread_gone(table)
             return
         presenter = self._presenters.get(row.game)
         # What else the clicks caused goes out as their follow-ups, off the bot's global limit.
         voice = next((r for r in reversed(replies) if r.answered and r.token_fresh), None)
         ping: dict[str, int | None] = {}
         if over and table.row.ping_message_id is not None:
-            await self._delete_ping(table, forget=False)  # nobody's turn any more
+            await self._pings.delete(table, forget=False)  # nobody's turn any more
             ping = {"ping_message_id": None}
         elif not over and first_ping is None:
-            ping = await self._send_ping(table, audience, text, voice)
+            ping = await self._pings.send(table, audience, text, voice)
         if over:
             # Before the board is marked shown: a crash between the two shows the final
             # board again at the next start and posts the result again, rather than never.
-            await self._finish(table, voice)
+            await self._endings.finish(table, voice)
         # One write for the board and its ping. A crash before it leaves the board behind,
         # shown again (and the player to act pinged again) at the next start.
         await self._service.mark_shown(
             game_id, row.step, presenter.chapter(table.state), board_id, **ping
         )
         self._failures.pop(game_id, None)
-        self._send_dms(table, audience, text, board_id)
+        self._pings.send_dms(table, audience, text, board_id)
 
-    async def _span(self, table: Table, hints: Sequence[Played]) -> _Span:
+    def _turn_ping(
+        self, table: LoadedGame, span: _Span, over: bool, *, repair: bool
+    ) -> tuple[set[PlayerId], str]:
+        """Who to ping and what to say: nobody once the game is over or when the board is
+        only redrawn; the humans whose turn began with these moves (not those who were to
+        act already); after a repair, whoever is to act (they may never have been told)."""
+        if over or span.catch is Catch.REFRESH:
+            return set(), ""  # nobody's turn began
+        told = span.was_to_act if span.catch is Catch.MOVES and not repair else frozenset()
+        return self._pings.turn_ping(table, first=span.catch is Catch.FIRST, told=told)
+
+    async def _span(self, table: LoadedGame, hints: Sequence[Played]) -> _Span:
         """The events since the shown step: from the moves handed in when they reach back
         that far, else rebuilt from the log."""
         shown = table.row.shown_step
@@ -258,7 +267,11 @@ class BoardPublisher:
         return _Span(Catch.REPLAYED, replayed.events, replayed.before)
 
     async def _show(
-        self, table: Table, span: _Span, clicked: Reply | None, first_ping: dict[str, Any] | None
+        self,
+        table: LoadedGame,
+        span: _Span,
+        clicked: Reply | None,
+        first_ping: dict[str, Any] | None,
     ) -> int:
         """Edit (or close and replace) the board; returns the id of the board now up.
         `first_ping`: the content and mentions a new game's first board carries."""
@@ -292,7 +305,7 @@ class BoardPublisher:
 
     async def _edit_if_possible(
         self,
-        table: Table,
+        table: LoadedGame,
         message_id: int,
         board: Board,
         clicked: Reply | None,
@@ -315,13 +328,13 @@ class BoardPublisher:
             raise
         return True
 
-    async def _strip(self, table: Table, message_id: int) -> None:
+    async def _strip(self, table: LoadedGame, message_id: int) -> None:
         """Take the buttons off a board that is being replaced (best effort: a click on it
         is refused anyway, since only the current board takes moves)."""
         with contextlib.suppress(discord.HTTPException):
             await self._thread(table).get_partial_message(message_id).edit(view=None)
 
-    async def _unarchive(self, table: Table) -> None:
+    async def _unarchive(self, table: LoadedGame) -> None:
         """A thread archived for lack of activity (a slow game) is opened again."""
         log.info("game %s: thread archived; unarchiving it", table.row.id)
         thread = await self._client.fetch_channel(table.row.thread_id or 0)
@@ -330,7 +343,7 @@ class BoardPublisher:
 
     async def _board(
         self,
-        table: Table,
+        table: LoadedGame,
         events: Sequence[Event],
         *,
         closing: bool = False,
@@ -339,10 +352,10 @@ class BoardPublisher:
         engine = self._service.engine(table.row.game)
         presenter = self._presenters.get(table.row.game)
         prompt = None if closing else prompt_of(table, engine, presenter)
-        return await build_board(table, engine, presenter, prompt, events, picture)
+        return await build_board(self._pictures, table, engine, presenter, prompt, events, picture)
 
     async def _edit(
-        self, table: Table, message_id: int, board: Board, clicked: Reply | None
+        self, table: LoadedGame, message_id: int, board: Board, clicked: Reply | None
     ) -> None:
         """Edit the board message: as the answer to the click made on it when there is one."""
         parts: dict[str, Any] = {
@@ -369,7 +382,7 @@ class BoardPublisher:
 
     async def _post(
         self,
-        table: Table,
+        table: LoadedGame,
         board: Board,
         clicked: Reply | None = None,
         ping: dict[str, Any] | None = None,
@@ -390,8 +403,8 @@ class BoardPublisher:
         await self._service.set_ids(table.row.id, board_message_id=message.id)
         return message.id
 
-    def _thread(self, table: Table) -> discord.PartialMessageable:
-        return self._client.get_partial_messageable(table.row.thread_id or 0)
+    def _thread(self, table: LoadedGame) -> discord.PartialMessageable:
+        return thread_of(self._client, table)
 
     async def board_deleted(self, game_id: int) -> None:
         """A moderator deleted the board: post it again (a cleanup must not end a game)."""
@@ -401,189 +414,27 @@ class BoardPublisher:
 
     async def thread_deleted(self, game_id: int) -> None:
         """A moderator deleted the game's thread: the game ends there."""
-        await self._thread_gone(await self._service.table(game_id))
+        await self._endings.thread_gone(await self._service.table(game_id))
 
-    # --- pings, the end --------------------------------------------------------------------
-
-    def _turn_ping(self, table: Table, span: _Span, *, repair: bool) -> tuple[set[PlayerId], str]:
-        """Who to ping and what to say: the humans whose turn began with these moves (not
-        those who were to act already: a turn of many steps pings once); after a repair,
-        whoever is to act (they may never have been told); at the first board, everyone."""
-        if span.catch is Catch.REFRESH:
-            return set(), ""  # only redrawn: nobody's turn began
-        engine = self._service.engine(table.row.game)
-        humans = set(engine.to_act(table.state) - table.autoplayed)
-        presenter = self._presenters.get(table.row.game)
-        with speaking(game_language(table.row.options)):  # a public message
-            prompt = without_mentions(presenter.prompt(table.state, table.names), table.names)
-            if span.catch is Catch.FIRST:
-                return humans, _("the game is on! {prompt}").format(prompt=prompt)
-            turn = _("your turn: {prompt}").format(prompt=prompt)
-        if span.catch is Catch.MOVES and not repair:
-            return humans - span.was_to_act, turn
-        return humans, turn
-
-    @staticmethod
-    def _ping_parts(
-        audience: Audience, text: str, names: Mapping[PlayerId, str]
-    ) -> dict[str, Any] | None:
-        """A message's content and mentions that ping only the members of `audience` who
-        chose a ping and name the others without a mention, or None for nobody."""
-        mentioned = sorted(p for p in audience.mentioned if p > 0)
-        named = sorted(p for p in audience.named | audience.messaged if p > 0)
-        if not mentioned and not named:
-            return None
-        who = [f"<@{p}>" for p in mentioned] + [
-            f"**{discord.utils.escape_markdown(names.get(p, '?'))}**" for p in named
-        ]
-        return {
-            "content": " ".join(who) + f" {text}",
-            "allowed_mentions": discord.AllowedMentions(
-                everyone=False, roles=False, users=[discord.Object(p) for p in mentioned]
-            ),
-        }
+    # --- pings and endings, for the table's other parts -------------------------------------
 
     async def ping(
-        self, table: Table, players: Iterable[PlayerId], text: str, *, reminder: bool = False
+        self, table: LoadedGame, players: Iterable[PlayerId], text: str, *, reminder: bool = False
     ) -> None:
-        """One short message about `players`' turn (humans), each told as they chose; the
-        previous one goes. `reminder`: the turn timer's reminder, worded so in a DM."""
-        audience = await self._notifier.audience(table.row.guild_id, table.row.id, set(players))
-        ping = await self._send_ping(table, audience, text, None)
-        if ping:
-            await self._service.set_ids(table.row.id, **ping)
-        self._send_dms(table, audience, text, table.row.board_message_id, reminder=reminder)
+        """One short message about `players`' turn (`Pings.ping`)."""
+        await self._pings.ping(table, players, text, reminder=reminder)
 
-    def _send_dms(
-        self,
-        table: Table,
-        audience: Audience,
-        text: str,
-        board_id: int | None,
-        *,
-        reminder: bool = False,
-    ) -> None:
-        """Queue the DMs of the members who chose them (sent in the background, paced)."""
-        if board_id is None or table.row.thread_id is None:
-            return
-        presenter = self._presenters.get(table.row.game)
-        for player in audience.messaged:
-            language = self._notifier.language(player) or game_language(table.row.options)
-            note = turn_note(table, presenter, language, board_id, text, reminder=reminder)
-            self._notifier.send(player, note)
+    async def ended(self, table: LoadedGame, note: str) -> None:
+        """A game ended before its end (`Endings.ended`)."""
+        await self._endings.ended(table, note)
 
-    async def _send_ping(
-        self, table: Table, audience: Audience, text: str, voice: Reply | None
-    ) -> dict[str, int | None]:
-        """Send a ping (after deleting the previous one) as a follow-up of `voice`, the click
-        that began the turn, when there is one; returns `{"ping_message_id": id}` to save,
-        or nothing when nobody was named."""
-        parts = self._ping_parts(audience, text, table.names)
-        if parts is None and audience.left_out and table.row.ping_message_id is not None:
-            # Nobody to name (they chose to hear nothing): the last turn's ping goes.
-            await self._delete_ping(table, forget=False)
-            return {"ping_message_id": None}
-        if parts is None or table.row.thread_id is None:
-            return {}
-        async with self._pinging:
-            await self._delete_ping(table, forget=False)  # the new one's id replaces its id
-            message: discord.Message | None = None
-            if voice is not None and (message := await voice.announce(**parts)) is not None:
-                self._ping_senders[table.row.id] = (message.id, voice)
-            else:
-                try:
-                    message = await self._thread(table).send(**parts)
-                except discord.NotFound:
-                    return {}  # the thread is gone; the next board edit ends the game
-        return {"ping_message_id": message.id}
-
-    async def _delete_ping(self, table: Table, *, forget: bool = True) -> None:
-        ping_id = table.row.ping_message_id
-        sent = self._ping_senders.pop(table.row.id, None)
-        if ping_id is None:
-            return
-        # Already deleted by a moderator, or the thread is gone: nothing to tidy.
-        with contextlib.suppress(discord.HTTPException):
-            if sent is not None and sent[0] == ping_id and sent[1].token_fresh:
-                # With the token it was sent with: off the bot's global rate limit.
-                await sent[1].interaction.followup.delete_message(ping_id)
-            else:
-                await self._thread(table).get_partial_message(ping_id).delete()
-        if forget:  # else a new ping's id is saved next (a deleted id left is harmless)
-            await self._service.set_ids(table.row.id, ping_message_id=None)
-
-    async def _finish(self, table: Table, voice: Reply | None = None) -> None:
-        """The result in the thread (a follow-up of the last click, when it has one) and on
-        the lobby message."""
-        self._scheduler.cancel_game(table.row.id)
-        engine = self._service.engine(table.row.game)
-        presenter = self._presenters.get(table.row.game)
-        result = prompt_of(table, engine, presenter)
-        changes = await self._service.storage.rating_changes(table.row.id)
-        with speaking(game_language(table.row.options)):  # a public message
-            shown = rating_changes(changes, table.names)
-            rated = "\n📈 " + _("Rating: {changes}").format(changes=shown) if changes else ""
-            standings = _("See `{scoreboard}` and `{leaderboard}` for the standings.").format(
-                scoreboard=spoken_command("/scoreboard"), leaderboard=spoken_command("/leaderboard")
-            )
-        parts: dict[str, Any] = {
-            "content": f"🏁 {result}{rated}\n{standings}",
-            "allowed_mentions": discord.AllowedMentions.none(),
-        }
-        try:
-            if voice is None or await voice.announce(**parts) is None:
-                await self._thread(table).send(**parts)
-        except discord.NotFound:
-            log.warning("game %s finished after its thread was deleted", table.row.id)
-        await self.edit_lobby(table, result)
-
-    async def edit_lobby(self, table: Table, note: str) -> None:
-        """Redraw the lobby message (in the channel the game was started from)."""
-        if table.row.lobby_message_id is None:
-            return
-        engine = self._service.engine(table.row.game)
-        presenter = self._presenters.get(table.row.game)
-        channel = self._client.get_partial_messageable(table.row.channel_id)
-        lobby = channel.get_partial_message(table.row.lobby_message_id)
-        try:
-            await lobby.edit(embed=lobby_embed(table, engine, presenter, note=note), view=None)
-        except discord.HTTPException:
-            log.info("game %s: lobby message gone, not updated", table.row.id)
-
-    async def ended(self, table: Table, note: str) -> None:
-        """A game ended before its end (`GameService.end`, or a vote): its timers stop, its
-        board keeps the last picture with `note` and no buttons, the thread and the lobby
-        message say so."""
-        self._scheduler.cancel_game(table.row.id)
-        await self._delete_ping(table)
-        engine = self._service.engine(table.row.game)
-        presenter = self._presenters.get(table.row.game)
-        board = await build_board(table, engine, presenter, None)
-        board.embed.description = f"{board.embed.description or ''}\n**⏹ {note}**".strip()
-        if table.row.board_message_id is not None:
-            with contextlib.suppress(discord.HTTPException):
-                await self._edit(table, table.row.board_message_id, board, None)
-        with contextlib.suppress(discord.HTTPException):
-            await self._thread(table).send(
-                f"⏹ {note}", allowed_mentions=discord.AllowedMentions.none()
-            )
-        await self.edit_lobby(table, note)
-
-    async def _thread_gone(self, table: Table) -> None:
-        log.warning("game %s: its thread was deleted; the game ends", table.row.id)
-        self._scheduler.cancel_game(table.row.id)
-        await self._service.abandon(table.row.id)
-        fresh = await self._service.table(table.row.id)
-        with speaking(game_language(table.row.options)):
-            note = _("The game's thread was deleted, so the game ended.")
-        await self.edit_lobby(fresh, note)
+    async def edit_lobby(self, table: LoadedGame, note: str) -> None:
+        """Redraw the lobby message (`Endings.edit_lobby`)."""
+        await self._endings.edit_lobby(table, note)
 
     async def set_aside(self, game_id: int, reason: str) -> None:
-        """A game this version can't load or show: marked, so every other game plays on
-        and `/games` tells its players."""
-        log.error("game %s can't be loaded and is set aside: %s", game_id, reason)
-        self._scheduler.cancel_game(game_id)
-        await self._service.mark_broken(game_id, reason)
+        """Set aside a game this version can't load or show (`Endings.set_aside`)."""
+        await self._endings.set_aside(game_id, reason)
 
 
 def _older_than(message_id: int, seconds: float) -> bool:

@@ -15,7 +15,8 @@ from bot.errors import UserError
 from bot.language.i18n import _
 from bot.language.speech import spoken
 from bot.language.wording import without_mentions
-from bot.service import GameService, Played, Table
+from bot.service import GameService, LoadedGame, Played
+from bot.storage import Storage
 from bot.table.alt_text import joined, plain
 from bot.table.board import narration, prompt_here, zoom_menu
 from bot.table.presenters import Presenters
@@ -30,9 +31,10 @@ MEMBERS_TTL = 60.0  # seconds the members who asked for the text board are trust
 class Reading:
     """The 📝 text board and the 🔍 zoom, and who asked for the text board after each move."""
 
-    def __init__(self, service: GameService, presenters: Presenters) -> None:
+    def __init__(self, service: GameService, storage: Storage, presenters: Presenters) -> None:
         """Who wants the text board after each move is read from storage at the first `wanted`."""
         self._service = service
+        self._storage = storage
         self._presenters = presenters
         # The members who get the text board after each move, and when they were read.
         self._members: set[int] = set()
@@ -73,7 +75,7 @@ class Reading:
         been asked), after a move is shown: a move costs no read of its own."""
         now = time.monotonic()
         if now - self._read_at > MEMBERS_TTL:
-            self._members = await self._service.storage.text_board_members()
+            self._members = await self._storage.text_board_members()
             self._read_at = now
         return user_id in self._members
 
@@ -85,13 +87,13 @@ class Reading:
     async def set_default(self, user_id: int, on: bool) -> None:
         """Whether the member gets the text board after each of their moves (the text
         board's button, `/settings me text-board:`), stored and in effect at once here."""
-        await self._service.storage.set_text_board_default(user_id, on)
+        await self._storage.set_text_board_default(user_id, on)
         if on:
             self._members.add(user_id)
         else:
             self._members.discard(user_id)
 
-    async def _send(self, reply: Reply, table: Table, news: Sequence[str]) -> None:
+    async def _send(self, reply: Reply, table: LoadedGame, news: Sequence[str]) -> None:
         """The text board as the answer: in place of the text board clicked, else new."""
         engine = self._service.engine(table.row.game)
         presenter = self._presenters.get(table.row.game)

@@ -24,9 +24,9 @@ import discord
 
 from bot.errors import GameUnreadable
 from bot.scheduler import Scheduler
-from bot.service import GameService, Table
+from bot.service import GameService, LoadedGame
 from bot.shards import Shards
-from bot.storage import ACTIVE
+from bot.storage import ACTIVE, Storage
 from bot.table.autopilot import Autopilot
 from bot.table.publisher import UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, BoardPublisher
 
@@ -43,6 +43,7 @@ class Recovery:
         self,
         client: discord.Client,
         service: GameService,
+        storage: Storage,
         publisher: BoardPublisher,
         autopilot: Autopilot,
         scheduler: Scheduler,
@@ -55,6 +56,7 @@ class Recovery:
         board); `shards`, when set, limits recovery to their servers' games."""
         self._client = client
         self._service = service
+        self._storage = storage
         self._publisher = publisher
         self._autopilot = autopilot
         self._scheduler = scheduler
@@ -65,7 +67,7 @@ class Recovery:
 
     async def run(self) -> int:
         """Schedule a resume of every game that needs one; returns how many."""
-        game_ids = await self._service.storage.to_resume(self._shards)
+        game_ids = await self._storage.to_resume(self._shards)
         for game_id in game_ids:
             self._scheduler.ensure(
                 (game_id, "resume"), 0, functools.partial(self._resume, game_id), background=True
@@ -89,7 +91,7 @@ class Recovery:
             return
         self._autopilot.after(table, background=True)
 
-    async def _board_checked(self, table: Table) -> bool:
+    async def _board_checked(self, table: LoadedGame) -> bool:
         """Post the board again if it was deleted, end the game if its thread was; False
         when the game has ended so. One request: the board fetched, answered 404 with the
         code saying which of the two is gone."""
@@ -103,7 +105,7 @@ class Recovery:
             if e.code == UNKNOWN_CHANNEL:
                 await self._publisher.thread_deleted(row.id)
                 return False
-            board_now = await self._service.storage.game_by_board(row.board_message_id)
+            board_now = await self._storage.game_by_board(row.board_message_id)
             if e.code == UNKNOWN_MESSAGE and board_now is not None:  # not replaced meanwhile
                 await self._publisher.board_deleted(row.id)
         except discord.HTTPException as e:  # no access to the thread, Discord's trouble
@@ -115,7 +117,7 @@ class Recovery:
         while True:
             await asyncio.sleep(every)
             try:
-                behind = await self._service.storage.behind(self._clock() - SETTLE, self._shards)
+                behind = await self._storage.behind(self._clock() - SETTLE, self._shards)
             except Exception:
                 log.exception("reconciler: could not list the boards behind")
                 continue

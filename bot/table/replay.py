@@ -16,8 +16,8 @@ from typing import Any
 
 from bot.errors import UserError
 from bot.language.i18n import _
-from bot.service import GameService, Table
-from bot.storage import ACTIVE, FINISHED, LOBBY, LoggedAction
+from bot.service import GameService, LoadedGame
+from bot.storage import ACTIVE, FINISHED, LOBBY, LoggedAction, Storage
 from bot.table.presenter import Presenter
 from bot.table.presenters import Presenters
 from rules.core import Action, Event, PlayerId, Step
@@ -29,7 +29,7 @@ CACHED_GAMES = 8  # a long Risk game's states take a few MB
 class Replay:
     """A finished game, step by step: `states[n]` is the game after n actions."""
 
-    table: Table
+    table: LoadedGame
     states: Sequence[Any]
     moves: Sequence[tuple[PlayerId, Action] | None]  # who did what to reach each state
     events: Sequence[tuple[Event, ...]]  # what that action did
@@ -69,10 +69,15 @@ class Replays:
     """The replays of recently viewed games (an LRU of `CACHED_GAMES`)."""
 
     def __init__(
-        self, service: GameService, presenters: Presenters, size: int = CACHED_GAMES
+        self,
+        service: GameService,
+        storage: Storage,
+        presenters: Presenters,
+        size: int = CACHED_GAMES,
     ) -> None:
         """Keep the replays of the last `size` games viewed."""
         self._service = service
+        self._storage = storage
         self._presenters = presenters
         self._size = size
         self._cache: OrderedDict[int, Replay] = OrderedDict()
@@ -95,9 +100,9 @@ class Replays:
         """Drop every replay kept: a member was forgotten, and replays name them."""
         self._cache.clear()
 
-    async def _finished(self, game_id: int, guild_id: int) -> Table:
+    async def _finished(self, game_id: int, guild_id: int) -> LoadedGame:
         missing = UserError(_("There is no game #{id} in this server.").format(id=game_id))
-        row = await self._service.storage.get_game(game_id)
+        row = await self._storage.get_game(game_id)
         if row is None or row.guild_id != guild_id:
             raise missing  # another server's games are not even named
         if row.status in (LOBBY, ACTIVE):
@@ -108,14 +113,14 @@ class Replays:
             raise UserError(unfinished.format(id=game_id))
         return await self._service.table(game_id)
 
-    async def build(self, table: Table) -> Replay:
+    async def build(self, table: LoadedGame) -> Replay:
         """Replay `table`'s whole log (in a worker thread)."""
         initial, steps = await self._service.replay_all(table)
         return assemble(table, self._presenters.get(table.row.game), initial, steps)
 
 
 def assemble(
-    table: Table,
+    table: LoadedGame,
     presenter: Presenter[Any],
     initial: Any,
     steps: Sequence[tuple[LoggedAction, Step[Any]]],

@@ -21,7 +21,7 @@ import discord
 from bot.errors import UserError
 from bot.language.i18n import N_, _, game_language, speaking
 from bot.language.wording import mention, who
-from bot.service import GameService, Table
+from bot.service import GameService, LoadedGame
 from bot.table.play import Play
 from bot.table.publisher import BoardPublisher
 from bot.ui.components import GameButton, GameSelect, view_of
@@ -185,14 +185,14 @@ class TableMenu:
 
     # --- helpers -----------------------------------------------------------------------------
 
-    async def _active(self, game_id: int) -> Table:
+    async def _active(self, game_id: int) -> LoadedGame:
         table = await self._service.table(game_id)
         if table.row.status != "active":
             raise UserError(_("This game is over."))
         return table
 
     @staticmethod
-    def _can_manage(reply: Reply, table: Table) -> bool:
+    def _can_manage(reply: Reply, table: LoadedGame) -> bool:
         """The host, or a member who can manage threads (a moderator)."""
         return reply.user_id == table.row.host_id or reply.interaction.permissions.manage_threads
 

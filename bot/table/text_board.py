@@ -17,7 +17,7 @@ import discord
 from bot.language.i18n import _
 from bot.language.speech import spoken
 from bot.language.wording import without_mentions
-from bot.service import Table
+from bot.service import LoadedGame
 from bot.storage import ACTIVE
 from bot.table.board import box_buttons, components, peek_button, prompt_here, public_offers
 from bot.table.presenter import Presenter
@@ -29,7 +29,7 @@ TEXT_MAX = 4096  # an embed description's limit
 
 
 def text_board(
-    table: Table,
+    table: LoadedGame,
     engine: Engine[Any],
     presenter: Presenter[Any],
     viewer: PlayerId,
@@ -59,7 +59,12 @@ def text_board(
 
 
 def _items(
-    table: Table, engine: Engine[Any], presenter: Presenter[Any], viewer: PlayerId, *, default: bool
+    table: LoadedGame,
+    engine: Engine[Any],
+    presenter: Presenter[Any],
+    viewer: PlayerId,
+    *,
+    default: bool,
 ) -> list[discord.ui.Item[Any]]:
     """The board's moves for `viewer` (none once the game is over or for a watcher), and
     the text board's own buttons: read it again, and show it after each of my moves."""
@@ -82,7 +87,7 @@ def _items(
     return components(table, offers, extra)
 
 
-def is_live(table: Table, engine: Engine[Any]) -> bool:
+def is_live(table: LoadedGame, engine: Engine[Any]) -> bool:
     """True while the game is played: not over, nor ended before its end."""
     return table.row.status == ACTIVE and engine.outcome(table.state) is None
 

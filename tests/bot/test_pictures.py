@@ -22,6 +22,7 @@ import pytest
 
 from bot.language.i18n import _, speaking
 from bot.table import pictures
+from bot.table.pictures import PictureWorkers
 from bot.table.presenter import Picture
 from cogs.cock_and_bull import CockAndBullPresenter
 from images import words
@@ -59,7 +60,7 @@ class StuckOncePresenter(CockAndBullPresenter):
 
 
 @pytest.fixture
-async def one_worker() -> AsyncIterator[None]:
+async def one_worker() -> AsyncIterator[PictureWorkers]:
     """One picture worker, prepared as the bot prepares its own (`cogs.pictures`); this
     process draws with the bot's catalogs meanwhile too."""
     # The module as imported now: a bot closed in this process unloaded its extensions,
@@ -67,13 +68,13 @@ async def one_worker() -> AsyncIterator[None]:
     prepare = importlib.import_module("cogs.pictures").prepare
     worded = words._installed  # put back after: pictures kept are keyed by language alone
     prepare(None)
-    pictures.use_workers(1, [CockAndBullPresenter()], functools.partial(prepare, None))
+    workers = PictureWorkers(1, [CockAndBullPresenter()])
+    workers.prepare_with(functools.partial(prepare, None))
     try:
-        await pictures.ready()
-        yield
+        await workers.ready()
+        yield workers
     finally:
-        pictures.stop()
-        pictures.use_workers(0, [])
+        workers.stop()
         use_translations(worded)
 
 
@@ -82,39 +83,41 @@ def a_state() -> Any:
 
 
 @pytest.mark.parametrize("language", ["en", "es"])
-async def test_a_worker_draws_the_board_a_thread_draws(one_worker: None, language: str) -> None:
+async def test_a_worker_draws_the_board_a_thread_draws(
+    one_worker: PictureWorkers, language: str
+) -> None:
     presenter = CockAndBullPresenter()
     with speaking(language):  # a Spanish board has Spanish words drawn in it
-        in_worker = await pictures.draw(presenter, a_state(), NAMES, ())
+        in_worker = await one_worker.draw(presenter, a_state(), NAMES, ())
         in_thread = await asyncio.to_thread(presenter.picture, a_state(), NAMES, ())
     assert in_worker.data[:8] == b"\x89PNG\r\n\x1a\n" and in_worker == in_thread
 
 
-async def test_spanish_and_english_boards_differ(one_worker: None) -> None:
+async def test_spanish_and_english_boards_differ(one_worker: PictureWorkers) -> None:
     presenter = CockAndBullPresenter()
     with speaking("es"):
-        spanish = await pictures.draw(presenter, a_state(), NAMES, ())
-    assert spanish != await pictures.draw(presenter, a_state(), NAMES, ())
+        spanish = await one_worker.draw(presenter, a_state(), NAMES, ())
+    assert spanish != await one_worker.draw(presenter, a_state(), NAMES, ())
 
 
-async def test_a_worker_speaks_the_language_of_the_request(one_worker: None) -> None:
+async def test_a_worker_speaks_the_language_of_the_request(one_worker: PictureWorkers) -> None:
     presenter = WordingPresenter()
     with speaking("es"):
-        spanish = await pictures.draw(presenter, a_state(), NAMES, ())
-    english = await pictures.draw(presenter, a_state(), NAMES, ())
+        spanish = await one_worker.draw(presenter, a_state(), NAMES, ())
+    english = await one_worker.draw(presenter, a_state(), NAMES, ())
     assert spanish.data.decode() == "Abandonar o terminar…"
     assert english.data.decode() == "Resign or end…"
 
 
 async def test_a_stuck_worker_is_replaced_and_the_board_drawn_again(
-    one_worker: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    one_worker: PictureWorkers, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Ten seconds, shortened; time enough still for a new worker to start and draw the board
     # on a machine the parallel tests keep busy.
     monkeypatch.setattr(pictures, "DRAW_TIMEOUT", 5.0)
     stuck = [worker.pid for worker in multiprocessing.active_children()]
     assert stuck
-    picture = await pictures.draw(StuckOncePresenter(tmp_path / "mark"), a_state(), NAMES, ())
+    picture = await one_worker.draw(StuckOncePresenter(tmp_path / "mark"), a_state(), NAMES, ())
     assert picture.data[:8] == b"\x89PNG\r\n\x1a\n"
     assert (tmp_path / "mark").exists()  # it was stuck once
     assert not any(_alive(pid) for pid in stuck)  # and that worker is gone
@@ -140,54 +143,54 @@ class LabelPresenter(CockAndBullPresenter):
 
 
 async def test_a_worker_gone_in_the_middle_of_a_drawing_is_replaced_and_it_draws_again(
-    one_worker: None, tmp_path: Path
+    one_worker: PictureWorkers, tmp_path: Path
 ) -> None:
     gone = [worker.pid for worker in multiprocessing.active_children()]
     exits = LabelPresenter("exit", mark=tmp_path / "mark")
-    picture = await asyncio.wait_for(pictures.draw(exits, a_state(), NAMES, ()), 30)
+    picture = await asyncio.wait_for(one_worker.draw(exits, a_state(), NAMES, ()), 30)
     assert picture.data == b"exit" and (tmp_path / "mark").exists()
     assert not any(_alive(pid) for pid in gone)
 
 
 async def test_when_no_worker_can_start_again_boards_are_drawn_in_a_thread(
-    one_worker: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    one_worker: PictureWorkers, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async def cannot_start(*_args: Any) -> None:
         raise OSError("no more processes")
 
-    monkeypatch.setattr(pictures, "_start", cannot_start)
+    monkeypatch.setattr(one_worker, "_start", cannot_start)
     exits = LabelPresenter("exit", mark=tmp_path / "mark")  # in a thread, it draws
-    picture = await asyncio.wait_for(pictures.draw(exits, a_state(), NAMES, ()), 30)
+    picture = await asyncio.wait_for(one_worker.draw(exits, a_state(), NAMES, ()), 30)
     assert picture.data == b"exit" and not multiprocessing.active_children()
-    assert (await pictures.draw(LabelPresenter("next"), a_state(), NAMES, ())).data == b"next"
+    assert (await one_worker.draw(LabelPresenter("next"), a_state(), NAMES, ())).data == b"next"
 
 
 async def test_a_drawings_own_error_reaches_its_caller_and_the_worker_draws_on(
-    one_worker: None,
+    one_worker: PictureWorkers,
 ) -> None:
     workers = [worker.pid for worker in multiprocessing.active_children()]
     with pytest.raises(ValueError, match="no picture"):
-        await pictures.draw(LabelPresenter("fail"), a_state(), NAMES, ())
-    assert (await pictures.draw(LabelPresenter("next"), a_state(), NAMES, ())).data == b"next"
+        await one_worker.draw(LabelPresenter("fail"), a_state(), NAMES, ())
+    assert (await one_worker.draw(LabelPresenter("next"), a_state(), NAMES, ())).data == b"next"
     assert [worker.pid for worker in multiprocessing.active_children()] == workers
 
 
 async def test_a_caller_that_gives_up_never_leaves_its_picture_to_the_next_one(
-    one_worker: None,
+    one_worker: PictureWorkers,
 ) -> None:
-    slow = asyncio.create_task(pictures.draw(LabelPresenter("slow", 0.5), a_state(), NAMES, ()))
+    slow = asyncio.create_task(one_worker.draw(LabelPresenter("slow", 0.5), a_state(), NAMES, ()))
     await asyncio.sleep(0.1)  # the one worker is drawing it
     slow.cancel()
-    next_one = await pictures.draw(LabelPresenter("next"), a_state(), NAMES, ())
+    next_one = await one_worker.draw(LabelPresenter("next"), a_state(), NAMES, ())
     assert slow.cancelled() and next_one.data == b"next"
 
 
 A_BOT_WITH_A_WORKER = """
 import asyncio
-from bot.table import pictures
+from bot.table.pictures import PictureWorkers
 async def main():
-    pictures.use_workers(1, [])
-    await pictures.ready()
+    workers = PictureWorkers(1)
+    await workers.ready()
     print("ready", flush=True)
     await asyncio.sleep(60)
 asyncio.run(main())
@@ -212,12 +215,13 @@ def test_no_worker_outlives_its_bot_process_killed_outright() -> None:
 
 A_BOT_KILLED_WHILE_ITS_WORKER_DRAWS = """
 import asyncio
-from bot.table import pictures
+from bot.table.pictures import PictureWorkers
 from tests.bot.test_pictures import NAMES, LabelPresenter, a_state, patient_worker
 async def main():
-    pictures.use_workers(1, [], patient_worker)
-    await pictures.ready()
-    drawing = pictures.draw(LabelPresenter("slow", 1.0), a_state(), NAMES, ())
+    workers = PictureWorkers(1)
+    workers.prepare_with(patient_worker)
+    await workers.ready()
+    drawing = workers.draw(LabelPresenter("slow", 1.0), a_state(), NAMES, ())
     asyncio.get_running_loop().create_task(drawing)
     await asyncio.sleep(0.3)
     print("drawing", flush=True)

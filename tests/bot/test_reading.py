@@ -48,7 +48,7 @@ GAMES = tuple(
 
 def playout(game: Game, seed: str = "reading") -> Iterator[tuple[Any, Any, tuple[Event, ...]]]:
     """(table, state, the last move's events) at every step of an AI game, the last
-    included; `table` stands for the bot's (`bot.service.Table`) where the board reads it."""
+    included; `table` stands for the bot's (`bot.service.LoadedGame`) where the board reads it."""
     engine = ENGINES[game.presenter.game]
     state = engine.initial_state(list(game.seats), dict(game.options), setup_rng(seed))
     events: tuple[Event, ...] = ()

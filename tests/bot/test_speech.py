@@ -25,7 +25,9 @@ from bot.table.text_board import text_board
 from cogs.cock_and_bull import CockAndBullPresenter
 from cogs.hold_your_horses import HoldYourHorsesPresenter
 from cogs.horse_collar import HorseCollarPresenter
-from cogs.risk import RiskPresenter, continent_lines, name_of, plan_lines
+from cogs.risk import RiskPresenter
+from cogs.risk.view import continent_lines, plan_lines
+from cogs.risk.words import name_of
 from cogs.winners_circle import WinnersCirclePresenter
 from rules.core import Event, PlayerId, setup_rng, step_rng
 from rules.registry import ENGINES

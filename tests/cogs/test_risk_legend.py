@@ -9,7 +9,8 @@ import pytest
 
 from bot.language.i18n import speaking
 from cogs.pictures import TRANSLATIONS
-from cogs.risk import RiskPresenter, map_view
+from cogs.risk import RiskPresenter
+from cogs.risk.view import map_view
 from images.risk import NEUTRAL as NEUTRAL_COLOUR
 from images.risk import ROW_PITCH, SIZE, legend_row_y, render
 from images.words import use_translations

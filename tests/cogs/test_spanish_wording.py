@@ -8,7 +8,8 @@ from dataclasses import replace
 
 from bot.language.i18n import speaking
 from cogs.cock_and_bull import CockAndBullPresenter
-from cogs.risk import RiskPresenter, my_mission
+from cogs.risk import RiskPresenter
+from cogs.risk.words import my_mission
 from rules.cock_and_bull import ENGINE as COCK_AND_BULL
 from rules.cock_and_bull.state import (
     ChipRemoved,

@@ -20,7 +20,6 @@ from typing import Any
 import pytest
 
 from bot.client import ParlourBot
-from bot.table import pictures
 from tests.e2e.conftest import ParlourFactory
 from tests.e2e.driver import eventually
 from tests.e2e.fake_discord import FakeDiscord, RestCall
@@ -81,13 +80,13 @@ class Meter:
         self.fake = fake
         self.bot = bot
         self.counts = Counter[str]()
-        draw = pictures.draw
+        draw = bot.pictures.draw
 
         async def counted_draw(*args: Any, **kwargs: Any) -> Any:
             self.counts["pictures"] += 1
             return await draw(*args, **kwargs)
 
-        monkeypatch.setattr(pictures, "draw", counted_draw)
+        monkeypatch.setattr(bot.pictures, "draw", counted_draw)
         storage: Any = bot.storage
         for name, kind in (("_transaction", "transactions"), ("_statement", "statements")):
             monkeypatch.setattr(storage, name, self._counting(getattr(storage, name), kind))

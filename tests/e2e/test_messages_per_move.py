@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from bot.table.publisher import PINGS_AT_ONCE
+from bot.table.pings import PINGS_AT_ONCE
 from tests.e2e.conftest import ParlourFactory
 from tests.e2e.driver import prompt
 from tests.e2e.fake_discord import FakeDiscord, RestCall

@@ -12,7 +12,7 @@ import pytest
 
 from bot.client import ParlourBot
 from bot.service import GameService
-from bot.table import publisher
+from bot.table import endings, publisher
 from bot.ui.router import MOVED_ON, OLD_BUTTON
 from tests.e2e.conftest import Launcher, ParlourFactory
 from tests.e2e.driver import (
@@ -273,14 +273,14 @@ async def test_a_result_not_posted_when_the_bot_stopped_is_posted_at_the_next_st
 ) -> None:
     """The bot stops after the final move's board is shown but before the game's result is
     posted: the next start posts it, once."""
-    finish = publisher.BoardPublisher._finish
+    finish = endings.Endings.finish
     reached = asyncio.Event()
 
     async def stopped_here(*_args: object, **_kwargs: object) -> None:
         reached.set()
         await asyncio.Event().wait()  # the process dies here
 
-    monkeypatch.setattr(publisher.BoardPublisher, "_finish", stopped_here)
+    monkeypatch.setattr(endings.Endings, "finish", stopped_here)
     first = await start_parlour()
     players = [fake.make_user("Ana"), fake.make_user("Leo")]
     board = await start_game(fake, players[0], GAME, joiners=players[1:])
@@ -292,7 +292,7 @@ async def test_a_result_not_posted_when_the_bot_stopped_is_posted_at_the_next_st
     await first.close()
     assert fake.latest_message(board.channel_id, is_result) is None
 
-    monkeypatch.setattr(publisher.BoardPublisher, "_finish", finish)
+    monkeypatch.setattr(endings.Endings, "finish", finish)
     await start_parlour()
     await fake.wait_for(lambda: fake.latest_message(board.channel_id, is_result))
     results = [m for m in fake.messages(board.channel_id) if is_result(m)]

@@ -15,7 +15,7 @@ import discord
 import cogs.cock_and_bull
 import cogs.hold_your_horses
 import cogs.horse_collar
-import cogs.risk
+import cogs.risk.words
 import cogs.winners_circle
 from bot.language.i18n import speaking, translations
 from bot.language.speech import spoken
@@ -47,7 +47,7 @@ RULES: dict[str, tuple[ModuleType, dict[str, int]]] = {
         },
     ),
     "horse-collar": (cogs.horse_collar, {}),
-    "risk": (cogs.risk, {}),
+    "risk": (cogs.risk.words, {}),
 }
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from PIL import Image
 
 from bot.table.presenter import Presenter
-from cogs.risk import map_view
+from cogs.risk.view import map_view
 from images import cock_and_bull, hold_your_horses, horse_collar, risk, winners_circle
 from rules.core import Engine, PlayerId, setup_rng, step_rng
 from rules.hold_your_horses import ENGINE as HOLD_YOUR_HORSES

@@ -19,7 +19,7 @@ from PIL import Image
 from bot.language.i18n import speaking
 from bot.tournament.scoring import Standing
 from cogs.pictures import TRANSLATIONS
-from cogs.risk import map_view
+from cogs.risk.view import map_view
 from images import cock_and_bull, hold_your_horses, horse_collar, winners_circle
 from images.common import PHONE_TEXT, PHONE_WIDTH
 from images.risk import territory_name

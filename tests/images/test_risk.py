@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from bot.language.i18n import speaking
-from cogs.risk import map_view
+from cogs.risk.view import map_view
 from images.common import HIGHLIGHT, MUTED, TEXT, font, to_png
 from images.pieces import _grounds as kept_grounds
 from images.pieces import forget
