@@ -36,8 +36,11 @@ class DrawnText:
                     "language" in name for name in inspect.signature(drawn).parameters
                 ):
                     value.cache_clear()
-        # Pieces and grounds of boards already drawn are pasted, not drawn: forget them too.
-        pieces.forget()
+        # Pieces and grounds of boards already drawn are pasted, not drawn: fresh stores for
+        # this test, put back after it, so that what it maps (on a stand-in palette, say) is
+        # never pasted into a later test's board.
+        for store in ("_pieces", "_grounds", "_bands"):
+            monkeypatch.setattr(pieces, store, pieces.Kept(getattr(pieces, store).limit))
 
     @property
     def texts(self) -> list[str]:
