@@ -303,7 +303,7 @@ class ParlourBot(commands.Bot):
         self._spawn(
             purge_forever(
                 self.wait_until_ready,
-                lambda: purge_departed(self.service, self.settings.shards, present=self.get_guild),
+                lambda: purge_departed(self.storage, self.settings.shards, present=self.get_guild),
             )
         )
         if self.settings.metrics_port is not None:

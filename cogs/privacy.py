@@ -118,7 +118,7 @@ class Privacy(commands.Cog):
         if fid.choice != "yes":
             await reply.update(content=_("Nothing was changed."), view=None)
             return
-        done = await forget_member(self.bot.service, fid.owner)
+        done = await forget_member(self.bot.service, self.bot.storage, fid.owner)
         self.bot.notifier.forget(fid.owner)  # how their turn reaches them, in memory too
         self.bot.replays.forget_all()  # replays built before name the member
         for game_id in done.resigned:

@@ -85,8 +85,11 @@ HEADER_Y = GATES_TOP + 24
 CARD_TOP, CARD_ROW = GATES_TOP + 48, 26
 CARD_PAD = 6  # a card's edge to its rows' names and moves
 CARD_BOTTOM = CARD_TOP + 4 * CARD_ROW + 10
-MOVED_Y = CARD_BOTTOM + 13
-BETS_TOP = CARD_BOTTOM + 42
+# Between the card and the chips: "moved" in the middle, the pace chip at the right (the
+# header has no room for it beside a long colour, "amarillo").
+MOVED_Y = CARD_BOTTOM + 16
+COLUMN_PACE_CHIP = 26  # the pace chip's side there, in pixels
+BETS_TOP = CARD_BOTTOM + 48  # six chips still fit above the column's bottom
 BET_ROW = 27
 
 # --- colours ------------------------------------------------------------------------------
@@ -187,8 +190,8 @@ def gate_column(horse: int) -> tuple[float, float]:
 
 
 def column_pace_chip(horse: int) -> Point:
-    """Where the pace chip sits once `horse` has taken it: in its column's header."""
-    return gate_column(horse)[1] - 15, HEADER_Y
+    """Where the pace chip sits once `horse` has taken it: under its card, at the right."""
+    return card_box(horse)[2] - COLUMN_PACE_CHIP / 2, MOVED_Y
 
 
 def card_box(horse: int) -> tuple[float, float, float, float]:
@@ -587,7 +590,9 @@ def _draw_card(image: Image.Image, state: WinnersCircleState, horse: int) -> Non
             outline=None,
         )
     if not up:
-        draw_text(image, ((x0 + x1) / 2, MOVED_Y), _("moved"), size=SMALL, fill=MUTED)
+        # Centred in the room the pace chip leaves, so that the two do not read as one.
+        right = column_pace_chip(horse)[0] - COLUMN_PACE_CHIP / 2 if state.pace == horse else x1
+        draw_text(image, ((x0 + right) / 2, MOVED_Y), _("moved"), size=SMALL, fill=MUTED)
 
 
 def _draw_bets(
@@ -599,7 +604,7 @@ def _draw_bets(
         paste_centred(image, _chip(seat, _chip_label(state, bet)), (x, y))
         draw_text(image, (x + 20, y), fit_text(shown[seat], SMALL, 88), size=SMALL, anchor="lm")
     if state.pace == horse:
-        paste_centred(image, _pace_chip(26, language()), column_pace_chip(horse))
+        paste_centred(image, _pace_chip(COLUMN_PACE_CHIP, language()), column_pace_chip(horse))
 
 
 # --- the payout summary -------------------------------------------------------------------

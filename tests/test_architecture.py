@@ -156,3 +156,17 @@ def test_bot_wings_import_only_their_floor_and_below() -> None:
                 if target in {"bot", "bot.__version__"}:
                     continue
                 assert _floor(target) <= _floor(module), f"{module} imports {target}, above it"
+
+
+def test_storage_is_handed_over_not_reached_through_the_service() -> None:
+    """Cogs, the table and the chores are given `storage` (as `bot/client.py` hands it out),
+    so what each one touches in the database shows in its signature, not through
+    `service.storage`."""
+    for package in ("bot", "cogs"):
+        for path in package_files(package):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.Attribute) and node.attr == "storage":
+                    inner = node.value
+                    name = inner.attr if isinstance(inner, ast.Attribute) else None
+                    name = inner.id if isinstance(inner, ast.Name) else name
+                    assert name != "service", f"{path}:{node.lineno}: service.storage"

@@ -54,7 +54,7 @@ async def forget_user(settings: Settings, player_id: int) -> Forgotten:
     """Remove a member's personal data, as their `/forget-me` does (`bot.ops.forget`)."""
     storage = await open_storage(settings.database_url)
     try:
-        return await forget_member(GameService(storage, ENGINES), player_id)
+        return await forget_member(GameService(storage, ENGINES), storage, player_id)
     finally:
         await storage.close()
 

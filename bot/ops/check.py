@@ -220,7 +220,7 @@ async def _schema_and_games(storage: Storage, note: Callable[[str], object]) -> 
             f"The database is at schema {version}; migrations {version + 1} to {latest} "
             "are pending (the bot applies them when it starts; back up first)."
         ]
-    problems = await _unreadable_games(GameService(storage, ENGINES))
+    problems = await _unreadable_games(storage)
     return problems + await _season_problems(storage, note)
 
 
@@ -241,9 +241,10 @@ async def _season_problems(storage: Storage, note: Callable[[str], object]) -> l
     return problems
 
 
-async def _unreadable_games(service: GameService) -> list[str]:
+async def _unreadable_games(storage: Storage) -> list[str]:
+    service = GameService(storage, ENGINES)  # to load each game as the bot would
     problems = []
-    for row in await service.storage.games(status=ACTIVE):
+    for row in await storage.games(status=ACTIVE):
         try:
             await service.table(row.id)
         except GameUnreadable as e:

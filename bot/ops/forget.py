@@ -26,7 +26,7 @@ from bot.language.i18n import N_, _
 from bot.language.wording import FORMER_PLAYER, STAND_INS
 from bot.service import GameService
 from bot.shards import Shards
-from bot.storage import ABANDONED, ACTIVE, FINISHED, LOBBY
+from bot.storage import ABANDONED, ACTIVE, FINISHED, LOBBY, Storage
 from rules.codec import player_renamed
 from rules.seats import RESIGN
 
@@ -49,24 +49,25 @@ class Forgotten:
     lobbies: list[int] = field(default_factory=list)  # lobbies left (or, hosted, cancelled)
 
 
-async def forget_member(service: GameService, player_id: int) -> Forgotten:
-    """Resign `player_id`'s games in play, take them out of lobbies, then remove their
-    personal data from every server's records.
+async def forget_member(service: GameService, storage: Storage, player_id: int) -> Forgotten:
+    """Resign `player_id`'s games in play, take them out of lobbies (through `service`, as
+    their clicks would), then remove their personal data from `storage`'s records of every
+    server.
 
     Raises:
         UserError: When one of their games can't be loaded by this version (its player ids
             can't be found by its structure): before anything is changed.
     """
-    await _check_readable(service, player_id)
+    await _check_readable(service, storage, player_id)
     done = Forgotten()
-    for row in await service.storage.games(status=ACTIVE, player_id=player_id):
+    for row in await storage.games(status=ACTIVE, player_id=player_id):
         try:
             if player_id not in (await service.table(row.id)).resigned:
                 await service.seat_action(row.id, player_id, RESIGN)
                 done.resigned.append(row.id)
         except (UserError, GameUnreadable) as e:  # over meanwhile, or unplayable: forget it
             log.info("forgetting a member: game %d not resigned (%s)", row.id, e)
-    for row in await service.storage.games(status=LOBBY, player_id=player_id):
+    for row in await storage.games(status=LOBBY, player_id=player_id):
         with contextlib.suppress(UserError):  # started or closed meanwhile
             if row.host_id == player_id:
                 await service.cancel(row.id, player_id)
@@ -77,14 +78,12 @@ async def forget_member(service: GameService, player_id: int) -> Forgotten:
     # while the ids are swapped, then read the swapped seats and state, not this process's
     # copy, which would write the member's id back. Other processes see the game's revision
     # counted up, and read it afresh too.
-    playing = sorted(
-        row.id for row in await service.storage.games(status=ACTIVE, player_id=player_id)
-    )
+    playing = sorted(row.id for row in await storage.games(status=ACTIVE, player_id=player_id))
     async with contextlib.AsyncExitStack() as held:
         for game_id in playing:
             await held.enter_async_context(service.lock(game_id))
         try:
-            done.games = await service.storage.forget_player(
+            done.games = await storage.forget_player(
                 player_id, FORMER_PLAYER, partial(_restated, service), _stand_in
             )
         except GameUnreadable as e:  # one they only hosted or ended: the rewrite is undone
@@ -94,11 +93,11 @@ async def forget_member(service: GameService, player_id: int) -> Forgotten:
     return done
 
 
-async def _check_readable(service: GameService, player_id: int) -> None:
+async def _check_readable(service: GameService, storage: Storage, player_id: int) -> None:
     """Refuse (UserError) to forget a member one of whose saved games this version can't
     load, before their games are resigned and their lobbies left."""
     for status in (ACTIVE, FINISHED, ABANDONED):
-        for row in await service.storage.games(status=status, player_id=player_id):
+        for row in await storage.games(status=status, player_id=player_id):
             if row.state is None:
                 continue
             try:
@@ -134,7 +133,7 @@ def _stand_in() -> int:
 
 
 async def purge_departed(
-    service: GameService,
+    storage: Storage,
     shards: Shards | None = None,
     *,
     present: Callable[[int], object] | None = None,
@@ -144,7 +143,6 @@ async def purge_departed(
     (of `shards`' servers only, when given); the servers deleted. With `present` (whether
     the bot is in a server now, once connected), a server it was removed from while it was
     offline is noticed, and one it was added back to is kept."""
-    storage = service.storage
     moment = time.time() if now is None else now
 
     def ours(guild_id: int) -> bool:

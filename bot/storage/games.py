@@ -14,8 +14,19 @@ from typing import Any
 
 from bot.shards import Shards
 from bot.storage.conn import Conn, Row
+from bot.storage.notify_state import forget_game_dms
 from bot.storage.ratings import Ratings
-from bot.storage.rows import ACTIVE, FINISHED, MAX_ID, GameRow, LoggedAction, ResultRow, SeatRow
+from bot.storage.rows import (
+    ABANDONED,
+    ACTIVE,
+    CANCELLED,
+    FINISHED,
+    MAX_ID,
+    GameRow,
+    LoggedAction,
+    ResultRow,
+    SeatRow,
+)
 from rules.core import Action
 
 
@@ -199,13 +210,16 @@ class Games(Ratings):
         if unknown:
             raise ValueError(f"not an updatable column: {sorted(unknown)}")
         columns = ", ".join(f"{name} = ?" for name in fields)
-        async with self._statement() as db:
+        ended = fields.get("status") in (FINISHED, CANCELLED, ABANDONED)
+        async with self._transaction() if ended else self._statement() as db:
             await db.execute(
                 f"UPDATE games SET {columns}, updated_at = ? WHERE id = ?",
                 *fields.values(),
                 now,
                 game_id,
             )
+            if ended:
+                await forget_game_dms(db, game_id)
 
     async def start_game(
         self, game_id: int, state: Mapping[str, Any], deadline: float | None, now: float
@@ -277,6 +291,7 @@ class Games(Ratings):
             )
             if results is not None:
                 await self._finish(db, game_id, game["guild_id"], game["game"], results, now)
+                await forget_game_dms(db, game_id)
 
     async def actions(self, game_id: int) -> list[LoggedAction]:
         """A game's action log, in step order."""

@@ -3,7 +3,8 @@ turn announced per game, and whether its DM went out (`notify_dms`); members who
 Discord refused, and whether they were told (`notify_refusals`).
 
 A DM is claimed here (`settle_dms`) just before it is sent, so a process killed after the
-claim never sends it again: at most one DM per turn, across kills and processes.
+claim never sends it again: at most one DM per turn, across kills and processes. A game's
+DMs go when it ends (`forget_game_dms`).
 """
 
 from __future__ import annotations
@@ -53,13 +54,24 @@ async def forget_guild_notify_state(db: Conn, guild_id: int) -> None:
     await db.execute("DELETE FROM notify_refusals WHERE guild_id = ?", guild_id)
 
 
+async def forget_game_dms(db: Conn, game_id: int) -> None:
+    """Within the transaction that ends a game: its members' DMs, waiting or sent. Deleted
+    there, not by a later chore (the one chore purges servers the bot left): no turn of the
+    game comes again, so from then on nothing would read or replace them."""
+    await db.execute("DELETE FROM notify_dms WHERE game_id = ?", game_id)
+
+
 async def _queue(db: Conn, dm: StoredDm) -> bool:
     """Keep a turn's DM as waiting; False (nothing changed) when this turn was announced to
     the member already: the same step again (a board posted again), or the turn after its
-    reminder. A later turn of the game replaces the earlier, sent or not."""
+    reminder, or when its game has ended (a note announced just before the last move must
+    not outlive `forget_game_dms`). A later turn of the game replaces the earlier, sent or
+    not."""
     changed = await db.execute(
         "INSERT INTO notify_dms (game_id, user_id, guild_id, thread_id, step, reminder,"
-        " line, fallback, status, sent_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'waiting', NULL)"
+        " line, fallback, status, sent_at) SELECT ?, ?, ?, ?, ?, ?, ?, ?, 'waiting', NULL"
+        " WHERE NOT EXISTS (SELECT 1 FROM games WHERE id = ?"
+        " AND status IN ('finished', 'cancelled', 'abandoned'))"
         " ON CONFLICT (game_id, user_id) DO UPDATE SET guild_id = excluded.guild_id,"
         " thread_id = excluded.thread_id, step = excluded.step,"
         " reminder = excluded.reminder, line = excluded.line,"
@@ -74,6 +86,7 @@ async def _queue(db: Conn, dm: StoredDm) -> bool:
         int(dm.reminder),
         dm.line,
         dm.fallback,
+        dm.game_id,
     )
     return changed > 0
 

@@ -41,8 +41,8 @@ async def test_copy_db_round_trip(tmp_path: Path, postgres_url: str) -> None:
         await upgraded.guild_left(3 << 22, 1.0)  # the bot removed from a server: kept 30 days
         await upgraded.set_text_board_default(555, True)  # a member's own setting
         await upgraded.set_notify(3 << 22, 555, "dm")  # and how their turn reaches them
-        # a turn's DM kept for them, and their DMs refused once
-        await upgraded.queue_dm(StoredDm(555, 1, 3 << 22, 9, 4, False, "your turn", "turn"))
+        # a turn's DM of a game in play kept for them, and their DMs refused once
+        await upgraded.queue_dm(StoredDm(555, 6, 3 << 22, 9, 4, False, "your turn", "turn"))
         await upgraded.dms_refused(555, 3 << 22, 2.0)
         # A season with a game of its own, ended: its rows and frozen table are copied too.
         await upgraded.start_season(

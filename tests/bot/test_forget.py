@@ -80,7 +80,7 @@ async def test_forgetting_a_member_leaves_neither_id_nor_name_and_games_replay(
     assert str(ZED) in dump(database_url) and ZED_NAME in dump(database_url)
     before = await storage.standings(HOME, GAME)
 
-    done = await forget_member(service, ZED)
+    done = await forget_member(service, service.storage, ZED)
 
     # Three games name them: the lobby they left no longer does.
     assert (done.games, len(done.resigned), done.lobbies) == (3, 1, [hosted, joined])
@@ -138,7 +138,7 @@ async def test_every_game_forgets_the_member_and_plays_on_without_them(
         await play_on(service, table.row.id, 30, rng)
     assert str(ZED) in dump(database_url)
 
-    done = await forget_member(service, ZED)
+    done = await forget_member(service, service.storage, ZED)
 
     assert done.games == len(ENGINES)
     playing_on = await service.storage.games(status=ACTIVE)
@@ -187,7 +187,7 @@ async def test_a_game_another_process_keeps_in_memory_is_read_afresh_after_forge
         await bot.seat_action(game_id, ZED, RESIGN)  # the race goes on without them
         await play_on(bot, game_id, 1, rng)  # the bot's copy: the state after this move
 
-        assert (await forget_member(chore, ZED)).games == 1
+        assert (await forget_member(chore, chore.storage, ZED)).games == 1
 
         # A move applied to the state from before the rewrite is refused, at the current step.
         row = await chore.storage.get_game(game_id)
@@ -238,16 +238,16 @@ async def test_a_server_left_is_purged_after_30_days_unless_the_bot_came_back(
     await storage.guild_left(gone, 5000.0)  # a second removal: the first one counts
     await storage.guild_back(back)  # added back before the time was up
 
-    assert await purge_departed(service, now=1000.0 + RETENTION - 1) == []
+    assert await purge_departed(storage, now=1000.0 + RETENTION - 1) == []
     other_shard = Shards(2, (1 - (elsewhere >> 22) % 2,))
     purged = await purge_departed(
-        service,
+        storage,
         other_shard,
         present=lambda guild: guild != gone and guild != elsewhere,
         now=1000.0 + RETENTION + 1,
     )
     assert purged == ([gone] if other_shard.owns(gone) else [])
-    assert await purge_departed(service, now=1000.0 + RETENTION + 1) == sorted(
+    assert await purge_departed(storage, now=1000.0 + RETENTION + 1) == sorted(
         {gone, elsewhere} - set(purged)
     )
     left = {g.guild_id for g in await storage.games(status=LOBBY)}
@@ -264,11 +264,11 @@ async def test_a_server_left_while_the_bot_was_offline_is_noticed_once_connected
         await lobby(service, guild, LEO, "Leo")
     await storage.guild_left(kept, 10.0)  # removed then, added back while offline
 
-    assert await purge_departed(service, present=lambda guild: guild == kept, now=100.0) == []
+    assert await purge_departed(storage, present=lambda guild: guild == kept, now=100.0) == []
     assert await storage.guilds_left_before(101.0) == [removed]  # since it was noticed
-    assert await purge_departed(service, present=lambda guild: False, now=100.0 + RETENTION) == []
+    assert await purge_departed(storage, present=lambda guild: False, now=100.0 + RETENTION) == []
     purged = await purge_departed(
-        service, present=lambda guild: guild == kept, now=101.0 + RETENTION
+        storage, present=lambda guild: guild == kept, now=101.0 + RETENTION
     )
     assert purged == [removed]
     assert [g.guild_id for g in await storage.games(status=LOBBY)] == [kept]
@@ -326,7 +326,7 @@ async def test_forgetting_a_member_changes_no_byte_of_anyone_elses_games(
     before = await rows_of_games(service, others)
     moves = {g: [e.action for e in await service.storage.actions(g)] for g in theirs}
 
-    done = await forget_member(service, member)
+    done = await forget_member(service, service.storage, member)
 
     assert done.games == len(ENGINES)
     assert await rows_of_games(service, others) == before
@@ -344,7 +344,7 @@ async def test_each_forgotten_game_gets_a_stand_in_of_its_own(service: GameServi
     theirs = [await a_game_of(service, game, [LEO, ZED], rng) for game in ENGINES]
     theirs.append(await started(service, AWAY, ZED, ZED_NAME, MIA))
 
-    await forget_member(service, ZED)
+    await forget_member(service, service.storage, ZED)
 
     stand_ins = [
         seat.player_id
@@ -392,7 +392,7 @@ async def test_nothing_of_a_forgotten_member_stays_in_the_sqlite_files_while_the
 
         zed = (ZED_NAME.encode(), str(ZED).encode(), ZED.to_bytes(8, "big"))
         assert held(*zed)
-        await forget_member(service, ZED)
+        await forget_member(service, service.storage, ZED)
 
         assert held(*zed) == []
         # A whole server forgotten too: its id (in games, results, ratings) is gone.
@@ -418,7 +418,7 @@ async def test_a_member_with_a_game_this_version_cant_read_is_not_forgotten_yet(
     before = {t: sorted(await storage.table_rows(t), key=repr) for t in TABLES}
 
     with pytest.raises(UserError, match="can't forget this member yet"):
-        await forget_member(service, ZED)
+        await forget_member(service, service.storage, ZED)
 
     assert {t: sorted(await storage.table_rows(t), key=repr) for t in TABLES} == before
     assert (await service.storage.get_game(in_play)).status == ACTIVE  # type: ignore[union-attr]

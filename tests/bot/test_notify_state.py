@@ -1,6 +1,6 @@
 """What the notifier keeps across restarts (migration 014), on both backends: a turn's DM is
-kept once per turn, claimed once, and paces the member's next; a refusal's note is given
-once."""
+kept once per turn, claimed once, and paces the member's next, and goes when its game ends;
+a refusal's note is given once."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.storage import Storage, open_storage
+from bot.storage import ABANDONED, ResultRow, SeatRow, Storage, open_storage
 from bot.storage.notify_state import StoredDm
+from rules.core import Action
 
 ANA, LEO = 11, 12
 GUILD = 1 << 22
@@ -25,6 +26,65 @@ async def storage(database_url: str) -> AsyncIterator[Storage]:
 
 def dm(game: int, step: int, *, reminder: bool = False, user: int = ANA) -> StoredDm:
     return StoredDm(user, game, GUILD, 100 + game, step, reminder, f"turn {step}", "ping")
+
+
+async def started(storage: Storage, sent_at: float) -> int:
+    """A game of Ana and Leo in play, its first turn's DM sent to Ana at `sent_at` and
+    waiting for Leo; returns its id."""
+    game_id = await storage.create_game(
+        game="hold_your_horses",
+        guild_id=GUILD,
+        channel_id=2,
+        host=SeatRow(0, ANA, "Ana", False, 0),
+        options={},
+        seed="s",
+        now=10.0,
+    )
+    await storage.add_seat(game_id, SeatRow(1, LEO, "Leo", False, 1))
+    await storage.start_game(game_id, {}, None, 10.0)
+    await storage.queue_dm(dm(game_id, 0))
+    await storage.queue_dm(dm(game_id, 0, user=LEO))
+    await storage.settle_dms(ANA, fresh=[], claim=[(game_id, 0, False)], drop=[], now=sent_at)
+    return game_id
+
+
+def waiting_games(dms: list[StoredDm]) -> set[int]:
+    return {d.game_id for d in dms}
+
+
+async def test_a_game_s_dms_go_when_its_last_move_finishes_it(storage: Storage) -> None:
+    other, game_id = await started(storage, 20.0), await started(storage, 25.0)
+    results = [
+        ResultRow(player, False, place, 0, place == 1, {}, place - 1)
+        for player, place in ((ANA, 1), (LEO, 2))
+    ]
+    await storage.record_action(
+        game_id,
+        step=0,
+        revision=0,
+        player_id=ANA,
+        action=Action("end"),
+        by_ai=False,
+        state={},
+        deadline=None,
+        results=results,
+        now=30.0,
+    )
+    assert waiting_games(await storage.waiting_dms()) == {other}  # the other game's stay
+    assert await storage.last_dm_at(ANA) == 20.0  # the DM sent about it went too
+    # A turn announced just before the last move, kept only now: not kept.
+    assert not await storage.queue_dm(dm(game_id, 2))
+    assert waiting_games(await storage.waiting_dms()) == {other}
+
+
+async def test_a_game_s_dms_go_when_it_is_abandoned_and_not_before(storage: Storage) -> None:
+    other, game_id = await started(storage, 20.0), await started(storage, 25.0)
+    await storage.update_game(game_id, 30.0, deadline=None)  # bookkeeping: the game goes on
+    assert waiting_games(await storage.waiting_dms()) == {other, game_id}
+    await storage.update_game(game_id, 40.0, status=ABANDONED, deadline=None)
+    assert waiting_games(await storage.waiting_dms()) == {other}
+    assert await storage.last_dm_at(ANA) == 20.0
+    assert not await storage.queue_dm(dm(game_id, 2, user=LEO))
 
 
 async def test_a_turn_is_kept_once_a_later_one_replaces_it_and_the_reminder_comes_once(

@@ -155,9 +155,9 @@ async def test_a_server_the_bot_left_is_deleted_after_30_days_unless_it_came_bac
     await eventually(back)
     fake.remove_bot(guild)
     await eventually(left)
-    assert await purge_departed(parlour.service, now=time.time() + RETENTION - 60) == []
+    assert await purge_departed(parlour.storage, now=time.time() + RETENTION - 60) == []
     assert await status(parlour, 1) == "active"
-    assert await purge_departed(parlour.service, now=time.time() + RETENTION + 60) == [guild]
+    assert await purge_departed(parlour.storage, now=time.time() + RETENTION + 60) == [guild]
     assert await status(parlour, 1) is None
     assert await departed() == []
 

@@ -5,16 +5,24 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from PIL import Image
 
+import images.common
+import images.winners_circle
+from bot.language.i18n import speaking
+from cogs.pictures import TRANSLATIONS
 from images.common import HIGHLIGHT
 from images.winners_circle import (
     CARD_BACK,
     CARD_FACE,
     CARD_ROW,
+    COLUMN_PACE_CHIP,
+    HORSE_COLOUR,
     HORSE_COLOURS,
+    HORSE_NAMES,
     PACE_CHIP_AT,
     SIZE,
     TRACK_DARK,
@@ -27,9 +35,11 @@ from images.winners_circle import (
     render_png,
     space_centre,
 )
+from images.words import pgettext, use_translations
 from rules.winners_circle import ENGINE
 from rules.winners_circle.cards import Symbol
 from rules.winners_circle.state import FINISH, PACE_SPACE, Bet, Phase, WinnersCircleState
+from tests.images.drawn import DrawnText
 from tests.images.golden import check
 from tests.rules.winners_circle.scenario import (
     ANA,
@@ -158,6 +168,58 @@ def test_the_pace_chip_waits_by_space_18_until_a_horse_takes_it() -> None:
     board = render(replace(racing({4: lap(20)}), pace=4), NAMES)
     assert not near(pixel(board, chip_body(PACE_CHIP_AT)), HIGHLIGHT)
     assert near(pixel(board, chip_body(column_pace_chip(4))), HIGHLIGHT)  # horse 4's column
+
+
+Box = tuple[int, int, int, int]
+
+
+def board_text_boxes(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[Box]]:
+    """From now on, where each text drawn on a board (not on a sprite) lands: its ink and
+    outline's box, by text."""
+    DrawnText(monkeypatch)  # the base, with the columns' headers, drawn again
+    boxes: dict[str, list[Box]] = {}
+    draw = images.winners_circle.draw_text
+
+    def recording(image: Image.Image, xy: tuple[float, float], text: str, **kw: Any) -> None:
+        if image.size == SIZE:
+            anchor, outlined = kw.get("anchor", "mm"), kw.get("outline", 1) is not None
+            args = (text, kw["size"], anchor, kw.get("bold", False), outlined)
+            mask, ring, (dx, dy) = images.common._text_masks(*args)
+            ink = (ring or mask).getbbox()
+            assert ink is not None
+            x, y = round(xy[0]) + dx, round(xy[1]) + dy
+            boxes.setdefault(text, []).append((x + ink[0], y + ink[1], x + ink[2], y + ink[3]))
+        draw(image, xy, text, **kw)
+
+    monkeypatch.setattr(images.winners_circle, "draw_text", recording)
+    return boxes
+
+
+def overlap(a: Box, b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize("spoken", ["en", "es"])
+def test_the_taken_pace_chip_covers_no_word_of_its_column(
+    monkeypatch: pytest.MonkeyPatch, spoken: str
+) -> None:
+    use_translations(TRANSLATIONS)
+    try:
+        with speaking(spoken):
+            boxes = board_text_boxes(monkeypatch)
+            bets = tuple(Bet(p, h, 1) for p in (ANA, BOB, CAT) for h in range(1, 8))
+            field = racing({4: lap(20)}, face_down=(1, 2, 3, 4, 5, 6, 7), bets=bets)
+            for horse in range(1, 8):
+                render(replace(field, pace=horse), NAMES)
+                x, y = column_pace_chip(horse)
+                r = COLUMN_PACE_CHIP / 2
+                chip = (x - r, y - r, x + r, y + r)
+                colour = pgettext(HORSE_COLOUR, HORSE_NAMES[horse])
+                assert colour in boxes  # the header's name is among the words checked
+                covered = [t for t, bs in boxes.items() for b in bs if overlap(b, chip)]
+                assert not covered, f"horse {horse}'s pace chip covers {covered}"
+    finally:
+        use_translations(None)
 
 
 def test_hidden_chip_values_are_not_drawn_until_the_race_ends() -> None:
