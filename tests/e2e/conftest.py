@@ -121,7 +121,12 @@ def layer_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 async def launch(fake: FakeDiscord, layer_cache: Path) -> AsyncIterator[Launcher]:
     """Start `python -m bot` processes (with the run's `layer_cache` unless `env` names
-    another); every one is killed at teardown (before the fake Discord closes)."""
+    another); every one is killed at teardown (before the fake Discord closes).
+
+    They draw pictures in a thread (`PICTURE_WORKERS=0`) unless `env` asks for workers: a
+    worker is one more interpreter to start and warm at each start, and the storms restart
+    the bot a hundred times; the workers have their own tests (tests/bot/test_pictures.py,
+    and the processes of tests/e2e/test_hosting.py and test_process.py that ask for one)."""
     started: list[BotProcess] = []
 
     async def start(cwd: Path, env: Mapping[str, str], *args: str) -> BotProcess:
@@ -131,7 +136,7 @@ async def launch(fake: FakeDiscord, layer_cache: Path) -> AsyncIterator[Launcher
             "bot",
             *args,
             cwd=cwd,
-            env={"CACHE_DIR": str(layer_cache), **env},
+            env={"CACHE_DIR": str(layer_cache), "PICTURE_WORKERS": "0", **env},
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.DEVNULL,
             stderr=asyncio.subprocess.PIPE,
