@@ -77,8 +77,12 @@ async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
 
 
 @pytest.fixture
-async def start_parlour(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[ParlourFactory]:
+async def start_parlour(
+    fake: FakeDiscord, tmp_path: Path, layer_cache: Path
+) -> AsyncIterator[ParlourFactory]:
     """Start Parlour bots on one database, as `python -m bot` would; closed at teardown.
+    Their pictures keep their layers in the run's `layer_cache`, as the bot processes do,
+    so that each worker loads what another drew instead of drawing it again.
 
     Calling it again after closing the first bot is a restart.
     """
@@ -90,6 +94,7 @@ async def start_parlour(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Parl
         gateway_url=fake.gateway_url,
         game_seed="e2e",
         bot_move_delay=0.0,
+        cache_dir=str(layer_cache),
     )
 
     async def start(**overrides: Any) -> ParlourBot:
