@@ -28,17 +28,14 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import discord
 from dotenv import load_dotenv
-from uvloop import new_event_loop
 
 from bot import __version__
-from bot.client import ParlourBot, make_bot
 from bot.errors import UserError
 from bot.instance_lock import DatabaseInUse, InstanceLock
 from bot.log_format import report, setup_logging
-from bot.metrics import MetricsUnavailable
 from bot.ops.admin import BackupRefused, backup, export_user, forget_server, forget_user
 from bot.ops.check import check
 from bot.ops.copy_db import CopyRefused, copy_db
@@ -47,9 +44,11 @@ from bot.ops.export import as_json
 from bot.ops.restore import RestoreRefused, restore
 from bot.ops.retention import dated, prune
 from bot.settings import Settings, SettingsError, settings_file
-from bot.startup import NOT_REACHED, FirstConnectLog, reason, unreached
 from bot.storage import DatabaseUnavailable
 from bot.storage.url import ALLOWED, sqlite_path
+
+if TYPE_CHECKING:
+    from bot.client import ParlourBot
 
 NO_TOKEN = (
     "DISCORD_TOKEN is not set: put your bot's token in a .env file "
@@ -75,6 +74,14 @@ log = logging.getLogger("bot")
 def run(settings: Settings, args: argparse.Namespace) -> int:
     """`python -m bot`: run the bot until it stops, trying again while Discord can't be reached at
     start. Returns the exit status; an unexpected error is raised (`main` reports it)."""
+    # discord.py and the bot's runtime are imported by the commands that connect, so that
+    # `--help` and the chores start without them.
+    import discord
+
+    from bot.client import make_bot
+    from bot.metrics import MetricsUnavailable
+    from bot.startup import FirstConnectLog, unreached
+
     form = settings.log_format
     if not settings.token:
         return report(NO_TOKEN, form, status=BAD_SETTING)
@@ -130,6 +137,7 @@ def run(settings: Settings, args: argparse.Namespace) -> int:
 def _serve(bot: ParlourBot, token: str) -> None:
     """`bot.run(token)` on libuv's event loop (uvloop), which takes about half the CPU
     asyncio's own spends on each click's sockets, tasks and callbacks."""
+    from uvloop import new_event_loop
 
     async def serve() -> None:
         async with bot:
@@ -144,6 +152,11 @@ def _serve(bot: ParlourBot, token: str) -> None:
 
 def sync_commands(settings: Settings, _: argparse.Namespace) -> int:
     """`sync-commands`: log in only to sync the slash commands with Discord, then exit."""
+    import discord
+
+    from bot.client import make_bot
+    from bot.startup import NOT_REACHED, reason
+
     form = settings.log_format
     if not settings.token:
         return report(NO_TOKEN, form, status=BAD_SETTING)

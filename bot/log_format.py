@@ -21,8 +21,6 @@ import threading
 import traceback
 from datetime import UTC, datetime
 
-import discord
-
 FORMATS = ("text", "json")
 # Loggers whose DEBUG lines carry members' names and messages (gateway events, HTTP bodies,
 # SQL parameters and rows): never below INFO.
@@ -80,6 +78,9 @@ def report(message: str, form: str, *, status: int, error: BaseException | None 
 
 def setup_logging(level: str, form: str) -> None:
     """Log to stderr at `level`, in `form` ("text" or "json")."""
+    # Here: a chore that reads this module (for `report`) never waits on discord.py's import.
+    import discord
+
     number = getattr(logging, level, logging.INFO)
     for name in QUIET:
         logging.getLogger(name).setLevel(max(number, logging.INFO))

@@ -79,8 +79,12 @@ async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
 
 
 @pytest.fixture
-async def start_parlour(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[ParlourFactory]:
+async def start_parlour(
+    fake: FakeDiscord, tmp_path: Path, layer_cache: Path
+) -> AsyncIterator[ParlourFactory]:
     """Start Parlour bots on one database, as `python -m bot` would; closed at teardown.
+    Their pictures keep their layers in the run's `layer_cache`, as the bot processes do,
+    so that each worker loads what another drew instead of drawing it again.
 
     Calling it again after closing the first bot is a restart.
     """
@@ -92,6 +96,7 @@ async def start_parlour(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Parl
         gateway_url=fake.gateway_url,
         game_seed="e2e",
         bot_move_delay=0.0,
+        cache_dir=str(layer_cache),
     )
 
     async def start(**overrides: Any) -> ParlourBot:
@@ -123,7 +128,12 @@ def layer_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 async def launch(fake: FakeDiscord, layer_cache: Path) -> AsyncIterator[Launcher]:
     """Start `python -m bot` processes (with the run's `layer_cache` unless `env` names
-    another); every one is killed at teardown (before the fake Discord closes)."""
+    another); every one is killed at teardown (before the fake Discord closes).
+
+    They draw pictures in a thread (`PICTURE_WORKERS=0`) unless `env` asks for workers: a
+    worker is one more interpreter to start and warm at each start, and the storms restart
+    the bot a hundred times; the workers have their own tests (tests/bot/test_pictures.py,
+    and the processes of tests/e2e/test_hosting.py and test_process.py that ask for one)."""
     started: list[BotProcess] = []
 
     async def start(
@@ -135,7 +145,7 @@ async def launch(fake: FakeDiscord, layer_cache: Path) -> AsyncIterator[Launcher
             module,
             *args,
             cwd=cwd,
-            env={"CACHE_DIR": str(layer_cache), **env},
+            env={"CACHE_DIR": str(layer_cache), "PICTURE_WORKERS": "0", **env},
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.DEVNULL,
             stderr=asyncio.subprocess.PIPE,

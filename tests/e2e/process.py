@@ -14,6 +14,7 @@ from tests.e2e.fake_discord import FakeDiscord
 REPO = Path(__file__).resolve().parents[2]
 GAME = "cock-and-bull"
 START_TIMEOUT = 90.0  # a busy machine (the suite runs in parallel) starts it slowly; a hang fails
+POLL = 0.01  # seconds between looks at the fake's IDENTIFYs (the storms wait on a hundred starts)
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 # discord.utils.setup_logging: "[date time] [LEVEL   ] name: ..." or, in colour (a tty or
 # Docker), "date time LEVEL    name ...".
@@ -76,7 +77,7 @@ async def connected(fake: FakeDiscord, bot: BotProcess, count: int) -> None:
             raise AssertionError(f"the bot exited ({bot.proc.returncode}):\n{bot.log}")
         if asyncio.get_running_loop().time() > deadline:
             raise AssertionError(f"the bot did not connect in time:\n{bot.log}")
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(POLL)
 
 
 def process_env(fake: FakeDiscord, database: Path | str, **more: str) -> dict[str, str]:
@@ -107,4 +108,4 @@ async def on_shard(fake: FakeDiscord, bot: BotProcess, shard: list[int], times: 
             raise AssertionError(f"the bot exited ({bot.proc.returncode}):\n{bot.log}")
         if asyncio.get_running_loop().time() > deadline:
             raise AssertionError(f"shard {shard} did not connect in time:\n{bot.log}")
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(POLL)

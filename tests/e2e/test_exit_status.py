@@ -129,28 +129,51 @@ async def test_an_unexpected_failure_at_start_is_one_line_and_3(
     assert "Traceback" in str(lines[-1]["exception"])
 
 
-async def test_json_mode_failure_lines_are_json_too(
-    fake: FakeDiscord, launch: Launcher, tmp_path: Path, busy_port: int
-) -> None:
+def _json_env(fake: FakeDiscord, tmp_path: Path, **more: str) -> dict[str, str]:
+    """JSON logs, debug level, a gateway that can't be reached and no retry; `more` on top."""
     gateway = f"ws://127.0.0.1:{_closed_port()}/gateway"
-    env = process_env(
+    return process_env(
         fake,
         tmp_path / "parlour.sqlite3",
         DISCORD_GATEWAY_URL=gateway,
         CONNECT_RETRIES="0",
         LOG_FORMAT="json",
         LOG_LEVEL="DEBUG",
+        **more,
     )
-    bot = await launch(tmp_path, env)
+
+
+# In JSON mode every way to stop ends on a JSON line with its exit status: one test each,
+# so that pytest-xdist runs the four processes on several workers at once.
+async def test_json_mode_discord_out_of_reach_is_json_too(
+    fake: FakeDiscord, launch: Launcher, tmp_path: Path
+) -> None:
+    bot = await launch(tmp_path, _json_env(fake, tmp_path))
     assert await _ended(bot) == UNREACHABLE, bot.log
     last = _json_lines(bot)[-1]
     assert last["exit_status"] == 3 and "giving up" in str(last["message"])
-    busy = await launch(tmp_path, env | {"METRICS_PORT": str(busy_port)})
+
+
+async def test_json_mode_busy_metrics_port_is_json_too(
+    fake: FakeDiscord, launch: Launcher, tmp_path: Path, busy_port: int
+) -> None:
+    busy = await launch(tmp_path, _json_env(fake, tmp_path, METRICS_PORT=str(busy_port)))
     assert await _ended(busy) == BAD_SETTING, busy.log
     assert _json_lines(busy)[-1]["exit_status"] == 2
-    refused = await launch(tmp_path, env | {"DISCORD_TOKEN": "not-the-token"})
+
+
+async def test_json_mode_refused_token_is_json_too(
+    fake: FakeDiscord, launch: Launcher, tmp_path: Path
+) -> None:
+    refused = await launch(tmp_path, _json_env(fake, tmp_path, DISCORD_TOKEN="not-the-token"))
     assert await _ended(refused) == TOKEN_REFUSED, refused.log
     assert _json_lines(refused)[-1] == _json_lines(refused)[-1] | {"message": BAD_TOKEN}
-    bad = await launch(tmp_path, env | {"BOT_MOVE_DELAY": "abc"})  # before the settings
+
+
+async def test_json_mode_bad_setting_is_json_too(
+    fake: FakeDiscord, launch: Launcher, tmp_path: Path
+) -> None:
+    # Refused before the settings are read (and the log set up from them).
+    bad = await launch(tmp_path, _json_env(fake, tmp_path, BOT_MOVE_DELAY="abc"))
     assert await _ended(bad) == BAD_SETTING
     assert [line["exit_status"] for line in _json_lines(bad)] == [2]

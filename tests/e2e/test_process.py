@@ -86,6 +86,7 @@ async def test_sigkill_mid_game_then_restart_loses_nothing(
         GAME_SEED="process",
         BOT_MOVE_DELAY="0",
         LOG_LEVEL="INFO",
+        PICTURE_WORKERS="1",  # killed outright beside its bot process
     )
     first = await launch(tmp_path, env)
     await connected(fake, first, 1)
