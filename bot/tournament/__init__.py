@@ -1,0 +1,1 @@
+"""Swiss tournaments at tables: pairing, scoring, the event's lifecycle."""
