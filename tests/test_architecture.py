@@ -119,6 +119,7 @@ BOT_FLOORS: list[set[str]] = [
     {"bot.errors", "bot.storage", "bot.service", "bot.settings", "bot.season_clock"},
     {"bot.ui"},
     {"bot.table"},
+    {"bot.tournament"},
     {"bot.ops"},
     {"bot.client"},
     {"bot.__main__", "bot.catalog"},
