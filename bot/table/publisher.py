@@ -21,7 +21,7 @@ import contextlib
 import enum
 import itertools
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -115,6 +115,8 @@ class BoardPublisher:
         # token deletes it (in memory: after a restart the bot's token does).
         self._ping_senders: dict[int, tuple[int, Reply]] = {}
         self._pinging = asyncio.Semaphore(PINGS_AT_ONCE)
+        # Told of each game's end, by its id (a tournament's clock scores its tables).
+        self.game_ended: list[Callable[[int], None]] = []
 
     async def publish(
         self,
@@ -516,6 +518,7 @@ class BoardPublisher:
         """The result in the thread (a follow-up of the last click, when it has one) and on
         the lobby message."""
         self._scheduler.cancel_game(table.row.id)
+        self._tell_ended(table.row.id)
         engine = self._service.engine(table.row.game)
         presenter = self._presenters.get(table.row.game)
         result = prompt_of(table, engine, presenter)
@@ -537,6 +540,10 @@ class BoardPublisher:
             log.warning("game %s finished after its thread was deleted", table.row.id)
         await self.edit_lobby(table, result)
 
+    def _tell_ended(self, game_id: int) -> None:
+        for told in self.game_ended:
+            told(game_id)
+
     async def edit_lobby(self, table: Table, note: str) -> None:
         """Redraw the lobby message (in the channel the game was started from)."""
         if table.row.lobby_message_id is None:
@@ -555,6 +562,7 @@ class BoardPublisher:
         board keeps the last picture with `note` and no buttons, the thread and the lobby
         message say so."""
         self._scheduler.cancel_game(table.row.id)
+        self._tell_ended(table.row.id)
         await self._delete_ping(table)
         engine = self._service.engine(table.row.game)
         presenter = self._presenters.get(table.row.game)
@@ -573,6 +581,7 @@ class BoardPublisher:
         log.warning("game %s: its thread was deleted; the game ends", table.row.id)
         self._scheduler.cancel_game(table.row.id)
         await self._service.abandon(table.row.id)
+        self._tell_ended(table.row.id)
         fresh = await self._service.table(table.row.id)
         with speaking(game_language(table.row.options)):
             note = _("The game's thread was deleted, so the game ended.")
