@@ -64,6 +64,7 @@ COGS = (
     "cogs.privacy",
     "cogs.my_games",
     "cogs.seasons",
+    "cogs.tournaments",
 )
 # What the bot hears: servers, channels and threads, and messages deleted (a board or a
 # thread a moderator removes). Not typing, reactions, voice, invites and the rest: every

@@ -140,8 +140,9 @@ class TournamentClock:
                 if game.row.thread_id is not None and game.row.state is not None:
                     continue  # seated and shown: the table runtime plays it
             game = await self.service.seat(event, table)
-            if self.desk is not None:
-                await self.desk.open_table(event, table, game)
+            seated = await self.storage.table_of_game(game.row.id)  # with its ready window
+            if self.desk is not None and seated is not None:
+                await self.desk.open_table(event, seated, game)
 
     async def _post_final(self, event: TournamentRow) -> None:
         assert self.desk is not None

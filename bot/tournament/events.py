@@ -307,6 +307,26 @@ class TournamentService:
                 handed.append(played)
         return handed
 
+    async def stand_in(self, event: TournamentRow, member: int) -> list[Played]:
+        """The AI takes `member`'s seat at their table in play this round (dropped by an
+        organiser); the hand-over made, if any."""
+        handed = []
+        for table in await self.storage.round_tables(event.id, event.round):
+            if member not in table.members or table.game_id is None or table.result_done:
+                continue
+            game = await self.games.table(table.game_id)
+            if game.row.status == ACTIVE and member not in game.ai_seats:
+                handed.append(
+                    await self.games.seat_action(
+                        table.game_id,
+                        game.row.host_id,
+                        HAND_TO_AI,
+                        manager=True,
+                        seat=PlayerId(member),
+                    )
+                )
+        return handed
+
     async def collect(self, event: TournamentRow) -> list[TableRow]:
         """Store the places of the current round's tables whose games have ended: the
         tables stored now."""

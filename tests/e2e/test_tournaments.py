@@ -1,0 +1,171 @@
+"""Tournaments end to end through the fake Discord: an admin creates a Cock & Bull event,
+four members join on its card, it starts at its time, each round's tables get a thread
+with their members pinged and a board, the games are played by clicks, the second round
+pairs nobody twice, and the final standings are posted once; bad input is refused
+privately and changes nothing."""
+
+from __future__ import annotations
+
+import copy
+import time
+
+import discord
+import pytest
+
+from bot.client import ParlourBot
+from tests.e2e.conftest import ParlourFactory
+from tests.e2e.driver import boards_in, eventually, play_to_the_end
+from tests.e2e.fake_discord import JSON, FakeDiscord, FakeMessage
+
+WORDS = {
+    "en": {
+        "not admin": "Only members who can manage the server can create or manage a tournament.",
+        "sizes": "Cock & Bull is played at tables of 2.",
+        "join": "Join",
+        "leave": "Leave",
+        "in already": "You are in this tournament already.",
+        "busy": "This channel has a tournament already: one at a time per channel.",
+        "no leaving": "The tournament has started: you can no longer leave it.",
+        "final": "final standings",
+    },
+    "es": {
+        "not admin": ("Solo quien puede gestionar el servidor puede crear o gestionar un torneo."),
+        "sizes": "Cock & Bull se juega en mesas de 2.",
+        "join": "Unirme",
+        "leave": "Salir",
+        "in already": "Ya estás en este torneo.",
+        "busy": "Este canal ya tiene un torneo: uno cada vez por canal.",
+        "no leaving": "El torneo ha empezado: ya no puedes salir de él.",
+        "final": "clasificación final",
+    },
+}
+
+
+async def answer(
+    fake: FakeDiscord, member: JSON, sub: str, *, checked: bool = True, **options: object
+) -> FakeMessage:
+    rec = await fake.slash(member, "tournament", sub, options=options, checked=checked)
+    message = (await rec.response()).message
+    assert message is not None
+    return message
+
+
+async def click(
+    fake: FakeDiscord, member: JSON, card: FakeMessage, label: str
+) -> FakeMessage | None:
+    return (await (await fake.click(member, card, label=label)).response()).message
+
+
+async def start_now(parlour: ParlourBot) -> None:
+    """The event's start moved to now (as if its time had come), and the clock looks."""
+    storage = parlour.service.storage
+    async with storage._transaction() as db:
+        await db.execute("UPDATE tournaments SET starts_at = ?", time.time() - 1)
+    await parlour.tournaments.tick()
+
+
+def table_threads(fake: FakeDiscord) -> list[JSON]:
+    return [t for t in fake.threads if "#1" in t["name"]]
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+async def test_a_cock_and_bull_event_from_its_card_to_its_final_standings(
+    fake: FakeDiscord, start_parlour: ParlourFactory, language: str
+) -> None:
+    parlour = await start_parlour()
+    storage = parlour.service.storage
+    words = WORDS[language]
+    locale = "es-ES" if language == "es" else "en-US"
+    ana = fake.make_user("Ana", locale)
+    leo, eve, mia = (fake.make_user(n, locale) for n in ("Leo", "Eve", "Mia"))
+    fake.grant(ana, discord.Permissions(manage_guild=True))
+    create = {"game": "cock_and_bull", "rounds": 2, "starts_in": "30"}
+
+    # Refused privately, changing nothing.
+    refused = await answer(fake, leo, "create", **create)
+    assert refused.ephemeral and refused.content == words["not admin"]
+    sized = await answer(fake, ana, "create", **create | {"table_size": 3})
+    assert sized.ephemeral and sized.content == words["sizes"]
+    # rounds:1 from a client holding no range (Discord's own refuses it before sending)
+    one = await answer(fake, ana, "create", checked=False, **create | {"rounds": 1})
+    assert one.ephemeral
+    for bad in ({"starts_in": "someday"}, {"starts_in": "2001-01-01 10:00"}):
+        assert (await answer(fake, ana, "create", **create | bad)).ephemeral, bad
+    assert await storage.table_rows("tournaments") == []
+
+    card = await answer(fake, ana, "create", **create)
+    assert not card.ephemeral and card.embeds
+    players = [ana, leo, eve, mia]
+    for member in players:
+        redrawn = await click(fake, member, card, words["join"])  # the click redraws the card
+        assert redrawn is not None and not redrawn.ephemeral
+        assert f"<@{member['id']}>" in str(redrawn.embeds[0]["fields"])
+        card = redrawn
+    twice = await click(fake, leo, card, words["join"])
+    assert twice is not None and twice.ephemeral and twice.content == words["in already"]
+    again = await answer(fake, ana, "create", **create)
+    assert again.ephemeral and again.content == words["busy"]
+    assert len(await storage.table_rows("tournaments")) == 1
+    # A forged click: the card's Join, sent on another message of another server's event id.
+    join = next(b for b in card.buttons if b["label"] == words["join"])
+    forged_id = join["custom_id"].replace("tn1:1:", "tn1:99:")
+    forged = FakeMessage(copy.deepcopy(refused.data), [])
+    forged.data["components"] = [{"type": 1, "components": [join | {"custom_id": forged_id}]}]
+    reply = await (await fake.click(leo, refused, custom_id=forged_id, seen=forged)).response()
+    assert reply.message is not None and reply.message.ephemeral
+
+    await start_now(parlour)
+    await fake.wait_for(lambda: len(table_threads(fake)) == 2 or None)
+    refused_leave = await click(fake, mia, card, words["leave"])
+    assert refused_leave is None or refused_leave.ephemeral  # no Leave once started
+
+    by_id = {int(p["id"]): p for p in players}
+    met: list[frozenset[int]] = []
+    for number in (1, 2):
+        await eventually(lambda n=number: _seated(parlour, n))
+        tables = await storage.round_tables(1, number)
+        assert len(tables) == 2
+        for table in tables:
+            met.append(frozenset(table.members))
+            game = await parlour.service.table(table.game_id)  # type: ignore[arg-type]
+            thread = game.row.thread_id
+            assert thread is not None
+            board = await fake.wait_for(lambda t=thread: (boards_in(fake, t) or [None])[-1])
+            ping = fake.messages(thread)[0]
+            assert all(f"<@{m}>" in ping.content for m in table.members)
+            await play_to_the_end(fake, [by_id[m] for m in table.members], board)
+        if number == 1:
+            await eventually(lambda: _round_is(storage, 2))
+    assert len(set(met)) == 4  # nobody met anyone twice
+
+    final = await fake.wait_for(
+        lambda: fake.latest_message(
+            card.channel_id, lambda m: bool(m.embeds) and words["final"] in m.embeds[0]["title"]
+        )
+    )
+    assert "🥇" in (final.embeds[0]["description"] or "")
+    await parlour.tournaments.tick()
+    finals = [
+        m
+        for m in fake.messages(card.channel_id)
+        if m.embeds and words["final"] in m.embeds[0]["title"]
+    ]
+    assert len(finals) == 1  # posted once, however often the clock looks
+    (event,) = await storage.table_rows("tournaments")
+    assert event["state"] == "finished" and event["final_done"] == 1
+
+
+async def _seated(parlour: ParlourBot, number: int) -> bool:
+    """Every table of round `number` is seated, with its thread."""
+    tables = await parlour.service.storage.round_tables(1, number)
+    for table in tables:
+        if table.game_id is None:
+            return False
+        if (await parlour.service.table(table.game_id)).row.thread_id is None:
+            return False
+    return bool(tables)
+
+
+async def _round_is(storage: object, number: int) -> bool:
+    event = await storage.tournament(1)  # type: ignore[attr-defined]
+    return bool(event is not None and event.round == number)
