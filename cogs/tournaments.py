@@ -22,8 +22,8 @@ from discord.ext import commands
 
 from bot.client import Interaction, ParlourBot
 from bot.errors import UserError
-from bot.language.i18n import GAME_LANGUAGE, N_, _, current, game_language, speaking
-from bot.language.wording import decimal
+from bot.language.i18n import GAME_LANGUAGE, N_, _, current, game_language, ngettext, speaking
+from bot.language.wording import decimal, number
 from bot.service import Played, Table
 from bot.storage.tournaments import (
     CANCELLED,
@@ -80,14 +80,14 @@ def points(value: float) -> str:
 def standing_lines(lines: list[Standing], top: int | None = None) -> list[str]:
     """The standings as text: "**1.** <@1> — **20** pts · Buchholz 10 · 2 played"."""
     shown = lines if top is None else lines[:top]
-    text = _("**{rank}.** {member} — **{points}** pts · Buchholz {buchholz} · {played} played")
+    text = _("**{rank}.** {member} — **{points}** pts · Buchholz {buchholz} · {played}")
     return [
         text.format(
             rank=s.rank,
             member=f"<@{s.member_id}>",
             points=points(s.points),
             buchholz=points(s.buchholz),
-            played=s.played,
+            played=ngettext("{n} played", "{n} played", s.played).format(n=number(s.played)),
         )
         for s in shown
     ]
