@@ -105,6 +105,14 @@ ABOUT = {
         "`python -m bench.seasons --database postgresql://…`: the same on PostgreSQL (a "
         "schema of its own), the server on the same machine.",
     ),
+    "pairing": (
+        "Tournament pairing",
+        "`python -m bench.pairing`: an event of 1,000 entrants over five rounds at tables of six "
+        "and of two, each table's places drawn from a seed; every round dealt twenty times "
+        "from the standings and every earlier table (`bot.tournament.pairing.deal_round`, as "
+        "the bot deals it), and the standings before it computed once. Repeat meetings are "
+        "the pairs seated together again over the event.",
+    ),
     "render": (
         "Board pictures",
         "`python -m bench.render`: each presenter's `render_png` (drawing and PNG encoding) "

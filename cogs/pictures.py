@@ -18,7 +18,7 @@ from images.words import Translations, use_translations
 
 log = logging.getLogger(__name__)
 
-TRANSLATIONS = Translations(i18n._, i18n.ngettext, i18n.pgettext, i18n.current)
+TRANSLATIONS = Translations(i18n._, i18n.ngettext, i18n.pgettext, i18n.current, i18n.speaking)
 
 
 async def setup(bot: ParlourBot) -> None:

@@ -7,12 +7,14 @@ marked for the catalog like the bot's own. Pictures are drawn where the game's l
 spoken (a worker thread inherits it), so a Spanish game's board is drawn in Spanish. Until
 the bot installs its functions (a renderer tested or benchmarked alone) the words are the
 English msgids. A static layer holding words is cached per language: it takes `language()`
-as an argument.
+as an argument. A picture worded in a language of its own (not the one being spoken) is drawn
+inside `in_language`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 
 from babel.lists import format_list
@@ -29,6 +31,7 @@ class Translations:
     ngettext: Callable[[str, str, int], str]
     pgettext: Callable[[str, str], str]
     language: Callable[[], str]
+    speaking: Callable[[str], AbstractContextManager[object]] = lambda _language: nullcontext()
 
 
 _ENGLISH = Translations(
@@ -49,6 +52,12 @@ def use_translations(translations: Translations | None) -> None:
 def language() -> str:
     """The language pictures are being worded in: part of a cached layer's key."""
     return _installed.language()
+
+
+def in_language(spoken: str) -> AbstractContextManager[object]:
+    """Word pictures in `spoken` within this block (English until the bot's catalogs are
+    installed)."""
+    return _installed.speaking(spoken)
 
 
 def _(message: str) -> str:

@@ -14,7 +14,8 @@ scored"):
 4. **Deal**: the order cut into tables, the leaders at table 1; then seats are swapped
    between neighbouring tables wherever that seats fewer pairs who met before. At tables of
    two, pairs are first sought top down with backtracking (each player with the next one in
-   the order they have not met), which finds a round without a repeat whenever there is one.
+   the order they have not met), which finds a round without a repeat whenever there is one
+   (within `SEARCH_BUDGET`).
 """
 
 from __future__ import annotations
@@ -237,12 +238,16 @@ def cut_repeats(tables: list[list[int]], met: Meetings, rank: Mapping[int, int])
     while pending:
         upper = heapq.heappop(pending)
         waiting.discard(upper)
+        if not (cost[upper] or cost[upper + 1]):
+            continue  # no repeat at either: no swap can cut one
         swap = best_swap(tables[upper], tables[upper + 1], met, rank)
         if swap is None:
             continue
         a, b = swap
         tables[upper][tables[upper].index(a)] = b
         tables[upper + 1][tables[upper + 1].index(b)] = a
+        cost[upper] = repeats([tables[upper]], met)
+        cost[upper + 1] = repeats([tables[upper + 1]], met)
         for n in (upper - 1, upper, upper + 1):
             if 0 <= n < len(tables) - 1 and n not in waiting:
                 waiting.add(n)

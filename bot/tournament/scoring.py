@@ -91,6 +91,7 @@ def standings(
     points: dict[int, float] = defaultdict(float)
     played: dict[int, int] = defaultdict(int)
     opponents: dict[int, list[int]] = defaultdict(list)
+    tables_of: dict[int, list[TableResult]] = defaultdict(list)
     scored_in: dict[int, list[float]] = defaultdict(list)  # round → every seat's points
     for result in results:
         scored = table_points(result.places)
@@ -99,6 +100,7 @@ def standings(
             points[member] += gained
             played[member] += 1
             opponents[member] += [m for m in result.places if m != member]
+            tables_of[member].append(result)
     for number, members in byes.items():
         bye = average(scored_in[number])  # `bye_points`, from the points added up above
         for member in members:
@@ -113,7 +115,7 @@ def standings(
     ordered: list[int] = []
     for _level, tied in groupby(sorted(entrants, key=level), key=level):
         group = list(tied)
-        wins = head_to_head(group, results)
+        wins = head_to_head(group, tables_of)
         missing = float("-inf")
         group.sort(key=lambda m: (-wins[m], -ratings.get(m, missing), drawn[m]))
         ordered += group
@@ -123,13 +125,17 @@ def standings(
     ]
 
 
-def head_to_head(group: Sequence[int], results: Sequence[TableResult]) -> dict[int, int]:
-    """For each of `group`, how often they placed above another of the group at a table."""
-    wins = dict.fromkeys(group, 0)
+def head_to_head(
+    group: Sequence[int], tables_of: Mapping[int, Sequence[TableResult]]
+) -> dict[int, int]:
+    """For each of `group`, how often they placed above another of the group at a table
+    (`tables_of`: the tables each played)."""
     if len(group) < 2:
-        return wins
-    for result in results:
-        there = [(place, m) for m, place in result.places.items() if m in wins]
-        for place, member in there:
-            wins[member] += sum(1 for other, _m in there if place < other)
+        return dict.fromkeys(group, 0)
+    tied = set(group)
+    wins = dict.fromkeys(group, 0)
+    for member in group:
+        for result in tables_of.get(member, ()):
+            mine = result.places[member]
+            wins[member] += sum(1 for m, p in result.places.items() if m in tied and p > mine)
     return wins

@@ -21,6 +21,7 @@ from PIL import Image
 
 from bot.language.i18n import speaking
 from bot.table.presenter import Presenter
+from bot.tournament.scoring import Standing
 from cogs.cock_and_bull import CockAndBullPresenter
 from cogs.hold_your_horses import HoldYourHorsesPresenter
 from cogs.horse_collar import HorseCollarPresenter
@@ -30,8 +31,9 @@ from cogs.winners_circle import WinnersCirclePresenter
 from images import cock_and_bull, hold_your_horses, horse_collar, winners_circle
 from images.hold_your_horses import render_finished_png
 from images.risk import render_zoom, territory_name
+from images.tournament_standings import render_standings
 from images.winners_circle import render_payout_png
-from images.words import use_translations
+from images.words import language, use_translations
 from rules.core import setup_rng, step_rng
 from rules.registry import ENGINES
 from rules.risk.map import CONTINENTS
@@ -95,6 +97,16 @@ def payout() -> bytes:
     return render_payout_png(payout_state(), NAMES)
 
 
+def tournament_standings() -> bytes:
+    """A tournament's standings of 40 entrants (the top drawn), one with a long name."""
+    names = {1: "Bartholomew Fitzgerald-Montgomery"}
+    rows = [
+        (Standing(m, m, 40 - m / 2, 100 - m / 3, 3), names.get(m, f"Player {m}"))
+        for m in range(1, 41)
+    ]
+    return render_standings(rows, title="Spring Cup — standings", language=language())
+
+
 PICTURES: dict[str, Callable[[], bytes]] = {
     "Cock & Bull": board(CockAndBullPresenter(), 2, 30),
     "Hold Your Horses": board(HoldYourHorsesPresenter(), 3, 40),
@@ -103,6 +115,7 @@ PICTURES: dict[str, Callable[[], bytes]] = {
     "Winner's Circle, a race paid out": payout,
     "Horse Collar": board(HorseCollarPresenter(), 2, 6),
     "Risk": board(RiskPresenter(), 3, 300),
+    "Tournament standings": tournament_standings,
 }
 
 
