@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
 import time
 
@@ -22,8 +23,7 @@ from discord.ext import commands
 
 from bot.client import Interaction, ParlourBot
 from bot.errors import UserError
-from bot.language.i18n import GAME_LANGUAGE, N_, _, current, game_language, ngettext, speaking
-from bot.language.wording import decimal, number
+from bot.language.i18n import GAME_LANGUAGE, N_, _, current, game_language, speaking
 from bot.service import Played, Table
 from bot.storage.tournaments import (
     CANCELLED,
@@ -38,17 +38,20 @@ from bot.storage.tournaments import (
 from bot.table.lobby import THREAD_ARCHIVE_MINUTES, check_permissions
 from bot.tournament.events import DEFAULT_TABLE_SIZE, READY_WINDOW, Plan, TournamentService
 from bot.tournament.scoring import Standing
+from bot.tournament.standings_text import named, standings_alt, standings_text
 from bot.tournament.timing import BadStart, parse_start
 from bot.ui.components import ParlourButton
 from bot.ui.custom_ids import TournamentId
 from bot.ui.replies import Reply
 from cogs.options import guild_id
 from cogs.scoreboard import GAME_CHOICES
+from images.tournament_standings import render_standings
 
 log = logging.getLogger(__name__)
 
 CARD_EVERY = 5.0  # seconds between the clock's edits of one event's card, at least
-CARD_TOP = 10  # standings lines on the card
+CARD_TOP = 10  # standings lines on the card (the picture shows more)
+PICTURE = "standings.png"
 MENTIONS_PER_MESSAGE = 40  # a check-in ping's mentions per message (2,000 characters)
 MAX_ID = 2**63 - 1
 NOT_ADMIN = N_("Only members who can manage the server can create or manage a tournament.")
@@ -70,27 +73,6 @@ def require_admin(interaction: Interaction) -> None:
     """Refuse a member without Manage Server (an admin command)."""
     if not interaction.permissions.manage_guild:
         raise UserError(_(NOT_ADMIN))
-
-
-def points(value: float) -> str:
-    """Tournament points as shown: one decimal at most."""
-    return decimal(value, "0.#")
-
-
-def standing_lines(lines: list[Standing], top: int | None = None) -> list[str]:
-    """The standings as text: "**1.** <@1> — **20** pts · Buchholz 10 · 2 played"."""
-    shown = lines if top is None else lines[:top]
-    text = _("**{rank}.** {member} — **{points}** pts · Buchholz {buchholz} · {played}")
-    return [
-        text.format(
-            rank=s.rank,
-            member=f"<@{s.member_id}>",
-            points=points(s.points),
-            buchholz=points(s.buchholz),
-            played=ngettext("{n} played", "{n} played", s.played).format(n=number(s.played)),
-        )
-        for s in shown
-    ]
 
 
 def stamp(moment: float) -> str:
@@ -166,7 +148,7 @@ class Tournaments(commands.Cog):
             plan, guild_id=guild, channel_id=interaction.channel.id, host_id=interaction.user.id
         )
         with speaking(language):
-            embed, view = await self._card(event)
+            embed, view, _files = await self._card(event)  # no standings before the start
         message_id = await Reply.of(interaction).send(embed=embed, view=view)
         if message_id is not None:
             await self.bot.storage.set_card(event.id, message_id)
@@ -179,7 +161,8 @@ class Tournaments(commands.Cog):
         event = await self.bot.storage.guild_tournament(guild_id(interaction))
         if event is None:
             raise UserError(_("This server has no tournaments yet."))
-        embed, _view = await self._card(event)
+        embed, _view, _files = await self._card(event)
+        embed.set_image(url=None)  # the picture stays on the card
         if event.card_message_id is not None:
             link = (
                 f"https://discord.com/channels/{event.guild_id}/{event.channel_id}/"
@@ -195,11 +178,9 @@ class Tournaments(commands.Cog):
     ) -> None:
         """A tournament's standings, for you alone."""
         event = await self._event(interaction, id, admin=False)
-        lines = await self.service.standings(event)
-        embed = discord.Embed(title=self._title(event))
-        text = "\n".join(standing_lines(lines))
-        embed.description = text[:4000] or _("Nobody has played yet.")
-        await Reply.of(interaction).private(embed=embed)
+        rows = await self._rows(event)
+        embed = discord.Embed(title=self._title(event), description=standings_text(rows))
+        await Reply.of(interaction).private(embed=embed, files=await self._picture(embed, rows))
 
     # --- managing ----------------------------------------------------------------------------
 
@@ -275,8 +256,31 @@ class Tournaments(commands.Cog):
         game = self.bot.presenters.get(event.game).title
         return _("🏆 Tournament #{id}: {game}").format(id=event.id, game=game)
 
-    async def _card(self, event: TournamentRow) -> tuple[discord.Embed, discord.ui.View | None]:
-        """The card's embed (what, when, who, how it stands) and its buttons."""
+    async def _rows(
+        self, event: TournamentRow, entrants: list[EntrantRow] | None = None
+    ) -> list[tuple[Standing, str]]:
+        """The standings with each entrant's name, leader first."""
+        entrants = entrants if entrants is not None else await self.bot.storage.entrants(event.id)
+        lines = await self.service.standings(event, entrants)
+        return named(lines, {e.member_id: e.name for e in entrants})
+
+    async def _picture(
+        self, embed: discord.Embed, rows: list[tuple[Standing, str]]
+    ) -> list[discord.File]:
+        """The standings as a picture under `embed`, with its alt text (none without rows)."""
+        if not rows:
+            return []
+        title = embed.title or ""
+        picture = await asyncio.to_thread(render_standings, rows, title=title, language=current())
+        embed.set_image(url=f"attachment://{PICTURE}")
+        alt = standings_alt(title, rows)
+        return [discord.File(io.BytesIO(picture), filename=PICTURE, description=alt)]
+
+    async def _card(
+        self, event: TournamentRow
+    ) -> tuple[discord.Embed, discord.ui.View | None, list[discord.File]]:
+        """The card's embed (what, when, who, how it stands), its buttons and its standings
+        picture (once a round has results)."""
         entrants = await self.bot.storage.entrants(event.id)
         playing = [e for e in entrants if e.status == IN]
         now = time.time()
@@ -308,12 +312,14 @@ class Tournaments(commands.Cog):
             value=_mention_list(playing) or _("Nobody yet: click **Join**."),
             inline=False,
         )
+        files: list[discord.File] = []
         if event.state in (RUNNING, FINISHED) and event.round > 0:
-            lines = await self.service.standings(event, entrants)
-            if any(s.played for s in lines):
-                text = "\n".join(standing_lines(lines, CARD_TOP))
+            rows = await self._rows(event, entrants)
+            if any(s.played for s, _name in rows):
+                text = standings_text(rows, top=CARD_TOP)
                 embed.add_field(name=_("Standings"), value=text[:1024], inline=False)
-        return embed, self._view(event, now)
+                files = await self._picture(embed, rows)
+        return embed, self._view(event, now), files
 
     def _view(self, event: TournamentRow, now: float) -> discord.ui.View | None:
         if not event.late_join_open:
@@ -355,8 +361,8 @@ class Tournaments(commands.Cog):
             await reply.private(_("Done: the tournament's card shows it shortly."))
             return
         with speaking(game_language(event.options)):  # the card is public
-            embed, view = await self._card(event)
-        if await reply.update(embed=embed, view=view):
+            embed, view, files = await self._card(event)
+        if await reply.update(embed=embed, view=view, attachments=files):
             await self.bot.storage.card_shown(event.id, event.revision)
         else:
             self.bot.tournaments.wake()
@@ -375,10 +381,10 @@ class Tournaments(commands.Cog):
             return
         self._edited[event.id] = time.monotonic()
         with speaking(game_language(event.options)):
-            embed, view = await self._card(event)
+            embed, view, files = await self._card(event)
         card = self._channel(event).get_partial_message(event.card_message_id)
         try:
-            await card.edit(embed=embed, view=view)
+            await card.edit(embed=embed, view=view, attachments=files)
         except discord.NotFound:
             log.info("tournament %d: its card is gone", event.id)
         await self.bot.storage.card_shown(event.id, event.revision)
@@ -455,19 +461,20 @@ class Tournaments(commands.Cog):
 
     async def post_final(self, event: TournamentRow, tried_before: bool) -> int | None:
         """The final standings, with the podium, in the event's channel."""
-        lines = await self.service.standings(event)
+        rows = await self._rows(event)
         with speaking(game_language(event.options)):
             title = _("🏁 {title}: final standings").format(title=self._title(event))
             medals = ("🥇", "🥈", "🥉")
-            podium = " ".join(f"{m} <@{s.member_id}>" for m, s in zip(medals, lines, strict=False))
+            podium = " ".join(
+                f"{m} <@{s.member_id}>" for m, (s, _n) in zip(medals, rows, strict=False)
+            )
             embed = discord.Embed(title=title, description=podium or None)
-            text = "\n".join(standing_lines(lines))
-            if text:
-                embed.add_field(name=_("Standings"), value=text[:1024], inline=False)
+            embed.add_field(name=_("Standings"), value=standings_text(rows)[:1024], inline=False)
+            files = await self._picture(embed, rows)
         if tried_before and (posted := await self._posted(event, title)):
             return posted
         try:
-            message = await self._channel(event).send(embed=embed)
+            message = await self._channel(event).send(embed=embed, files=files)
         except discord.HTTPException:
             log.warning("tournament %d: its final standings could not be posted", event.id)
             return None

@@ -139,6 +139,17 @@ async def test_a_cock_and_bull_event_from_its_card_to_its_final_standings(
         )
     )
     assert "🥇" in (final.embeds[0]["description"] or "")
+    (picture,) = [a for a in final.attachments if a.filename == "standings.png"]
+    assert picture.data.startswith(b"\x89PNG") and "Max" not in picture.description
+    assert all(p["username"] in picture.description for p in players)
+    # The card shows the final standings too, with the picture (edited by the clock).
+    shown = await fake.wait_for(
+        lambda: fake.latest_message(
+            card.channel_id, lambda m: m.id == card.id and bool(m.attachments) or None
+        )
+    )
+    assert any(f["name"] == "Standings" for f in shown.embeds[0]["fields"])
+    assert not shown.buttons  # no joining a finished event
     await parlour.tournaments.tick()
     finals = [
         m
