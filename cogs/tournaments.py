@@ -37,6 +37,7 @@ from bot.storage.tournaments import (
 )
 from bot.table.lobby import THREAD_ARCHIVE_MINUTES, check_permissions
 from bot.tournament.events import DEFAULT_TABLE_SIZE, READY_WINDOW, Plan, TournamentService
+from bot.tournament.house_rules import MAX_TEXT, parse_house_rules
 from bot.tournament.scoring import Standing
 from bot.tournament.standings_text import named, standings_alt, standings_text
 from bot.tournament.timing import BadStart, parse_start
@@ -109,6 +110,7 @@ class Tournaments(commands.Cog):
         checkin="Minutes before the start that check-in opens (0: no check-in)",
         rated="Whether its games move ratings",
         ready="Minutes a seated player has to make a first move before the AI plays",
+        house_rules="The game's house rules as name=value pairs, e.g. races=2 track=short",
     )
     @app_commands.choices(game=GAME_CHOICES)
     async def create(
@@ -121,6 +123,7 @@ class Tournaments(commands.Cog):
         checkin: app_commands.Range[int, 0, 1440] = 0,
         rated: bool = True,
         ready: app_commands.Range[int, 1, 60] = int(READY_WINDOW // 60),
+        house_rules: app_commands.Range[str, 0, MAX_TEXT] = "",
     ) -> None:
         """Open a tournament's sign-up in this channel (Manage Server)."""
         require_admin(interaction)
@@ -133,6 +136,7 @@ class Tournaments(commands.Cog):
             starts_at = parse_start(starts_in, now)
         except BadStart as e:
             raise UserError(_(BAD_START[str(e)]).format(start=starts_in[:40])) from None
+        rules = parse_house_rules(house_rules, self.bot.service.engine(game).options)
         language = await self.bot.storage.guild_language(guild) or current()
         plan = Plan(
             game=game,
@@ -142,7 +146,7 @@ class Tournaments(commands.Cog):
             checkin_at=starts_at - checkin * 60 if checkin else None,
             ready_window=ready * 60.0,
             rated=rated,
-            options={GAME_LANGUAGE: language},
+            options={**rules, GAME_LANGUAGE: language},
         )
         event = await self.service.create(
             plan, guild_id=guild, channel_id=interaction.channel.id, host_id=interaction.user.id
@@ -291,6 +295,14 @@ class Tournaments(commands.Cog):
                 rated=_("rated") if event.rated else _("unrated"),
             )
         ]
+        declared = {o.name: o for o in self.bot.service.engine(event.game).options}
+        rules = [
+            f"{_(declared[name].title)}: {_(declared[name].word(value))}"
+            for name, value in event.options.items()
+            if name in declared
+        ]
+        if rules:
+            facts.append(_("House rules: {rules}").format(rules=" · ".join(rules)))
         if event.state == SIGNUP:
             facts.append(_("Starts {when}").format(when=stamp(event.starts_at)))
             if event.checkin_at is not None:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.errors import UserError
+from bot.errors import UserError, refused
 from bot.language.i18n import _
 from bot.service import GameService, Played, Table
 from bot.storage import ABANDONED, ACTIVE, CANCELLED, FINISHED, LOBBY
@@ -111,7 +111,7 @@ class TournamentService:
         try:
             self.games.engine(plan.game).validate_options(plan.options)
         except IllegalAction as e:
-            raise UserError(str(e)) from e
+            raise refused(e) from e
 
     async def create(
         self, plan: Plan, *, guild_id: int, channel_id: int, host_id: int

@@ -16,6 +16,7 @@ from bot.storage import ACTIVE, FINISHED, Storage, open_storage
 from bot.storage.tournaments import WITHDRAWN, TournamentRow
 from bot.tournament.clock import TournamentClock
 from bot.tournament.events import Plan, TournamentService
+from bot.tournament.house_rules import parse_house_rules
 from rules.core import PlayerId
 from rules.registry import ENGINES
 
@@ -247,3 +248,17 @@ async def test_paused_events_wait_for_next_round_and_bad_plans_are_refused(
     busy = Plan("cock_and_bull", 3, 2, clock.now + 60, None, 300.0, True, {})
     with pytest.raises(UserError, match="one at a time"):
         await service.service.create(busy, guild_id=GUILD, channel_id=CHANNEL, host_id=HOST)
+
+
+def test_house_rules_are_read_against_the_games_declaration() -> None:
+    declared = ENGINES["hold_your_horses"].options
+    assert parse_house_rules("races=2 track=short", declared) == {"races": 2, "track": "short"}
+    assert parse_house_rules("", declared) == {}
+    for bad, words in (
+        ("races=99", "Races"),
+        ("laps=3", "not a house rule"),
+        ("races", "not a house rule"),
+        ("track=moon", "Track"),
+    ):
+        with pytest.raises(UserError, match=words):
+            parse_house_rules(bad, declared)

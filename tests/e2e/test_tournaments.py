@@ -145,7 +145,7 @@ async def test_a_cock_and_bull_event_from_its_card_to_its_final_standings(
     # The card shows the final standings too, with the picture (edited by the clock).
     shown = await fake.wait_for(
         lambda: fake.latest_message(
-            card.channel_id, lambda m: m.id == card.id and bool(m.attachments) or None
+            card.channel_id, lambda m: (m.id == card.id and bool(m.attachments)) or None
         )
     )
     assert any(f["name"] == "Standings" for f in shown.embeds[0]["fields"])
