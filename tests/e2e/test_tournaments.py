@@ -14,7 +14,18 @@ import pytest
 
 from bot.client import ParlourBot
 from tests.e2e.conftest import ParlourFactory
-from tests.e2e.driver import boards_in, eventually, play_to_the_end
+from tests.e2e.driver import (
+    boards_in,
+    eventually,
+    first_offered,
+    is_result,
+    move_number,
+    newest_board,
+    offered,
+    play_one_move,
+    play_to_the_end,
+    player_to_act,
+)
 from tests.e2e.fake_discord import JSON, FakeDiscord, FakeMessage
 
 WORDS = {
@@ -175,3 +186,159 @@ async def _seated(parlour: ParlourBot, number: int) -> bool:
 async def _round_is(storage: object, number: int) -> bool:
     event = await storage.tournament(1)  # type: ignore[attr-defined]
     return bool(event is not None and event.round == number)
+
+
+# --- Hold Your Horses: check-in, an absent entrant, a restart ----------------------------------
+
+HYH_ROLL = ("Roll for a scratch", "Roll")
+
+
+async def move_times(parlour: ParlourBot, column: str) -> None:
+    """An event's `column` time (its check-in or start) moved to now, and the clock looks."""
+    async with parlour.service.storage._transaction() as db:
+        await db.execute(f"UPDATE tournaments SET {column} = ?", time.time() - 1)
+    await parlour.tournaments.tick()
+
+
+async def play_table(
+    fake: FakeDiscord, parlour: ParlourBot, thread: int, present: list[JSON], absent: JSON | None
+) -> None:
+    """Play a table's game by clicks to its end; when only `absent` is to act, their ready
+    window is made to end (as if its minutes had passed), so the AI takes their seat."""
+    board = await fake.wait_for(lambda: (boards_in(fake, thread) or [None])[-1])
+    storage = parlour.service.storage
+    while True:
+
+        def ready(board: FakeMessage = board) -> str | None:
+            up = newest_board(fake, board)
+            if fake.latest_message(thread, is_result) is not None:
+                return "over"
+            if first_offered(up, HYH_ROLL) and player_to_act(up, present) is not None:
+                return "present"
+            if absent is not None and player_to_act(up, [absent]) is not None:
+                return "absent"
+            return None
+
+        state = await fake.wait_for(ready)
+        if state == "over":
+            return
+        up = newest_board(fake, board)
+        if state == "present":
+            board = await play_one_move(fake, present, up, HYH_ROLL)
+            continue
+        step = move_number(up)
+        async with storage._transaction() as db:
+            await db.execute(
+                "UPDATE tournament_tables SET ready_at = ? WHERE game_id IN"
+                " (SELECT id FROM games WHERE thread_id = ?)",
+                time.time() - 1,
+                thread,
+            )
+        await parlour.tournaments.tick()
+        await fake.wait_for(
+            lambda board=board, step=step: (
+                fake.latest_message(thread, is_result) is not None
+                or move_number(newest_board(fake, board)) > step
+                or None
+            )
+        )
+
+
+async def play_round(
+    fake: FakeDiscord, parlour: ParlourBot, number: int, people: dict[int, JSON], absent: JSON
+) -> None:
+    await eventually(lambda: _seated(parlour, number))
+    for table in await parlour.service.storage.round_tables(1, number):
+        game = await parlour.service.table(table.game_id)  # type: ignore[arg-type]
+        assert game.row.thread_id is not None
+        present = [people[m] for m in table.members if m != int(absent["id"])]
+        missing = absent if int(absent["id"]) in table.members else None
+        await play_table(fake, parlour, game.row.thread_id, present, missing)
+
+
+async def test_check_in_an_absent_entrant_and_a_restart_in_a_hold_your_horses_event(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    parlour = await start_parlour()
+    storage = parlour.service.storage
+    max_ = fake.make_user("Max")
+    fake.grant(max_, discord.Permissions(manage_guild=True))
+    names = ("Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Zoe")
+    members = [fake.make_user(n) for n in names]
+    people = {int(m["id"]): m for m in members}
+    ana, zoe = members[0], members[-1]
+    card = await answer(
+        fake,
+        max_,
+        "create",
+        game="hold_your_horses",
+        rounds=2,
+        table_size=4,
+        starts_in="30",
+        checkin=10,
+        house_rules="races=1 track=short",
+    )
+    assert "Races: 1" in card.embeds[0]["description"]
+    for member in members:
+        card = await click(fake, member, card, "Join") or card
+
+    # Check-in opens: everyone is pinged once, the card gets its button; Zoe never checks in.
+    await move_times(parlour, "checkin_at")
+    ping = await fake.wait_for(
+        lambda: fake.latest_message(card.channel_id, lambda m: "Check-in" in m.content)
+    )
+    assert all(f"<@{m['id']}>" in ping.content for m in members)
+    card = await fake.wait_for(
+        lambda: fake.latest_message(
+            card.channel_id, lambda m: m.id == card.id and "Check in" in offered(m)
+        )
+    )
+    stranger = await click(fake, max_, card, "Check in")
+    assert stranger is not None and stranger.ephemeral
+    assert stranger.content == "You are not in this tournament."
+    for member in members[:-1]:
+        card = await click(fake, member, card, "Check in") or card
+    twice = await click(fake, ana, card, "Check in")
+    assert twice is not None and twice.content == "You have checked in already."
+    await parlour.tournaments.tick()
+    pings = [m for m in fake.messages(card.channel_id) if "Check-in" in m.content]
+    assert len(pings) == 1  # pinged once, however often the clock looks
+
+    # The start drops Zoe: seven entrants, tables of four and three.
+    await move_times(parlour, "starts_at")
+    entrants = {e.member_id: e.status for e in await storage.entrants(1)}
+    assert entrants[int(zoe["id"])] == "dropped"
+    await eventually(lambda: _seated(parlour, 1))
+    tables = await storage.round_tables(1, 1)
+    assert sorted(len(t.members) for t in tables) == [3, 4]
+
+    # Round 1: Ana never moves; the AI takes her seat when her ready window ends.
+    await play_round(fake, parlour, 1, people, ana)
+    await eventually(lambda: _round_is(storage, 2))
+    await eventually(lambda: _seated(parlour, 2))
+    places = {p.member_id: p for p in await storage.places(1) if p.round == 1}
+    ana_table = next(t for t in tables if int(ana["id"]) in t.members)
+    assert places[int(ana["id"])].replaced
+    assert places[int(ana["id"])].place == len(ana_table.members)  # last at her table
+
+    # A restart in round 2: the same tables, none seated twice.
+    round_two = await storage.round_tables(1, 2)
+    games = len(await storage.table_rows("games"))
+    await parlour.close()
+    parlour = await start_parlour()
+    storage = parlour.service.storage
+    await parlour.tournaments.tick()
+    assert await storage.round_tables(1, 2) == round_two
+    assert len(await storage.table_rows("games")) == games
+
+    await play_round(fake, parlour, 2, people, ana)
+    final = await fake.wait_for(
+        lambda: fake.latest_message(
+            card.channel_id, lambda m: bool(m.embeds) and "final standings" in m.embeds[0]["title"]
+        )
+    )
+    entrants = {e.member_id: e.status for e in await storage.entrants(1)}
+    assert entrants[int(ana["id"])] == "withdrawn"  # two rounds in a row played by the AI
+    lines = (final.embeds[0]["fields"][0]["value"]).splitlines()
+    assert len(lines) == 7 and "Ana" in lines[-1]  # last in the standings: 0 points
+    assert "Zoe" not in final.embeds[0]["fields"][0]["value"]
