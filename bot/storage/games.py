@@ -15,7 +15,16 @@ from typing import Any
 from bot.shards import Shards
 from bot.storage.conn import Conn, Row
 from bot.storage.ratings import Ratings
-from bot.storage.rows import ACTIVE, FINISHED, MAX_ID, GameRow, LoggedAction, ResultRow, SeatRow
+from bot.storage.rows import (
+    ACTIVE,
+    FINISHED,
+    MAX_ID,
+    UNRATED,
+    GameRow,
+    LoggedAction,
+    ResultRow,
+    SeatRow,
+)
 from rules.core import Action
 
 
@@ -253,7 +262,7 @@ class Games(Ratings):
                 "UPDATE games SET state = ?, step = step + 1, deadline = ?, reminded = 0,"
                 " status = ?, updated_at = ?"
                 " WHERE id = ? AND step = ? AND revision = ? AND status = ?"
-                " RETURNING guild_id, game",
+                " RETURNING guild_id, game, options",
                 json.dumps(state),
                 deadline,
                 FINISHED if results is not None else ACTIVE,
@@ -276,7 +285,10 @@ class Games(Ratings):
                 now,
             )
             if results is not None:
-                await self._finish(db, game_id, game["guild_id"], game["game"], results, now)
+                rated = not json.loads(game["options"]).get(UNRATED, False)
+                await self._finish(
+                    db, game_id, game["guild_id"], game["game"], results, now, rated=rated
+                )
 
     async def actions(self, game_id: int) -> list[LoggedAction]:
         """A game's action log, in step order."""

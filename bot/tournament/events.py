@@ -20,7 +20,7 @@ from typing import Any
 from bot.errors import UserError, refused
 from bot.language.i18n import _
 from bot.service import GameService, Played, Table
-from bot.storage import ABANDONED, ACTIVE, CANCELLED, FINISHED, LOBBY
+from bot.storage import ABANDONED, ACTIVE, CANCELLED, FINISHED, LOBBY, UNRATED
 from bot.storage.tournaments import CANCELLED as EVENT_CANCELLED
 from bot.storage.tournaments import FINISHED as EVENT_FINISHED
 from bot.storage.tournaments import (
@@ -274,6 +274,8 @@ class TournamentService:
     @staticmethod
     def _table_options(event: TournamentRow, table: TableRow) -> dict[str, Any]:
         options = dict(event.options)
+        if not event.rated:
+            options[UNRATED] = True
         if event.game == "horse_collar":
             options["sides"] = len(table.members)
         return options

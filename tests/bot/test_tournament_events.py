@@ -61,7 +61,13 @@ async def restart(old: Event, url: str, clock: Clock) -> Event:
 
 
 async def create(
-    world: Event, game: str, table_size: int, entrants: int, *, rounds: int = 2
+    world: Event,
+    game: str,
+    table_size: int,
+    entrants: int,
+    *,
+    rounds: int = 2,
+    rated: bool = True,
 ) -> int:
     plan = Plan(
         game=game,
@@ -70,7 +76,7 @@ async def create(
         starts_at=NOW + 600,
         checkin_at=None,
         ready_window=300.0,
-        rated=True,
+        rated=rated,
         options={"turn_timer": 0},
     )
     event = await world.service.create(plan, guild_id=GUILD, channel_id=CHANNEL, host_id=HOST)
@@ -262,3 +268,36 @@ def test_house_rules_are_read_against_the_games_declaration() -> None:
     ):
         with pytest.raises(UserError, match=words):
             parse_house_rules(bad, declared)
+
+
+async def test_a_rated_events_games_move_ratings_and_an_unrated_ones_never(
+    world: tuple[Event, Clock],
+) -> None:
+    service, clock = world
+    unrated = await create(service, "cock_and_bull", 2, 4, rated=False)
+    clock.now = NOW + 600
+    await service.clock.tick()
+    await play_round(service, unrated)
+    await service.clock.tick()
+    storage = service.storage
+    assert len(await storage.places(unrated)) == 4  # scored in the event
+    results = await storage.table_rows("results")
+    assert len(results) == 4 and all(r["rating_after"] is None for r in results)
+    assert await storage.ratings(GUILD, "cock_and_bull") == []
+    assert await storage.recompute_ratings(GUILD) == 0  # and stays unrated
+    assert await storage.ratings(GUILD, "cock_and_bull") == []
+    await service.service.cancel(await service.event(unrated))
+
+    rated = await service.service.create(
+        Plan("cock_and_bull", 2, 2, clock.now + 60, None, 300.0, True, {}),
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        host_id=HOST,
+    )
+    for member in MEMBERS[:4]:
+        await service.service.join(rated.id, member, f"P{member}")
+    clock.now += 60
+    await service.clock.tick()
+    await play_round(service, rated.id)
+    await service.clock.tick()
+    assert len(await storage.ratings(GUILD, "cock_and_bull", with_ai=False)) == 4
