@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from random import Random
+from typing import Any
 
 import pytest
 
@@ -301,3 +302,106 @@ async def test_a_rated_events_games_move_ratings_and_an_unrated_ones_never(
     await play_round(service, rated.id)
     await service.clock.tick()
     assert len(await storage.ratings(GUILD, "cock_and_bull", with_ai=False)) == 4
+
+
+class Killed(BaseException):
+    """The process killed right after a step was stored (as `kill -9` would: nothing after
+    it runs, not even an `except Exception`)."""
+
+
+class Killer:
+    """Kills the process after every stored step of an event, once each (a step tried
+    again after the restart goes through), while armed."""
+
+    STORAGE_STEPS = (
+        "start_tournament",
+        "store_round",
+        "seat_table",
+        "ready_looked_at",
+        "store_result",
+        "end_tournament",
+    )
+    GAME_STEPS = ("create_lobby", "join", "start", "cancel")
+
+    def __init__(self) -> None:
+        self.armed = True
+        self.kills = 0
+        self._done: set[str] = set()
+
+    def wrap(self, world: Event) -> Event:
+        for target, names in ((world.storage, self.STORAGE_STEPS), (world.games, self.GAME_STEPS)):
+            for name in names:
+                setattr(target, name, self._killing(name, getattr(target, name)))
+        return world
+
+    def _killing(self, name: str, step: Any) -> Any:
+        async def run(*args: Any, **kwargs: Any) -> Any:
+            done = await step(*args, **kwargs)
+            key = f"{name}{args!r}{sorted(kwargs.items())!r}"
+            if self.armed and key not in self._done:
+                self._done.add(key)
+                self.kills += 1
+                raise Killed
+            return done
+
+        return run
+
+
+async def run_to_the_end(url: str, *, kill: bool) -> tuple[list[tuple[int, float]], int, int]:
+    """A 3-round, 9-entrant Hold Your Horses event at tables of 4, played to its end,
+    killed after every stored step when `kill`: its final standings (member, points), how
+    many games were started, and how many kills there were."""
+    clock = Clock()
+    killer = Killer()
+    killer.armed = kill
+    world = killer.wrap(Event(await open_storage(url), clock))
+    plan = Plan("hold_your_horses", 3, 4, NOW + 600, None, 300.0, True, {"races": 1})
+    killer.armed = False
+    event = await world.service.create(plan, guild_id=GUILD, channel_id=CHANNEL, host_id=HOST)
+    for member in (*MEMBERS, 108, 109):
+        await world.service.join(event.id, member, f"P{member}")
+    clock.now = NOW + 600
+    played = 0
+    while True:
+        killer.armed = kill
+        try:
+            await world.clock.tick()
+        except Killed:
+            await world.storage.close()  # the process is gone; another starts
+            world = killer.wrap(Event(await open_storage(url), clock))
+            continue
+        killer.armed = False
+        event = await world.event(event.id)
+        if event.state == FINISHED:
+            break
+        assert event.round > played, "a look changed nothing"
+        await play_round(world, event.id)
+        played = event.round
+    lines = await world.service.standings(event)
+    started = [
+        g
+        for g in await world.storage.table_rows("games")
+        if g["status"] not in ("lobby", "cancelled")
+    ]
+    tables = await world.storage.all_tables(event.id)
+    assert sorted(t.round for t in tables) == [1, 1, 1, 2, 2, 2, 3, 3, 3]  # no round skipped
+    assert sorted(g["id"] for g in started) == sorted(t.game_id for t in tables)  # type: ignore[misc]
+    for table in tables:
+        game = await world.games.table(table.game_id)  # type: ignore[arg-type]
+        assert sorted(game.names) == sorted(table.members)  # each table seated once, as dealt
+    await world.storage.close()
+    return [(s.member_id, s.points) for s in lines], len(started), killer.kills
+
+
+async def test_a_kill_after_every_stored_step_ends_as_an_uninterrupted_event(
+    database_url: str, tmp_path: Any
+) -> None:
+    calm_url = (
+        f"sqlite:///{tmp_path / 'calm.sqlite3'}" if database_url.startswith("sqlite") else None
+    )
+    killed, games, kills = await run_to_the_end(database_url, kill=True)
+    assert kills >= 30  # every step of 3 rounds of 3 tables, and the start and the end
+    if calm_url is not None:
+        calm, calm_games, _ = await run_to_the_end(calm_url, kill=False)
+        assert killed == calm
+        assert games == calm_games == 9
