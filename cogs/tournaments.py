@@ -90,6 +90,11 @@ class Tournaments(commands.Cog):
         self._edited: dict[int, float] = {}  # each event's last card edit by the clock
         self._later: dict[int, asyncio.Task[None]] = {}  # a card edit held back, per event
 
+    async def cog_unload(self) -> None:
+        """Redraws held back are dropped: the next start redraws every card behind."""
+        for task in self._later.values():
+            task.cancel()
+
     @property
     def service(self) -> TournamentService:
         """The tournaments' steps (the clock's)."""
@@ -450,10 +455,17 @@ class Tournaments(commands.Cog):
                     members=" ".join(f"<@{m}>" for m in table.members),
                     when=stamp(table.ready_at or time.time()),
                 )
-            thread = await channel.create_thread(
-                name=name[:100],
-                type=discord.ChannelType.public_thread,
-                auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+            # A thread of this name made by an earlier try that stopped before saving it.
+            me = self.bot.user.id if self.bot.user else None
+            made = [t for t in channel.threads if t.name == name[:100] and t.owner_id == me]
+            thread = (
+                made[0]
+                if made
+                else await channel.create_thread(
+                    name=name[:100],
+                    type=discord.ChannelType.public_thread,
+                    auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+                )
             )
             await self.bot.service.set_ids(game.row.id, thread_id=thread.id)
             with contextlib.suppress(discord.HTTPException):
