@@ -34,12 +34,14 @@ WORDS = {
         "sizes": "Cock & Bull is played at tables of 2.",
         "in already": "You are in this tournament already.",
         "busy": "This channel has a tournament already: one at a time per channel.",
+        "no threads": "missing the **Create Public Threads** permission",
     },
     "es": {
         "not admin": ("Solo quien puede gestionar el servidor puede crear o gestionar un torneo."),
         "sizes": "Cock & Bull se juega en mesas de 2.",
         "in already": "Ya estás en este torneo.",
         "busy": "Este canal ya tiene un torneo: uno cada vez por canal.",
+        "no threads": "**Crear hilos públicos**",
     },
 }
 
@@ -95,6 +97,13 @@ async def test_a_cock_and_bull_event_from_its_card_to_its_final_standings(
     assert one.ephemeral
     for bad in ({"starts_in": "someday"}, {"starts_in": "2001-01-01 10:00"}):
         assert (await answer(fake, ana, "create", **create | bad)).ephemeral, bad
+    # A channel where the bot can't make the tables' threads: the permission is named.
+    allowed = fake.bot_permissions(fake.channel_id)
+    threads = discord.Permissions(create_public_threads=True).value
+    fake.set_bot_permissions(fake.channel_id, allowed & ~threads)
+    threadless = await answer(fake, ana, "create", **create)
+    assert threadless.ephemeral and words["no threads"] in threadless.content
+    fake.set_bot_permissions(fake.channel_id, allowed)
     assert await storage.table_rows("tournaments") == []
 
     card = await answer(fake, max_, "create", **create)
