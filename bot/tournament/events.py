@@ -376,6 +376,8 @@ class TournamentService:
             return None
         if await self.deal_next(event):
             return "dealt"
+        if (await self.event(event.id)).round != event.round:
+            return None  # another caller dealt it
         # Too few entrants left for a table: the event ends with the standings as they are.
         ended = await self.storage.end_tournament(event.id, EVENT_FINISHED, self.clock())
         return "finished" if ended else None

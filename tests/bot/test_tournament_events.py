@@ -5,6 +5,7 @@ withdrawn), and the organiser's pause and next round."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from random import Random
 from typing import Any
@@ -405,3 +406,20 @@ async def test_a_kill_after_every_stored_step_ends_as_an_uninterrupted_event(
         calm, calm_games, _ = await run_to_the_end(calm_url, kill=False)
         assert killed == calm
         assert games == calm_games == 9
+
+
+async def test_two_callers_advancing_at_once_deal_one_round_and_end_nothing(
+    world: tuple[Event, Clock],
+) -> None:
+    service, clock = world
+    tid = await create(service, "cock_and_bull", 2, 4, rounds=3)
+    clock.now = NOW + 600
+    await service.clock.tick()
+    await play_round(service, tid)
+    event = await service.event(tid)
+    await service.service.collect(event)
+    event = await service.event(tid)
+    done = await asyncio.gather(service.service.advance(event), service.service.advance(event))
+    assert sorted(map(str, done)) == ["None", "dealt"]
+    event = await service.event(tid)
+    assert (event.state, event.round) == ("running", 2)
