@@ -47,9 +47,9 @@ WORDS = {
 
 
 async def answer(
-    fake: FakeDiscord, member: JSON, sub: str, *, checked: bool = True, **options: object
+    fake: FakeDiscord, user: JSON, sub: str, *, checked: bool = True, **options: object
 ) -> FakeMessage:
-    rec = await fake.slash(member, "tournament", sub, options=options, checked=checked)
+    rec = await fake.slash(user, "tournament", sub, options=options, checked=checked)
     message = (await rec.response()).message
     assert message is not None
     return message
@@ -362,3 +362,57 @@ async def test_check_in_an_absent_entrant_and_a_restart_in_a_hold_your_horses_ev
     lines = (final.embeds[0]["fields"][0]["value"]).splitlines()
     assert len(lines) == 7 and "Ana" in lines[-1]  # last in the standings: 0 points
     assert "Zoe" not in final.embeds[0]["fields"][0]["value"]
+
+
+async def test_organisers_pause_drop_and_cancel_and_members_cannot(
+    fake: FakeDiscord, start_parlour: ParlourFactory
+) -> None:
+    parlour = await start_parlour()
+    storage = parlour.service.storage
+    max_ = fake.make_user("Max")
+    fake.grant(max_, discord.Permissions(manage_guild=True))
+    members = [fake.make_user(n) for n in ("Ana", "Bo", "Cy", "Di", "Ed")]
+    card = await answer(
+        fake, max_, "create", game="cock_and_bull", rounds=3, starts_in="30", rated=False
+    )
+    for member in members:
+        card = await click(fake, member, card, "Join") or card
+    await start_now(parlour)
+    await eventually(lambda: _seated(parlour, 1))
+    tables = await storage.round_tables(1, 1)
+    assert len(tables) == 2 and len(await storage.byes(1)) == 1  # five: two tables, a bye
+
+    bo = members[1]
+    for sub in ("pause", "resume", "next-round", "cancel"):
+        refused = await answer(fake, bo, sub)
+        assert refused.ephemeral and refused.content == WORDS["en"]["not admin"], sub
+    assert (await answer(fake, max_, "pause")).content == "Tournament #1 is paused."
+    assert (await answer(fake, max_, "pause")).content == "The tournament is paused already."
+    assert (await answer(fake, max_, "next-round")).content == "Round 1 is still being played."
+
+    # Dropping a seated entrant: the AI takes their seat at once, and they are out.
+    seated = tables[0].members[0]
+    dropped = await answer(
+        fake, max_, "drop", member=next(m for m in members if int(m["id"]) == seated)
+    )
+    assert dropped.content == f"<@{seated}> was dropped from tournament #1."
+    game = await parlour.service.table(tables[0].game_id)  # type: ignore[arg-type]
+    assert seated in game.away
+    assert {e.member_id: e.status for e in await storage.entrants(1)}[seated] == "dropped"
+
+    assert (await answer(fake, max_, "cancel")).content == "Tournament #1 is cancelled."
+    redrawn = await fake.wait_for(
+        lambda: fake.latest_message(
+            card.channel_id,
+            lambda m: m.id == card.id and "Cancelled" in m.embeds[0]["description"],
+        )
+    )
+    assert not redrawn.buttons
+    assert (await answer(fake, max_, "cancel")).content == "This tournament is over already."
+    shown = await answer(fake, bo, "show")
+    assert shown.ephemeral and "Cancelled" in shown.embeds[0]["description"]
+    standings = await answer(fake, bo, "standings", id=1)
+    assert standings.ephemeral
+    assert (await answer(fake, bo, "standings", id=9)).content == (
+        "This server has no such tournament."
+    )
