@@ -54,7 +54,7 @@ CARD_EVERY = 5.0  # seconds between the clock's edits of one event's card, at le
 CARD_TOP = 10  # standings lines on the card (the picture shows more)
 PICTURE = "standings.png"
 MENTIONS_PER_MESSAGE = 40  # a check-in ping's mentions per message (2,000 characters)
-MAX_ID = 2**63 - 1
+MAX_TOURNAMENT = 1_000_000_000  # the largest id an option takes (Discord's integers are 53-bit)
 NOT_ADMIN = N_("Only members who can manage the server can create or manage a tournament.")
 BAD_START = {
     "unparseable": N_(
@@ -170,8 +170,7 @@ class Tournaments(commands.Cog):
         event = await self.bot.storage.guild_tournament(guild_id(interaction))
         if event is None:
             raise UserError(_("This server has no tournaments yet."))
-        embed, _view, _files = await self._card(event)
-        embed.set_image(url=None)  # the picture stays on the card
+        embed, _view, _files = await self._card(event, picture=False)
         if event.card_message_id is not None:
             link = (
                 f"https://discord.com/channels/{event.guild_id}/{event.channel_id}/"
@@ -183,7 +182,7 @@ class Tournaments(commands.Cog):
     @tournament.command(name="standings")
     @app_commands.describe(id="Which tournament (default: this server's current one)")
     async def standings(
-        self, interaction: Interaction, id: app_commands.Range[int, 1, MAX_ID] | None = None
+        self, interaction: Interaction, id: app_commands.Range[int, 1, MAX_TOURNAMENT] | None = None
     ) -> None:
         """A tournament's standings, for you alone."""
         event = await self._event(interaction, id, admin=False)
@@ -286,10 +285,10 @@ class Tournaments(commands.Cog):
         return [discord.File(io.BytesIO(picture), filename=PICTURE, description=alt)]
 
     async def _card(
-        self, event: TournamentRow
+        self, event: TournamentRow, *, picture: bool = True
     ) -> tuple[discord.Embed, discord.ui.View | None, list[discord.File]]:
-        """The card's embed (what, when, who, how it stands), its buttons and its standings
-        picture (once a round has results)."""
+        """The card's embed (what, when, who, how it stands), its buttons and (unless told
+        not to) its standings picture, once a round has results."""
         entrants = await self.bot.storage.entrants(event.id)
         playing = [e for e in entrants if e.status == IN]
         now = time.time()
@@ -335,7 +334,7 @@ class Tournaments(commands.Cog):
             if any(s.played for s, _name in rows):
                 text = standings_text(rows, top=CARD_TOP)
                 embed.add_field(name=_("Standings"), value=text[:1024], inline=False)
-                files = await self._picture(embed, rows)
+                files = await self._picture(embed, rows) if picture else []
         return embed, self._view(event, now), files
 
     def _view(self, event: TournamentRow, now: float) -> discord.ui.View | None:

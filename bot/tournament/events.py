@@ -159,7 +159,12 @@ class TournamentService:
 
     async def drop(self, tournament_id: int, member: int) -> TournamentRow:
         """An organiser drops `member`."""
-        return await _refusing(self.storage.drop_entrant(tournament_id, member))
+        try:
+            return await self.storage.drop_entrant(tournament_id, member)
+        except Refused as e:
+            if e.reason == "not_in":
+                raise UserError(_("That member is not in this tournament.")) from e
+            raise UserError(refusal(e.reason)) from e
 
     async def pause(self, event: TournamentRow, paused: bool) -> None:
         """Pause (no round starts by itself) or resume a running event."""

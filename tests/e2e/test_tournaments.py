@@ -399,6 +399,8 @@ async def test_organisers_pause_drop_and_cancel_and_members_cannot(
     game = await parlour.service.table(tables[0].game_id)  # type: ignore[arg-type]
     assert seated in game.away
     assert {e.member_id: e.status for e in await storage.entrants(1)}[seated] == "dropped"
+    again = await answer(fake, max_, "drop", member=max_)
+    assert again.ephemeral and again.content == "That member is not in this tournament."
 
     assert (await answer(fake, max_, "cancel")).content == "Tournament #1 is cancelled."
     redrawn = await fake.wait_for(
