@@ -110,7 +110,7 @@ class PlaceRow:
 
 class Refused(Exception):
     """A change of an event that its state does not allow: nothing was written. `reason`
-    names which (`already_in`, `not_in`, `started`, `closed`, `too_late`, `dropped`,
+    names which (`gone`, `already_in`, `not_in`, `started`, `closed`, `too_late`, `dropped`,
     `no_checkin`, `checked_in`, `channel_busy`)."""
 
     def __init__(self, reason: str) -> None:
@@ -615,7 +615,7 @@ class Tournaments(Connected):
     async def _event(self, db: Conn, tournament_id: int) -> TournamentRow:
         row = await db.fetchone("SELECT * FROM tournaments WHERE id = ?", tournament_id)
         if row is None:
-            raise Refused("closed")
+            raise Refused("gone")
         return _tournament(row)
 
     async def _changed(self, db: Conn, tournament_id: int) -> TournamentRow:

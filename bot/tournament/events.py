@@ -443,6 +443,7 @@ class TournamentService:
 def refusal(reason: str) -> str:
     """A refused change of an event, worded for the member."""
     words = {
+        "gone": _("That tournament no longer exists."),
         "already_in": _("You are in this tournament already."),
         "not_in": _("You are not in this tournament."),
         "started": _("The tournament has started: you can no longer leave it."),

@@ -423,3 +423,13 @@ async def test_two_callers_advancing_at_once_deal_one_round_and_end_nothing(
     assert sorted(map(str, done)) == ["None", "dealt"]
     event = await service.event(tid)
     assert (event.state, event.round) == ("running", 2)
+
+
+async def test_a_click_for_an_event_no_longer_kept_is_refused_in_words(
+    world: tuple[Event, Clock],
+) -> None:
+    service, _clock = world
+    with pytest.raises(UserError, match="no longer exists"):
+        await service.service.join(99, MEMBERS[0], "Ana")
+    with pytest.raises(UserError, match="no longer exists"):
+        await service.service.event(99)

@@ -126,6 +126,7 @@ async def test_a_cock_and_bull_event_from_its_card_to_its_final_standings(
     forged.data["components"] = [{"type": 1, "components": [join | {"custom_id": forged_id}]}]
     reply = await (await fake.click(leo, refused, custom_id=forged_id, seen=forged)).response()
     assert reply.message is not None and reply.message.ephemeral
+    assert len(await storage.entrants(1)) == 4 and await storage.tournament(99) is None
 
     leave = next(b for b in card.buttons if b["label"] == "Leave")
     await start_now(parlour)
