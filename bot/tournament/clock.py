@@ -91,9 +91,12 @@ class TournamentClock:
         """Do every event's due work, once."""
         async with self._tending:
             for table in await self.storage.ready_due(self.service.clock(), self.shards):
-                for played in await self.service.look_at_ready(table):
-                    if self.desk is not None:
-                        await self.desk.handed_to_ai(played)
+                try:
+                    for played in await self.service.look_at_ready(table):
+                        if self.desk is not None:
+                            await self.desk.handed_to_ai(played)
+                except Exception:  # one table's trouble must not stop the others'
+                    log.exception("tournament %d: a ready window failed", table.tournament_id)
             for event in await self.storage.tournaments_to_tend(self.shards):
                 try:
                     await self._tend(event)
