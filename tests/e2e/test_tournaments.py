@@ -34,6 +34,8 @@ WORDS = {
         "sizes": "Cock & Bull is played at tables of 2.",
         "in already": "You are in this tournament already.",
         "busy": "This channel has a tournament already: one at a time per channel.",
+        "title": "🏆 Tournament #1: Cock & Bull",
+        "finished": "Finished: the final standings are below.",
         "no threads": "missing the **Create Public Threads** permission",
     },
     "es": {
@@ -41,6 +43,8 @@ WORDS = {
         "sizes": "Cock & Bull se juega en mesas de 2.",
         "in already": "Ya estás en este torneo.",
         "busy": "Este canal ya tiene un torneo: uno cada vez por canal.",
+        "title": "🏆 Torneo n.º 1: Cock & Bull",
+        "finished": "Terminado: la clasificación final está abajo.",
         "no threads": "**Crear hilos públicos**",
     },
 }
@@ -191,6 +195,12 @@ async def test_a_cock_and_bull_event_from_its_card_to_its_final_standings(
     assert len(finals) == 1  # posted once, however often the clock looks
     (event,) = await storage.table_rows("tournaments")
     assert event["state"] == "finished" and event["final_done"] == 1
+    # Privately, in each member's own language: the event and its standings.
+    shown = await answer(fake, ana, "show")
+    assert shown.ephemeral and shown.embeds[0]["title"] == words["title"]
+    assert words["finished"] in shown.embeds[0]["description"]
+    standings = await answer(fake, eve, "standings")
+    assert standings.ephemeral and standings.attachments[0].description
 
 
 async def _seated(parlour: ParlourBot, number: int) -> bool:
