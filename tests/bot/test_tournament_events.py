@@ -19,6 +19,7 @@ from bot.storage.tournaments import WITHDRAWN, TournamentRow
 from bot.tournament.clock import TournamentClock
 from bot.tournament.events import Plan, TournamentService
 from bot.tournament.house_rules import parse_house_rules
+from bot.tournament.timing import BadStart, parse_start
 from rules.core import PlayerId
 from rules.registry import ENGINES
 
@@ -433,3 +434,17 @@ async def test_a_click_for_an_event_no_longer_kept_is_refused_in_words(
         await service.service.join(99, MEMBERS[0], "Ana")
     with pytest.raises(UserError, match="no longer exists"):
         await service.service.event(99)
+
+
+def test_a_start_is_minutes_from_now_or_a_future_utc_time() -> None:
+    now = 1_800_000_000.0  # 2027-01-15 08:00 UTC
+    assert parse_start("30", now) == now + 1800
+    assert parse_start(" 90m ", now) == now + 5400
+    assert parse_start("18:30", now) == now + 10.5 * 3600
+    assert parse_start("2027-01-16 08:00 UTC", now) == now + 86400
+    for past in ("07:59", "2027-01-15 08:00", "0"):
+        with pytest.raises(BadStart, match="past"):
+            parse_start(past, now)
+    for nonsense in ("someday", "25:00", "2027-02-30 10:00", "-5"):
+        with pytest.raises(BadStart, match="unparseable"):
+            parse_start(nonsense, now)
