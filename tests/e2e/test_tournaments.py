@@ -7,12 +7,14 @@ privately and changes nothing."""
 from __future__ import annotations
 
 import copy
+import itertools
 import time
 
 import discord
 import pytest
 
 from bot.client import ParlourBot
+from cogs.tournaments import CARD_EVERY
 from tests.e2e.conftest import ParlourFactory
 from tests.e2e.driver import (
     boards_in,
@@ -195,6 +197,15 @@ async def test_a_cock_and_bull_event_from_its_card_to_its_final_standings(
     assert len(finals) == 1  # posted once, however often the clock looks
     (event,) = await storage.table_rows("tournaments")
     assert event["state"] == "finished" and event["final_done"] == 1
+    # The bot-token work an event adds to its games' own: the card's edits, at least
+    # CARD_EVERY seconds apart (a click's redraw is its answer), and the final post.
+    edits = [
+        c.at for c in fake.calls if c.method == "PATCH" and c.path.endswith(f"/messages/{card.id}")
+    ]
+    assert all(b - a >= CARD_EVERY - 0.5 for a, b in itertools.pairwise(edits))
+    moves = len(await storage.table_rows("actions"))
+    assert (len(edits) + len(finals)) / moves <= 0.1
+
     # Privately, in each member's own language: the event and its standings.
     shown = await answer(fake, ana, "show")
     assert shown.ephemeral and shown.embeds[0]["title"] == words["title"]
