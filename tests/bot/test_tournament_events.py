@@ -448,3 +448,23 @@ def test_a_start_is_minutes_from_now_or_a_future_utc_time() -> None:
     for nonsense in ("someday", "25:00", "2027-02-30 10:00", "-5"):
         with pytest.raises(BadStart, match="unparseable"):
             parse_start(nonsense, now)
+
+
+async def test_eight_entrants_over_three_rounds_of_cock_and_bull_never_meet_twice(
+    world: tuple[Event, Clock],
+) -> None:
+    service, clock = world
+    plan = Plan("cock_and_bull", 3, 2, NOW + 600, None, 300.0, True, {"point_limit": 3})
+    event = await service.service.create(plan, guild_id=GUILD, channel_id=CHANNEL, host_id=HOST)
+    for member in (*MEMBERS, 108):
+        await service.service.join(event.id, member, f"P{member}")
+    clock.now = NOW + 600
+    for _round in range(3):
+        await service.clock.tick()
+        await play_round(service, event.id)
+    await service.clock.tick()
+    event = await service.event(event.id)
+    assert event.state == FINISHED
+    pairs = [frozenset(t.members) for t in await service.storage.all_tables(event.id)]
+    assert len(pairs) == 12 and len(set(pairs)) == 12  # four tables a round, no pair twice
+    assert [line.played for line in await service.service.standings(event)] == [3] * 8
