@@ -56,6 +56,8 @@ async def test_one_open_event_per_channel_and_joining_rules(storage: Storage) ->
     await refused("channel_busy", create(storage))
     other = await create(storage, channel=CHANNEL + 1)  # another channel is free
     assert other != tid
+    assert (await storage.guild_tournament(GUILD)).id == tid  # type: ignore[union-attr]
+    assert (await storage.open_tournament_in(CHANNEL + 1)).id == other  # type: ignore[union-attr]
 
     before = (await storage.tournament(tid)).revision  # type: ignore[union-attr]
     joined = await storage.join_tournament(tid, ANA, "Ana", START - 100)
@@ -83,6 +85,9 @@ async def test_the_start_drops_those_not_checked_in_and_happens_once(storage: St
     assert await storage.start_tournament(tid, START - 1, min_entrants=4) is None  # not due
     started = await storage.start_tournament(tid, START, min_entrants=4)
     assert started is not None and started.state == RUNNING
+    later = await create(storage, channel=CHANNEL + 1)
+    assert (await storage.guild_tournament(GUILD)).id == tid  # type: ignore[union-attr]
+    assert later != tid  # the running one first, then the next to start
     assert await storage.start_tournament(tid, START, min_entrants=4) is None  # once
     status = {e.member_id: e.status for e in await storage.entrants(tid)}
     assert status == {ANA: IN, LEO: IN, EVE: IN, MIA: IN, ZED: DROPPED}
