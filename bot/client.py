@@ -41,6 +41,8 @@ from bot.table.publisher import BoardPublisher
 from bot.table.recovery import Recovery
 from bot.table.replay import Replays
 from bot.table.table_menu import TableMenu
+from bot.tournament.clock import TournamentClock
+from bot.tournament.events import TournamentService
 from bot.ui.click_routes import ClickRoutes
 from bot.ui.command_sync import sync_if_changed
 from bot.ui.command_values import refusal
@@ -62,6 +64,7 @@ COGS = (
     "cogs.privacy",
     "cogs.my_games",
     "cogs.seasons",
+    "cogs.tournaments",
 )
 # What the bot hears: servers, channels and threads, and messages deleted (a board or a
 # thread a moderator removes). Not typing, reactions, voice, invites and the rest: every
@@ -165,6 +168,7 @@ class ParlourBot(commands.Bot):
     recovery: Recovery
     replays: Replays
     seasons: SeasonClock
+    tournaments: TournamentClock
 
     def __init__(
         self,
@@ -288,6 +292,11 @@ class ParlourBot(commands.Bot):
             shards=self.settings.shards,
         )
         self.seasons = SeasonClock(self.storage, shards=self.settings.shards)
+        self.tournaments = TournamentClock(
+            TournamentService(self.service, self.storage), shards=self.settings.shards
+        )
+        # A game's end may end a tournament table: its clock looks at once.
+        self.publisher.game_ended.append(lambda _game: self.tournaments.wake())
         self.add_dynamic_items(GameButton, GameSelect)
         for cog in COGS:
             await self.load_extension(cog)
@@ -300,6 +309,7 @@ class ParlourBot(commands.Bot):
             await self._sync_commands()
         self._spawn(self.recovery.reconcile_forever())
         self._spawn(self.seasons.run_forever(self.wait_until_ready))
+        self._spawn(self.tournaments.run_forever(self.wait_until_ready))
         self._spawn(
             purge_forever(
                 self.wait_until_ready,

@@ -221,7 +221,8 @@ async def _schema_and_games(storage: Storage, note: Callable[[str], object]) -> 
             "are pending (the bot applies them when it starts; back up first)."
         ]
     problems = await _unreadable_games(storage)
-    return problems + await _season_problems(storage, note)
+    problems += await _season_problems(storage, note)
+    return problems + await _tournament_notes(storage, note)
 
 
 async def _season_problems(storage: Storage, note: Callable[[str], object]) -> list[str]:
@@ -238,6 +239,24 @@ async def _season_problems(storage: Storage, note: Callable[[str], object]) -> l
         note(f"{len(due)} season(s) are past their end: the bot ends them at its next start.")
     if cards := await storage.cards_to_post():
         note(f"{len(cards)} ended season(s) wait for their card: the bot posts it at its start.")
+    return problems
+
+
+async def _tournament_notes(storage: Storage, note: Callable[[str], object]) -> list[str]:
+    """The tournament work the next start does (notes): events past their start, final
+    standings not posted; and events of a game this version does not offer (problems)."""
+    tended = await storage.tournaments_to_tend()
+    problems = [
+        f"Tournament {event.id} of server {event.guild_id} plays {event.game!r},"
+        " a game this version does not offer."
+        for event in tended
+        if event.open and event.game not in ENGINES
+    ]
+    now = time.time()
+    if due := [e for e in tended if e.state == "signup" and e.starts_at <= now]:
+        note(f"{len(due)} tournament(s) are past their start: the bot starts them at its start.")
+    if finals := [e for e in tended if e.state == "finished" and not e.final_done]:
+        note(f"{len(finals)} finished tournament(s) wait for their final post: the bot posts it.")
     return problems
 
 

@@ -3,9 +3,9 @@ export-user`, one JSON document from every server.
 
 It holds what Parlour keeps about them and what they saw anyway, never another player's
 hidden information: each game's public facts (the game, server, channel, status, house
-rules, the seats as the board names them), the member's own moves, results, ratings and
-settings. No saved game state goes in, since a state holds every player's hidden hand, bets
-or mission; nor another member's id.
+rules, the seats as the board names them), the member's own moves, results, ratings,
+tournament entries and places, and settings. No saved game state goes in, since a state
+holds every player's hidden hand, bets or mission; nor another member's id.
 """
 
 from __future__ import annotations
@@ -105,6 +105,23 @@ async def member_data(storage: Storage, player_id: int) -> dict[str, Any]:
                 "wins": r["wins"],
             }
             for r in records["ratings"]
+        ],
+        "tournaments": [
+            {
+                "tournament": t["tournament_id"],
+                "name": t["name"],
+                "joined_at": _when(t["joined_at"]),
+                "first_round": t["first_round"],
+                "checked_in": bool(t["checked_in"]),
+                "status": t["status"],
+                "places": [
+                    {"round": p["round"], "table": p["table_no"], "place": p["place"]}
+                    | {"played_by_the_ai": bool(p["replaced"])}
+                    for p in records["tournament_places"]
+                    if p["tournament_id"] == t["tournament_id"]
+                ],
+            }
+            for t in records["tournaments"]
         ],
     }
 

@@ -9,6 +9,7 @@ dialect fragments the mixins declare; every query lives in a mixin, written once
 - `ratings.py`: a finished game's results and the ratings they move (`season_play.py`: the
   running season's too);
 - `seasons.py`: a server's seasons, their boards, and their end;
+- `tournaments.py`: a server's tournaments, their entrants, rounds, tables and places;
 - `standings.py`: results summed per player;
 - `guilds.py`: server and member settings, the bot's state;
 - `notify_state.py`: the notifier's DMs and refusals, kept across restarts;
@@ -32,6 +33,7 @@ from bot.storage.privacy import Privacy
 from bot.storage.seasons import Seasons
 from bot.storage.standings import Standings
 from bot.storage.tables import Tables
+from bot.storage.tournaments import Tournaments
 
 
 def migrations(backend: str) -> list[tuple[int, str]]:
@@ -45,9 +47,9 @@ def migrations(backend: str) -> list[tuple[int, str]]:
     return sorted(found)
 
 
-class Storage(Games, Seasons, Standings, Guilds, NotifyState, Privacy, Tables):
-    """Games, seats, the action log, results and ratings, seasons, settings, the notifier's
-    state, forgetting and whole tables, on one backend."""
+class Storage(Games, Seasons, Tournaments, Standings, Guilds, NotifyState, Privacy, Tables):
+    """Games, seats, the action log, results and ratings, seasons, tournaments, settings, the
+    notifier's state, forgetting and whole tables, on one backend."""
 
     backend: ClassVar[str]  # names the folder of its migrations
 

@@ -22,6 +22,7 @@ from bot.storage.rows import (
     CANCELLED,
     FINISHED,
     MAX_ID,
+    UNRATED,
     GameRow,
     LoggedAction,
     ResultRow,
@@ -267,7 +268,7 @@ class Games(Ratings):
                 "UPDATE games SET state = ?, step = step + 1, deadline = ?, reminded = 0,"
                 " status = ?, updated_at = ?"
                 " WHERE id = ? AND step = ? AND revision = ? AND status = ?"
-                " RETURNING guild_id, game",
+                " RETURNING guild_id, game, options",
                 json.dumps(state),
                 deadline,
                 FINISHED if results is not None else ACTIVE,
@@ -290,7 +291,10 @@ class Games(Ratings):
                 now,
             )
             if results is not None:
-                await self._finish(db, game_id, game["guild_id"], game["game"], results, now)
+                rated = not json.loads(game["options"]).get(UNRATED, False)
+                await self._finish(
+                    db, game_id, game["guild_id"], game["game"], results, now, rated=rated
+                )
                 await forget_game_dms(db, game_id)
 
     async def actions(self, game_id: int) -> list[LoggedAction]:

@@ -109,10 +109,11 @@ class PostgresStorage(Storage):
             await connection.execute("INSERT INTO schema_migrations (version) VALUES ($1)", number)
 
     async def _after_insert_rows(self, db: Conn) -> None:
-        await db.execute(
-            "SELECT setval(pg_get_serial_sequence('games', 'id'),"
-            " COALESCE((SELECT MAX(id) FROM games), 0) + 1, false)"
-        )
+        for table in ("games", "tournaments"):  # the tables whose ids are generated
+            await db.execute(
+                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
+                f" COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)"
+            )
 
 
 async def _version(connection: asyncpg.Connection) -> int:

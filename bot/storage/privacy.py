@@ -10,6 +10,7 @@ from typing import Any
 from bot.storage.conn import Conn, Connected
 from bot.storage.guilds import forget_member_notify
 from bot.storage.notify_state import forget_guild_notify_state, forget_notify_state
+from bot.storage.tournaments import forget_guild_tournaments, forget_in_tournaments
 
 Restate = Callable[[str, Mapping[str, Any], int, int], Mapping[str, Any]]
 """A game's saved state (the game's name, its state) with one player id (the third) made
@@ -81,6 +82,7 @@ class Privacy(Connected):
             await forget_member_notify(db, player_id)
             await forget_notify_state(db, player_id)
             await _forget_in_seasons(db, player_id)
+            await forget_in_tournaments(db, player_id)
         await self._scrub()
         return len(games)
 
@@ -140,6 +142,16 @@ class Privacy(Connected):
                 "SELECT text_board FROM member_settings WHERE user_id = ?",
                 (player_id,),
             ),
+            "tournaments": (
+                "SELECT tournament_id, name, joined_at, first_round, checked_in, status, missed"
+                " FROM tournament_entrants WHERE member_id = ? ORDER BY tournament_id",
+                (player_id,),
+            ),
+            "tournament_places": (
+                "SELECT tournament_id, round, table_no, place, replaced FROM tournament_results"
+                " WHERE member_id = ? ORDER BY tournament_id, round",
+                (player_id,),
+            ),
             "notifications": (
                 "SELECT guild_id, notify FROM member_notify WHERE user_id = ? ORDER BY guild_id",
                 (player_id,),
@@ -162,7 +174,7 @@ class Privacy(Connected):
 
     async def forget_guild(self, guild_id: int) -> int:
         """Delete everything kept about a server: its games (seats, action logs, results),
-        ratings, settings and departure; the number of games deleted."""
+        ratings, seasons, tournaments, settings and departure; the number of games deleted."""
         async with self._transaction() as db:
             mine = "SELECT id FROM games WHERE guild_id = ?"
             await db.execute(f"DELETE FROM actions WHERE game_id IN ({mine})", guild_id)
@@ -171,6 +183,7 @@ class Privacy(Connected):
             games = await db.execute("DELETE FROM games WHERE guild_id = ?", guild_id)
             await db.execute("DELETE FROM member_notify WHERE guild_id = ?", guild_id)
             await forget_guild_notify_state(db, guild_id)
+            await forget_guild_tournaments(db, guild_id)
             for table in (*SEASON_TABLES, "ratings", "guild_settings", "guild_departures"):
                 await db.execute(f"DELETE FROM {table} WHERE guild_id = ?", guild_id)
         await self._scrub()

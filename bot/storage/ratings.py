@@ -15,7 +15,7 @@ from typing import ClassVar
 
 from bot.ratings import AI_PLAYER, Placing, Rating, RatingChange, rated_id, update
 from bot.storage.conn import Conn, Row
-from bot.storage.rows import RatingRow, ResultRow
+from bot.storage.rows import UNRATED, RatingRow, ResultRow
 from bot.storage.season_play import SeasonPlay
 
 
@@ -34,12 +34,15 @@ class Ratings(SeasonPlay):
         game: str,
         results: Iterable[ResultRow],
         now: float,
+        *,
+        rated: bool = True,
     ) -> None:
-        """A finished game's results, and its players' ratings updated from them."""
+        """A finished game's results, and (unless it is not `rated`) its players' ratings,
+        all-time and season, updated from them."""
         rows = list(results)
         await self._lock_guild(db, guild_id)
         before = await self._ratings_in(db, guild_id, game)
-        after = update([r.placing for r in rows], before)
+        after = update([r.placing for r in rows], before) if rated else {}
         await db.executemany(
             "INSERT INTO results (game_id, player_id, guild_id, game, is_bot, place, score, won,"
             " stats, finished_at, team, rating_before, rating_after)"
@@ -62,8 +65,9 @@ class Ratings(SeasonPlay):
                 for r in rows
             ],
         )
-        await self._save_ratings(db, guild_id, game, after)
-        await self._season_finish(db, game_id, guild_id, game, rows, before, now)
+        if rated:
+            await self._save_ratings(db, guild_id, game, after)
+            await self._season_finish(db, game_id, guild_id, game, rows, before, now)
 
     async def _lock_guild(self, db: Conn, guild_id: int) -> None:
         """Hold the server's ratings lock until the transaction ends: its rating updates (a
@@ -132,13 +136,15 @@ class Ratings(SeasonPlay):
             await self._lock_guild(db, guild_id)
             season = await self._running_season_games(db, guild_id)
             rows = await db.fetch(
-                "SELECT game_id, game, player_id, is_bot, team, place, won FROM results"
-                " WHERE guild_id = ? ORDER BY finished_at, game_id",
+                "SELECT results.game_id, results.game, player_id, is_bot, team, place, won,"
+                " games.options FROM results JOIN games ON games.id = results.game_id"
+                " WHERE results.guild_id = ? ORDER BY finished_at, results.game_id",
                 guild_id,
             )
             games: dict[int, list[Row]] = {}
             for row in rows:
-                games.setdefault(row["game_id"], []).append(row)
+                if not json.loads(row["options"]).get(UNRATED, False):  # unrated: stays so
+                    games.setdefault(row["game_id"], []).append(row)
             ratings: dict[str, dict[int, Rating]] = {}
             columns: list[tuple[float | None, float | None, int, int]] = []
             for game_id, seats in games.items():

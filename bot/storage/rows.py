@@ -22,6 +22,9 @@ LOBBY, ACTIVE, FINISHED, CANCELLED, ABANDONED = (
 )
 
 MAX_ID = 2**63 - 1  # SQLite's INTEGER range, PostgreSQL's BIGINT
+# A game's option (not a house rule: no game declares it) that keeps its result from moving
+# ratings, all-time or season: an unrated tournament's tables.
+UNRATED = "unrated"
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,11 @@ TABLES = (
     "season_ratings",
     "season_results",
     "season_finals",
+    "tournaments",
+    "tournament_entrants",
+    "tournament_tables",
+    "tournament_byes",
+    "tournament_results",
 )
 
 

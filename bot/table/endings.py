@@ -54,11 +54,14 @@ class Endings:
         self._pictures = pictures
         self._pings = pings
         self._edit_board = edit_board
+        # Told of each game's end, by its id (a tournament's clock scores its tables).
+        self.game_ended: list[Callable[[int], None]] = []
 
     async def finish(self, table: LoadedGame, voice: Reply | None = None) -> None:
         """The result in the thread (a follow-up of the last click, when it has one) and on
         the lobby message."""
         self._scheduler.cancel_game(table.row.id)
+        self._tell_ended(table.row.id)
         engine = self._service.engine(table.row.game)
         presenter = self._presenters.get(table.row.game)
         result = prompt_of(table, engine, presenter)
@@ -80,6 +83,10 @@ class Endings:
             log.warning("game %s finished after its thread was deleted", table.row.id)
         await self.edit_lobby(table, result)
 
+    def _tell_ended(self, game_id: int) -> None:
+        for told in self.game_ended:
+            told(game_id)
+
     async def edit_lobby(self, table: LoadedGame, note: str) -> None:
         """Redraw the lobby message (in the channel the game was started from)."""
         if table.row.lobby_message_id is None:
@@ -98,6 +105,7 @@ class Endings:
         board keeps the last picture with `note` and no buttons, the thread and the lobby
         message say so."""
         self._scheduler.cancel_game(table.row.id)
+        self._tell_ended(table.row.id)
         await self._pings.delete(table)
         engine = self._service.engine(table.row.game)
         presenter = self._presenters.get(table.row.game)
@@ -117,6 +125,7 @@ class Endings:
         log.warning("game %s: its thread was deleted; the game ends", table.row.id)
         self._scheduler.cancel_game(table.row.id)
         await self._service.abandon(table.row.id)
+        self._tell_ended(table.row.id)
         fresh = await self._service.table(table.row.id)
         with speaking(game_language(table.row.options)):
             note = _("The game's thread was deleted, so the game ended.")

@@ -65,7 +65,7 @@ class Lobby:
             raise UserError(_("Games are played in a server's text channel, not in DMs."))
         if isinstance(interaction.channel, discord.Thread):
             raise UserError(_("Start games from a text channel: each game gets its own thread."))
-        _check_permissions(interaction)
+        check_permissions(interaction)
         table = await self._service.create_lobby(
             game,
             guild_id=interaction.guild.id,
@@ -187,7 +187,7 @@ class Lobby:
     async def _start(self, reply: Reply, game_id: int) -> None:
         table = await self._service.table(game_id)
         self._service.check_can_start(table, reply.user_id)
-        _check_permissions(reply.interaction)
+        check_permissions(reply.interaction)
         if game_id in self._starting:
             raise UserError(_("The game is starting already."))
         self._starting.add(game_id)
@@ -228,7 +228,9 @@ class Lobby:
         await self._service.set_ids(table.row.id, thread_id=thread_id)
 
 
-def _check_permissions(interaction: discord.Interaction[Any]) -> None:
+def check_permissions(interaction: discord.Interaction[Any]) -> None:
+    """Refuse (UserError) a channel where the bot lacks a permission a game's thread needs,
+    naming each one missing."""
     perms = interaction.app_permissions
     missing = [label for attr, label in REQUIRED_PERMISSIONS.items() if not getattr(perms, attr)]
     if missing:

@@ -117,6 +117,7 @@ class BoardPublisher:
         self._endings = Endings(
             client, service, storage, presenters, scheduler, pictures, self._pings, self._edit
         )
+        self.game_ended = self._endings.game_ended  # told of each game's end, by its id
 
     async def publish(
         self,

@@ -13,6 +13,7 @@ Private viewers (ephemeral messages) have buttons of their own, each naming the 
 viewer belongs to: the replay viewer's `rv1:<owner>:<game_id>:<step>:<tag>` (the step the
 click shows), `/history`'s `hp1:<owner>:<page>:<game>:<user>:<tag>` (`-` for no filter) and
 `/forget-me`'s confirm, `fm1:<owner>:<yes|no>`, and `/my-games`' `mg1:<owner>:<page>:<tag>`.
+A tournament's sign-up card has public buttons, `tn1:<tournament>:<join|leave|checkin>`.
 The tag tells apart buttons of one message that lead to the same place.
 
 Each kind of id is a class here that names its `TEMPLATE` (the pattern a clicked custom id
@@ -90,7 +91,10 @@ FORGET_TEMPLATE = r"fm1:(?P<owner>[0-9]+):(?P<choice>yes|no)"
 MY_GAMES_TEMPLATE = rf"mg1:(?P<owner>[0-9]+):(?P<page>[0-9]{{1,6}}):{_TAG}"
 # `/season end`'s confirm: the admin asking, the season, and their answer.
 SEASON_END_TEMPLATE = r"se1:(?P<owner>[0-9]+):(?P<number>[0-9]+):(?P<choice>yes|no)"
+# A tournament's sign-up card: the event, and what the click does.
+TOURNAMENT_TEMPLATE = r"tn1:(?P<tournament>[0-9]{1,19}):(?P<verb>join|leave|checkin)"
 _VIEWER_PATTERN = re.compile(VIEWER_TEMPLATE)
+_TOURNAMENT_PATTERN = re.compile(TOURNAMENT_TEMPLATE)
 _MY_GAMES_PATTERN = re.compile(MY_GAMES_TEMPLATE)
 _PAGE_PATTERN = re.compile(PAGE_TEMPLATE)
 _FORGET_PATTERN = re.compile(FORGET_TEMPLATE)
@@ -253,6 +257,27 @@ class SeasonEndId:
         return cls(int(m["owner"]), int(m["number"]), m["choice"])
 
 
+@dataclass(frozen=True)
+class TournamentId:
+    """A tournament card's button: `verb` (`join`, `leave` or `checkin`) in event
+    `tournament`."""
+
+    TEMPLATE: ClassVar[str] = TOURNAMENT_TEMPLATE
+
+    tournament: int
+    verb: str
+
+    def encode(self) -> str:
+        """The custom id, checked against `TEMPLATE` and Discord's length limit."""
+        return _checked(f"tn1:{self.tournament}:{self.verb}", _TOURNAMENT_PATTERN)
+
+    @classmethod
+    def parse(cls, custom_id: str) -> TournamentId:
+        """The id a tournament card's button encodes (ValueError if not one)."""
+        m = _fullmatch(_TOURNAMENT_PATTERN, custom_id)
+        return cls(int(m["tournament"]), m["verb"])
+
+
 def _checked(text: str, pattern: re.Pattern[str]) -> str:
     if len(text) > MAX_LENGTH or not pattern.fullmatch(text):
         raise ValueError(f"not a valid custom id: {text!r}")
@@ -309,6 +334,7 @@ def is_parlour_id(custom_id: str) -> bool:
             _FORGET_PATTERN,
             _MY_GAMES_PATTERN,
             _SEASON_END_PATTERN,
+            _TOURNAMENT_PATTERN,
         )
     )
 

@@ -220,3 +220,40 @@ async def test_check_and_backup_know_the_seasons(tmp_path: Path) -> None:
         assert len(await restored.table_rows("seasons")) == 2
     finally:
         await restored.close()
+
+
+async def test_check_and_backup_know_the_tournaments(tmp_path: Path) -> None:
+    """A tournament past its start is a note for the next start; one of a game this version
+    does not offer is a problem; a backup holds the tournaments' rows."""
+    database = tmp_path / "parlour.sqlite3"
+    storage = await open_storage(f"sqlite:///{database}")
+    for channel, game in ((1, "cock_and_bull"), (2, "chess")):
+        await storage.create_tournament(
+            guild_id=1 << 22,
+            channel_id=channel,
+            host_id=5,
+            game=game,
+            options={},
+            rounds=2,
+            table_size=2,
+            starts_at=2.0,
+            checkin_at=None,
+            ready_window=300.0,
+            rated=True,
+            seed=1,
+            now=1.0,
+        )
+    await storage.close()
+    done = chore("check", cwd=tmp_path, DATABASE_PATH=str(database), DISCORD_TOKEN="t")
+    assert done.returncode == 1
+    assert problems(done) == [
+        "2 tournament(s) are past their start: the bot starts them at its start.",
+        "Tournament 2 of server 4194304 plays 'chess', a game this version does not offer.",
+    ]
+    copy = tmp_path / "copy.sqlite3"
+    assert chore("backup", str(copy), cwd=tmp_path, DATABASE_PATH=str(database)).returncode == 0
+    restored = await open_storage(f"sqlite:///{copy}")
+    try:
+        assert len(await restored.table_rows("tournaments")) == 2
+    finally:
+        await restored.close()

@@ -11,7 +11,7 @@ import pytest
 
 from bot.ops.copy_db import CopyRefused, verify
 from bot.service import GameService
-from bot.storage import TABLES, open_storage
+from bot.storage import TABLES, Storage, open_storage
 from bot.storage.notify_state import StoredDm
 from rules.registry import ENGINES
 from tests.e2e.process import REPO, clean_env
@@ -28,6 +28,30 @@ def copy_db(*args: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[st
         text=True,
         timeout=120,
     )
+
+
+async def a_tournament_played(storage: Storage, player: int) -> None:
+    """A tournament with a round played, a bye and a result: a row in each of its tables."""
+    event = await storage.create_tournament(
+        guild_id=1 << 22,
+        channel_id=2,
+        host_id=player,
+        game="cock_and_bull",
+        options={},
+        rounds=2,
+        table_size=2,
+        starts_at=1.0,
+        checkin_at=None,
+        ready_window=300.0,
+        rated=False,
+        seed=7,
+        now=1.0,
+    )
+    for member in (player, 556):
+        await storage.join_tournament(event.id, member, "x", 1.0)
+    await storage.start_tournament(event.id, 2.0, min_entrants=1)
+    await storage.store_round(event.id, 1, [(player,)], [556])
+    await storage.store_result(event.id, 1, 1, {player: 1}, frozenset())
 
 
 async def test_copy_db_round_trip(tmp_path: Path, postgres_url: str) -> None:
@@ -65,6 +89,7 @@ async def test_copy_db_round_trip(tmp_path: Path, postgres_url: str) -> None:
             }
         )
         await upgraded.end_season(1 << 22, 1, 3.0, due_only=False)
+        await a_tournament_played(upgraded, result["player_id"])
     finally:
         await upgraded.close()
     done = copy_db("--to", postgres_url, cwd=tmp_path, DATABASE_PATH=str(source))
@@ -73,7 +98,9 @@ async def test_copy_db_round_trip(tmp_path: Path, postgres_url: str) -> None:
         f"Database: {source}",
         "copied 7 games, 14 seats, 363 actions, 4 results, 1 guild_settings, 4 ratings, "
         "1 guild_departures, 1 member_settings, 1 member_notify, 1 notify_dms, "
-        "1 notify_refusals, 1 seasons, 1 season_ratings, 1 season_results, 1 season_finals",
+        "1 notify_refusals, 1 seasons, 1 season_ratings, 1 season_results, 1 season_finals, "
+        "1 tournaments, 2 tournament_entrants, 1 tournament_tables, 1 tournament_byes, "
+        "1 tournament_results",
         "replayed 6 games from their seeds and logs: every one matches its state",
     ]
     old, new = await open_storage(f"sqlite:///{source}"), await open_storage(postgres_url)
