@@ -7,6 +7,7 @@ a bot process killed outright."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import importlib
 import multiprocessing
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 
 from bot.language.i18n import _, speaking
 from bot.table import pictures
@@ -59,8 +61,8 @@ class StuckOncePresenter(CockAndBullPresenter):
         return super().picture(state, names, events)
 
 
-@pytest.fixture
-async def one_worker() -> AsyncIterator[PictureWorkers]:
+@contextlib.asynccontextmanager
+async def a_worker() -> AsyncIterator[PictureWorkers]:
     """One picture worker, prepared as the bot prepares its own (`cogs.pictures`); this
     process draws with the bot's catalogs meanwhile too."""
     # The module as imported now: a bot closed in this process unloaded its extensions,
@@ -78,35 +80,66 @@ async def one_worker() -> AsyncIterator[PictureWorkers]:
         use_translations(worded)
 
 
+@pytest.fixture
+async def one_worker() -> AsyncIterator[PictureWorkers]:
+    """A worker of its own, for a test that stops, replaces or blocks it."""
+    async with a_worker() as workers:
+        yield workers
+
+
+@pytest_asyncio.fixture(scope="class", loop_scope="class")
+async def shared_worker() -> AsyncIterator[PictureWorkers]:
+    """One worker for a class of tests that only ask it to draw and leave it as it was."""
+    async with a_worker() as workers:
+        yield workers
+
+
 def a_state() -> Any:
     return ENGINES["cock_and_bull"].initial_state([1, 2], {}, setup_rng("pictures"))
 
 
-@pytest.mark.parametrize("language", ["en", "es"])
-async def test_a_worker_draws_the_board_a_thread_draws(
-    one_worker: PictureWorkers, language: str
-) -> None:
-    presenter = CockAndBullPresenter()
-    with speaking(language):  # a Spanish board has Spanish words drawn in it
-        in_worker = await one_worker.draw(presenter, a_state(), NAMES, ())
-        in_thread = await asyncio.to_thread(presenter.picture, a_state(), NAMES, ())
-    assert in_worker.data[:8] == b"\x89PNG\r\n\x1a\n" and in_worker == in_thread
+@pytest.mark.asyncio(loop_scope="class")
+class TestAWorkerKeptForDrawing:
+    """Tests that only ask one worker to draw and leave it as they found it share it (a
+    worker takes a second of CPU to start); it stops before the tests that count workers."""
 
+    @pytest.mark.parametrize("language", ["en", "es"])
+    async def test_a_worker_draws_the_board_a_thread_draws(
+        self, shared_worker: PictureWorkers, language: str
+    ) -> None:
+        presenter = CockAndBullPresenter()
+        with speaking(language):  # a Spanish board has Spanish words drawn in it
+            in_worker = await shared_worker.draw(presenter, a_state(), NAMES, ())
+            in_thread = await asyncio.to_thread(presenter.picture, a_state(), NAMES, ())
+        assert in_worker.data[:8] == b"\x89PNG\r\n\x1a\n" and in_worker == in_thread
 
-async def test_spanish_and_english_boards_differ(one_worker: PictureWorkers) -> None:
-    presenter = CockAndBullPresenter()
-    with speaking("es"):
-        spanish = await one_worker.draw(presenter, a_state(), NAMES, ())
-    assert spanish != await one_worker.draw(presenter, a_state(), NAMES, ())
+    async def test_spanish_and_english_boards_differ(self, shared_worker: PictureWorkers) -> None:
+        presenter = CockAndBullPresenter()
+        with speaking("es"):
+            spanish = await shared_worker.draw(presenter, a_state(), NAMES, ())
+        assert spanish != await shared_worker.draw(presenter, a_state(), NAMES, ())
 
+    async def test_a_worker_speaks_the_language_of_the_request(
+        self, shared_worker: PictureWorkers
+    ) -> None:
+        presenter = WordingPresenter()
+        with speaking("es"):
+            spanish = await shared_worker.draw(presenter, a_state(), NAMES, ())
+        english = await shared_worker.draw(presenter, a_state(), NAMES, ())
+        assert spanish.data.decode() == "Abandonar o terminar…"
+        assert english.data.decode() == "Resign or end…"
 
-async def test_a_worker_speaks_the_language_of_the_request(one_worker: PictureWorkers) -> None:
-    presenter = WordingPresenter()
-    with speaking("es"):
-        spanish = await one_worker.draw(presenter, a_state(), NAMES, ())
-    english = await one_worker.draw(presenter, a_state(), NAMES, ())
-    assert spanish.data.decode() == "Abandonar o terminar…"
-    assert english.data.decode() == "Resign or end…"
+    async def test_a_drawings_own_error_reaches_its_caller_and_the_worker_draws_on(
+        self,
+        shared_worker: PictureWorkers,
+    ) -> None:
+        workers = [worker.pid for worker in multiprocessing.active_children()]
+        with pytest.raises(ValueError, match="no picture"):
+            await shared_worker.draw(LabelPresenter("fail"), a_state(), NAMES, ())
+        assert (
+            await shared_worker.draw(LabelPresenter("next"), a_state(), NAMES, ())
+        ).data == b"next"
+        assert [worker.pid for worker in multiprocessing.active_children()] == workers
 
 
 async def test_a_stuck_worker_is_replaced_and_the_board_drawn_again(
@@ -163,16 +196,6 @@ async def test_when_no_worker_can_start_again_boards_are_drawn_in_a_thread(
     picture = await asyncio.wait_for(one_worker.draw(exits, a_state(), NAMES, ()), 30)
     assert picture.data == b"exit" and not multiprocessing.active_children()
     assert (await one_worker.draw(LabelPresenter("next"), a_state(), NAMES, ())).data == b"next"
-
-
-async def test_a_drawings_own_error_reaches_its_caller_and_the_worker_draws_on(
-    one_worker: PictureWorkers,
-) -> None:
-    workers = [worker.pid for worker in multiprocessing.active_children()]
-    with pytest.raises(ValueError, match="no picture"):
-        await one_worker.draw(LabelPresenter("fail"), a_state(), NAMES, ())
-    assert (await one_worker.draw(LabelPresenter("next"), a_state(), NAMES, ())).data == b"next"
-    assert [worker.pid for worker in multiprocessing.active_children()] == workers
 
 
 async def test_a_caller_that_gives_up_never_leaves_its_picture_to_the_next_one(

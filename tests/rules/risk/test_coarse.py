@@ -54,7 +54,7 @@ def by_sub_steps(
     assault's `move_in` keeps what the assault keeps."""
     rng = Random(seed)
     events: list[object] = []
-    steps = expansion(state, action)
+    steps = expansion(action)
     assert steps is not None
     for step in steps:
         done = ENGINE.apply(state, player, step, rng)

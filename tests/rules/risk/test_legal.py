@@ -55,7 +55,7 @@ def near_misses(state: RiskState) -> list[Action]:
 ODD_NUMBERS = ("0", "-1", "07", "+1", " 1", "1.0", "٣", "", "x")
 
 
-def expansion(state: RiskState, action: Action) -> tuple[Action, ...] | None:
+def expansion(action: Action) -> tuple[Action, ...] | None:
     """The sub-steps a coarse action stands for, up to the roll (None if it names none)."""
     parts = action.arg.split(",")
     if action.verb == Verb.PLACE_AT and len(parts) == 2:
@@ -69,18 +69,35 @@ def expansion(state: RiskState, action: Action) -> tuple[Action, ...] | None:
     return None
 
 
-def sub_steps_legal(state: RiskState, action: Action) -> bool:
+class Choices:
+    """The states reached from one state by choosing sub-steps, with their legal sets, each
+    built once: the candidates share prefixes (one source, many targets)."""
+
+    def __init__(self, state: RiskState, legal: frozenset[Action]) -> None:
+        self.reached: dict[tuple[Action, ...], tuple[RiskState, frozenset[Action]]] = {
+            (): (state, legal)
+        }
+
+    def after(self, steps: tuple[Action, ...]) -> tuple[RiskState, frozenset[Action]]:
+        """The state after choosing `steps` in turn, and what it offers."""
+        if steps not in self.reached:
+            before, _ = self.after(steps[:-1])
+            state = ENGINE.apply(before, before.player, steps[-1], Random(0)).state
+            self.reached[steps] = (state, frozenset(legal_actions(state)))
+        return self.reached[steps]
+
+
+def sub_steps_legal(choices: Choices, action: Action) -> bool:
     """Each sub-step is in `legal_actions` in turn; an assault also keeps 1 army or more
     (written as a number is) and asks no defender for dice."""
-    steps = expansion(state, action)
+    steps = expansion(action)
     if steps is None:
         return False
     for n, step in enumerate(steps):
-        if step not in legal_actions(state):
+        if step not in choices.after(steps[:n])[1]:  # choosing only before the last: no dice
             return False
-        if n < len(steps) - 1:  # choosing only: no dice
-            state = ENGINE.apply(state, state.player, step, Random(0)).state
     if action.verb == Verb.ASSAULT:
+        state = choices.after(steps[:-1])[0]
         keep = action.arg.split(",")[3]
         return (
             keep.isascii()
@@ -155,10 +172,12 @@ def test_is_legal_agrees_with_the_legal_list(
         legal = legal_actions(state)
         assert not any(a.verb in COARSE_VERBS for a in legal)  # never offered
         if n % 3 == 0:
+            offered = frozenset(legal)
             for action in (*legal, *near_misses(state)):
-                assert is_legal(state, action) == (action in legal), (state.phase, action)
+                assert is_legal(state, action) == (action in offered), (state.phase, action)
+            choices = Choices(state, offered)
             for action in coarse_candidates(state, picker):
-                expected = sub_steps_legal(state, action)
+                expected = sub_steps_legal(choices, action)
                 assert is_legal(state, action) == expected, (state.phase, action)
         player = min(acting)
         if picker.random() < ai_share:  # the AI goes deeper: trades, eliminations
