@@ -27,11 +27,12 @@ from bot.table import pictures
 from bot.table.pictures import PictureWorkers
 from bot.table.presenter import Picture
 from cogs.cock_and_bull import CockAndBullPresenter
-from images import words
+from images import pieces, words
 from images.words import use_translations
 from rules.core import Event, PlayerId, setup_rng
 from rules.registry import ENGINES
 from tests.e2e.process import REPO
+from tests.images.drawn import forget_worded_layers
 
 NAMES = {1: "Ana", 2: "Leo"}
 
@@ -77,7 +78,10 @@ async def a_worker() -> AsyncIterator[PictureWorkers]:
         yield workers
     finally:
         workers.stop()
+        # What was drawn here with the bot's catalogs is not what a later test's words are.
         use_translations(worded)
+        forget_worded_layers()
+        pieces.forget()
 
 
 @pytest.fixture

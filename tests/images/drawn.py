@@ -29,13 +29,7 @@ class DrawnText:
 
         monkeypatch.setattr(images.common, "_text_masks", recording)
         monkeypatch.setattr(layer_cache, "_directory", None)
-        for module in list(vars(images).values()):
-            for value in vars(module).values() if isinstance(module, ModuleType) else ():
-                drawn = getattr(value, "__wrapped__", None)
-                if callable(drawn) and any(
-                    "language" in name for name in inspect.signature(drawn).parameters
-                ):
-                    value.cache_clear()
+        forget_worded_layers()
         # Pieces and grounds of boards already drawn are pasted, not drawn: fresh stores for
         # this test, put back after it, so that what it maps (on a stand-in palette, say) is
         # never pasted into a later test's board.
@@ -45,3 +39,15 @@ class DrawnText:
     @property
     def texts(self) -> list[str]:
         return [text for text, _size in self.sized]
+
+
+def forget_worded_layers() -> None:
+    """Forget the layers kept in memory by language (`functools.cache` on a function taking
+    one): they hold the words of the catalogs installed when they were drawn."""
+    for module in list(vars(images).values()):
+        for value in vars(module).values() if isinstance(module, ModuleType) else ():
+            drawn = getattr(value, "__wrapped__", None)
+            if callable(drawn) and any(
+                "language" in name for name in inspect.signature(drawn).parameters
+            ):
+                value.cache_clear()
