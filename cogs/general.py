@@ -8,15 +8,17 @@ from discord.ext import commands
 
 from bot import __version__
 from bot.client import Interaction, ParlourBot
-from bot.errors import UserError
 from bot.language.command_translator import spoken_command
 from bot.language.i18n import N_, _, language_name, languages, ngettext
 from bot.language.wording import format_duration, number
 from bot.storage import ACTIVE, LOBBY
 from bot.table.notifier import Notify, notify_line
 from bot.ui.command_sync import mention
+from bot.ui.permissions import require_manager
 from bot.ui.replies import Reply
 from cogs.options import TURN_TIMER_CHOICES, guild_id
+
+NOT_MANAGER = N_("Only members who can manage the server may change its settings.")
 
 HELP = N_("""\
 **Start a game:** `/<game> new` opens a lobby here. Others click **Join** (or the host \
@@ -152,7 +154,7 @@ class General(commands.Cog):
     @app_commands.choices(timer=TURN_TIMER_CHOICES)
     async def turn_timer(self, interaction: Interaction, timer: int) -> None:
         """Set the default turn timer for new games in this server."""
-        _check_manager(interaction)
+        require_manager(interaction, NOT_MANAGER)
         await self.bot.storage.set_guild_turn_timer(guild_id(interaction), timer)
         done = _("New games in this server now have a turn timer of {timer}.")
         await Reply.of(interaction).private(done.format(timer=format_duration(timer)))
@@ -163,7 +165,7 @@ class General(commands.Cog):
         self, interaction: Interaction, games: app_commands.Range[int, 1, 100]
     ) -> None:
         """Set how many season games a player needs to be ranked in this server's seasons."""
-        _check_manager(interaction)
+        require_manager(interaction, NOT_MANAGER)
         await self.bot.storage.set_season_min_games(guild_id(interaction), games)
         done = ngettext(
             "Players of this server's seasons are now ranked after {n} season game.",
@@ -177,7 +179,7 @@ class General(commands.Cog):
     @app_commands.choices(language=LANGUAGE_CHOICES)
     async def language(self, interaction: Interaction, language: str) -> None:
         """Set the language of new games' public messages in this server."""
-        _check_manager(interaction)
+        require_manager(interaction, NOT_MANAGER)
         chosen = None if language == HOSTS else language
         await self.bot.storage.set_guild_language(guild_id(interaction), chosen)
         if chosen is None:
@@ -187,12 +189,6 @@ class General(commands.Cog):
                 language=language_name(chosen)
             )
         await Reply.of(interaction).private(done)
-
-
-def _check_manager(interaction: Interaction) -> None:
-    """The server's settings are for members who may manage the server."""
-    if not interaction.permissions.manage_guild:
-        raise UserError(_("Only members who can manage the server may change its settings."))
 
 
 async def setup(bot: ParlourBot) -> None:

@@ -16,10 +16,13 @@ from bot.language.i18n import N_, _, ngettext
 from bot.language.wording import number, rating
 from bot.ratings import AI_PLAYER, MIN_GAMES, SCALE
 from bot.storage import RatingRow, SeasonRow
+from bot.ui.permissions import require_manager
 from bot.ui.replies import Reply
 from cogs.options import guild_id
 from cogs.scoreboard import GAME_CHOICES, TOP
 from cogs.seasons import BOARD_TOP, NO_SUCH_SEASON, season_board_embed
+
+NOT_MANAGER = N_("Only members who can manage the server can recompute its ratings.")
 
 CURRENT, ALL_TIME = N_("current"), N_("all-time")  # `season:` words, English or translated
 BAD_SEASON = N_("`{season}` is not a season: give current, all-time or a season's number.")
@@ -136,6 +139,7 @@ class Leaderboard(commands.Cog):
     @app_commands.default_permissions(manage_guild=True)
     async def recompute(self, interaction: Interaction) -> None:
         """Rate this server's finished games again, in the order they finished."""
+        require_manager(interaction, NOT_MANAGER)
         games = await self.bot.storage.recompute_ratings(guild_id(interaction))
         done = ngettext(
             "Ratings recomputed from {n} finished game.",

@@ -31,6 +31,7 @@ from bot.seasons import MAX_NAME, NONE, RECURS, BadSeason, parse_end
 from bot.storage import SeasonRow, SeasonRunning, SeasonStanding
 from bot.ui.components import ParlourButton
 from bot.ui.custom_ids import SeasonEndId
+from bot.ui.permissions import require_manager
 from bot.ui.replies import Reply
 from cogs.options import guild_id
 from cogs.scoreboard import GAME_CHOICES
@@ -74,12 +75,6 @@ ASK_END = N_("End season {number}, “{name}”, now? Its tables are frozen and 
 class SeasonEndButton(ParlourButton[SeasonEndId], kind=SeasonEndId):
     """The "End it" or "Keep it running" under `/season end`'s question: its click goes to the
     `SeasonEndId` route."""
-
-
-def require_admin(interaction: Interaction) -> None:
-    """Refuse a member without Manage Server (an admin command)."""
-    if not interaction.permissions.manage_guild:
-        raise UserError(_(NOT_ADMIN))
 
 
 def card_filename(season: SeasonRow) -> str:
@@ -192,7 +187,7 @@ class Seasons(commands.Cog):
         recur: str = NONE,
     ) -> None:
         """Start a season in this server (Manage Server)."""
-        require_admin(interaction)
+        require_manager(interaction, NOT_ADMIN)
         guild = guild_id(interaction)
         name = " ".join(name.split())
         if not name or len(name) > MAX_NAME or MENTIONS.search(name):
@@ -249,7 +244,7 @@ class Seasons(commands.Cog):
     @season.command(name="end")
     async def end(self, interaction: Interaction) -> None:
         """End this server's running season now (Manage Server; asks first)."""
-        require_admin(interaction)
+        require_manager(interaction, NOT_ADMIN)
         running = await self.bot.storage.running_season(guild_id(interaction))
         if running is None:
             raise UserError(_("No season is running in this server."))
@@ -273,7 +268,7 @@ class Seasons(commands.Cog):
         if reply.user_id != sid.owner:
             mine = _("This question is someone else's: use `{command}` for your own.")
             raise UserError(mine.format(command=spoken_command("/season end")))
-        require_admin(reply.interaction)
+        require_manager(reply.interaction, NOT_ADMIN)
         if sid.choice != "yes":
             await reply.update(content=_("Nothing was changed."), view=None)
             return

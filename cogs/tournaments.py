@@ -43,6 +43,7 @@ from bot.tournament.standings_text import named, standings_alt, standings_text
 from bot.tournament.timing import BadStart, parse_start
 from bot.ui.components import ParlourButton
 from bot.ui.custom_ids import TournamentId
+from bot.ui.permissions import require_manager
 from bot.ui.replies import Reply
 from cogs.options import guild_id
 from cogs.scoreboard import GAME_CHOICES
@@ -68,12 +69,6 @@ BAD_START = {
 class TournamentButton(ParlourButton[TournamentId], kind=TournamentId):
     """Join, Leave or Check in on a tournament's card: its click goes to the
     `TournamentId` route."""
-
-
-def require_admin(interaction: Interaction) -> None:
-    """Refuse a member without Manage Server (an admin command)."""
-    if not interaction.permissions.manage_guild:
-        raise UserError(_(NOT_ADMIN))
 
 
 def stamp(moment: float) -> str:
@@ -131,7 +126,7 @@ class Tournaments(commands.Cog):
         house_rules: app_commands.Range[str, 0, MAX_TEXT] = "",
     ) -> None:
         """Open a tournament's sign-up in this channel (Manage Server)."""
-        require_admin(interaction)
+        require_manager(interaction, NOT_ADMIN)
         guild = guild_id(interaction)
         if not isinstance(interaction.channel, discord.TextChannel):
             raise UserError(_("Create a tournament in a text channel: each table gets a thread."))
@@ -246,7 +241,7 @@ class Tournaments(commands.Cog):
         """The tournament a command is about: `number`, else the channel's open one, else
         the server's current one; managing needs Manage Server."""
         if admin:
-            require_admin(interaction)
+            require_manager(interaction, NOT_ADMIN)
         guild = guild_id(interaction)
         storage = self.bot.storage
         if number is not None:

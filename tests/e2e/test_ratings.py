@@ -108,6 +108,11 @@ async def check_recompute(fake: FakeDiscord, manager: JSON, before: dict[str, ob
     (synced,) = [c for c in everywhere if c["name"] == "recompute-ratings"]
     manage_guild = discord.Permissions(manage_guild=True).value
     assert int(synced["default_member_permissions"]) == manage_guild
+    # A server may hand the command to anyone: the bot checks again when it runs.
+    refused = await command(fake, manager, "recompute-ratings")
+    assert refused.ephemeral
+    assert refused.content == "Only members who can manage the server can recompute its ratings."
+    fake.grant(manager, discord.Permissions(manage_guild=True))
     answer = await command(fake, manager, "recompute-ratings")
     assert answer.ephemeral and answer.content == "Ratings recomputed from 5 finished games."
     after = await command(fake, manager, "leaderboard", game="cock_and_bull")
