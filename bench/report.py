@@ -27,7 +27,7 @@ ABOUT = {
         "`bot-token req/move` counts the requests made with the bot's token, which Discord "
         "limits to 50 a second for the whole bot (interaction answers and their follow-ups "
         "are not); the fake Discord holds that token to the same limit, and a bot over it "
-        "waits out global 429s (the older bot's seconds-long p99). With `--baseline`, the "
+        "waits out global 429s (a p99 of seconds). With `--baseline`, the "
         "same rows against an older version's bot, alternating, in the same run.",
     ),
     "profile": (
@@ -85,7 +85,10 @@ ABOUT = {
         "against pyrisk: three random players a side to world domination; Parlour's player "
         "makes pyrisk's `StupidAI` choices with Parlour's coarse actions (one decision, one "
         "step); a random player over `legal_actions` at the finest verbs plays about half "
-        "as many games a second.",
+        "as many games a second. A Parlour game is more work than pyrisk's under its rules "
+        "(35 set-up armies each, not 29, and cards whose sets bring ever more armies): more "
+        "steps a game, and more armies fought over (the last row), so games/s compares a "
+        "bigger game with pyrisk's (`bench/README.md`).",
     ),
     "seasons": (
         "Seasons at scale",

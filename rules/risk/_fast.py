@@ -16,12 +16,19 @@ whole roll up (faces high to low, and the losses) in `_BATTLES`, built once at i
 no roll sorts or compares dice. Tested by tests/rules/risk/test_fast.py (the same rolls as
 `battle.roll_battle`, the generator in the same place after).
 
-Rule 2: the verbs the one-action legality check (`_fast_legal.py`) compares most are module
-globals here (`PLACE_AT` is `Verb.PLACE_AT`): Python 3.11 reads a member through
-`EnumType`'s `__getattr__` hook, several times the cost of a global. They may be used only
-inside the fence, where the member itself would be, with `is` or `==`; the rule modules
-write `Phase.X` and `Verb.X`. Tested by tests/rules/risk/test_fast.py (each global is its
-member).
+Rule 2: the verbs the one-action legality check (`_fast_legal.py`) compares most, and the
+phases `to_act` compares, are module globals here (`PLACE_AT` is `Verb.PLACE_AT`, `OVER` is
+`Phase.OVER`): Python 3.11 reads a member through `EnumType`'s `__getattr__` hook, several
+times the cost of a global. They may be used only inside the fence, where the member itself
+would be, with `is` or `==`; the rule modules write `Phase.X` and `Verb.X`. Tested by
+tests/rules/risk/test_fast.py (each global is its member).
+
+Rule 3: `to_act(state)` is `Risk.to_act`: nobody once the game is over, the defender while
+they choose their dice, else the player whose (set-up) turn it is. `EngineBase.apply` asks
+it before every action, so it is the engine's own, bound as a `staticmethod` (no frame of a
+method around it), with the phases as Rule 2's globals. Tested by
+tests/rules/risk/test_fast.py (its answer against the plain rule over every phase of
+seeded games).
 """
 
 from __future__ import annotations
@@ -29,10 +36,24 @@ from __future__ import annotations
 from itertools import product
 from random import Random
 
+from rules.core import PlayerId
 from rules.risk.actions import Verb
 from rules.risk.battle import MAX_ATTACK_DICE, MAX_DEFEND_DICE, Battle, losses
+from rules.risk.state import Phase, RiskState
 
 PLACE_AT, ATTACK_FROM, ASSAULT = Verb.PLACE_AT, Verb.ATTACK_FROM, Verb.ASSAULT
+OVER, DEFEND = Phase.OVER, Phase.DEFEND
+_NOBODY: frozenset[PlayerId] = frozenset()
+
+
+def to_act(state: RiskState) -> frozenset[PlayerId]:
+    """`Risk.to_act`: who acts now, one player or nobody (Rule 3)."""
+    phase = state.phase
+    if phase is OVER:
+        return _NOBODY
+    if phase is DEFEND:
+        return frozenset((state.owner(state.target),))
+    return frozenset((state.players[state.current],))
 
 
 def roll_battle(rng: Random, attack: int, defend: int) -> Battle:

@@ -22,6 +22,7 @@ from rules.codec import Upgrade
 from rules.core import Action, Event, IllegalAction, Options, Outcome, PlayerId, Step
 from rules.engine_base import EngineBase
 from rules.risk import ai
+from rules.risk._fast import to_act
 from rules.risk._fast_legal import is_legal
 from rules.risk.actions import (
     Verb,
@@ -103,10 +104,8 @@ class Risk(EngineBase[RiskState]):
         army (`setup.initial_state`)."""
         return initial_state(seats, options, rng)
 
-    def to_act(self, state: RiskState) -> frozenset[PlayerId]:
-        """The player whose (set-up) turn it is, or the defender choosing dice."""
-        actor = _actor(state)
-        return frozenset() if actor is None else frozenset({actor})
+    to_act = staticmethod(to_act)
+    """The player whose (set-up) turn it is, or the defender choosing dice (`_fast.to_act`)."""
 
     def legal_actions(self, state: RiskState, player: PlayerId) -> Sequence[Action]:
         """What the phase and the choice made so far allow, in the order a board offers it
@@ -183,15 +182,6 @@ class Risk(EngineBase[RiskState]):
         """One roll of the selected attack (source -> target) with these dice (a mission it
         completes wins at once)."""
         return check_mission(battle(state, attack_dice, defend_dice))
-
-
-def _actor(state: RiskState) -> PlayerId | None:
-    """Who acts now (`Risk.to_act`'s one player), None once the game is over."""
-    if state.phase is Phase.OVER:
-        return None
-    if state.phase is Phase.DEFEND:
-        return state.owner(state.target)
-    return state.players[state.current]
 
 
 # --- one handler per verb (`_BY_VERB`) --------------------------------------------------------
