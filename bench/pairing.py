@@ -12,15 +12,67 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from dataclasses import dataclass, field
 from random import Random
 
 from bench.common import print_load, spread
 from bench.results import Run
-from bot.tournament.pairing import Entrant, deal_round, meetings, repeats
-from bot.tournament.scoring import TableResult, standings
+from bot.tournament.pairing import Entrant, Round, deal_round, meetings, repeats
+from bot.tournament.scoring import Standing, TableResult, standings
 
 HOT_PATHS = ("bot/tournament/pairing.py", "bot/tournament/scoring.py", "bot/seasons.py")
 SEED = 2026
+
+
+@dataclass
+class SwissEvent:
+    """An event of `entrants` dealt round by round from its standings, as the bot deals it,
+    each table ending in places drawn from `seed`; `seen` counts the repeat meetings seated."""
+
+    entrants: int
+    seed: int
+    history: list[tuple[int, ...]] = field(default_factory=list)
+    results: list[TableResult] = field(default_factory=list)
+    byes: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    had_bye: set[int] = field(default_factory=set)
+    seen: int = 0
+
+    def __post_init__(self) -> None:
+        """The places are drawn from the event's own seed."""
+        self._rng = Random(self.seed)
+
+    def standings(self) -> list[Standing]:
+        """The standings from the rounds played so far, leader first."""
+        return standings(
+            seed=self.seed,
+            entrants=range(self.entrants),
+            results=self.results,
+            byes=self.byes,
+            ratings={},
+        )
+
+    def deal(self, number: int, entrants: list[Entrant], table_size: int, min_size: int) -> Round:
+        """Round `number` dealt from `entrants` and every earlier table."""
+        return deal_round(
+            seed=self.seed,
+            round_number=number,
+            entrants=entrants,
+            history=self.history,
+            table_size=table_size,
+            min_size=min_size,
+            past_byes=self.had_bye,
+        )
+
+    def play(self, number: int, dealt: Round) -> None:
+        """Round `number` played as `dealt`: each table's places drawn, its byes given."""
+        self.seen += repeats(dealt.tables, meetings(self.history))
+        for members in dealt.tables:
+            places = list(members)
+            self._rng.shuffle(places)
+            self.results.append(TableResult(number, {m: p for p, m in enumerate(places, start=1)}))
+            self.history.append(members)
+        self.byes[number] = dealt.byes
+        self.had_bye |= set(dealt.byes)
 
 
 def event(
@@ -28,42 +80,20 @@ def event(
 ) -> tuple[list[float], list[float], int]:
     """Milliseconds of each `deal_round` and of each round's standings, and the repeat
     meetings seated over the event."""
-    rng = Random(SEED)
-    history: list[tuple[int, ...]] = []
-    results: list[TableResult] = []
-    byes: dict[int, tuple[int, ...]] = {}
-    had_bye: set[int] = set()
+    played = SwissEvent(entrants, SEED)
     dealing: list[float] = []
     ranking: list[float] = []
-    seen = 0
     for number in range(1, rounds + 1):
         start = time.perf_counter()
-        table = standings(
-            seed=SEED, entrants=range(entrants), results=results, byes=byes, ratings={}
-        )
+        table = played.standings()
         ranking.append((time.perf_counter() - start) * 1000)
-        field = [Entrant(s.member_id, s.points, s.buchholz, number > 1) for s in table]
+        entered = [Entrant(s.member_id, s.points, s.buchholz, number > 1) for s in table]
         for _ in range(repeats_each):
             start = time.perf_counter()
-            dealt = deal_round(
-                seed=SEED,
-                round_number=number,
-                entrants=field,
-                history=history,
-                table_size=table_size,
-                min_size=2,
-                past_byes=had_bye,
-            )
+            dealt = played.deal(number, entered, table_size, min_size=2)
             dealing.append((time.perf_counter() - start) * 1000)
-        seen += repeats(dealt.tables, meetings(history))
-        for members in dealt.tables:
-            places = list(members)
-            rng.shuffle(places)
-            results.append(TableResult(number, {m: p for p, m in enumerate(places, start=1)}))
-            history.append(members)
-        byes[number] = dealt.byes
-        had_bye |= set(dealt.byes)
-    return dealing, ranking, seen
+        played.play(number, dealt)
+    return dealing, ranking, played.seen
 
 
 def main() -> None:

@@ -5,24 +5,28 @@ The words come worded already (the caller speaks the server's language); this on
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PIL import Image
 
-from images.common import RGB, draw_text, drawable, fit_text
+from images.card import (
+    BACKGROUND,
+    DIM,
+    GOLD,
+    LINE,
+    LINE_SIZE,
+    PLAIN,
+    card_png,
+    draw_line,
+    draw_title,
+)
+from images.common import draw_text, drawable, fit_text
 
 WIDTH = 900
 MARGIN = 36
 TITLE_SIZE = 40
 HEADING_SIZE = 30
-LINE_SIZE = 24
-LINE = 36
-BACKGROUND: RGB = (32, 34, 40)
-GOLD: RGB = (244, 196, 48)
-PLAIN: RGB = (236, 236, 236)
-DIM: RGB = (170, 174, 184)
 
 
 @dataclass(frozen=True)
@@ -55,14 +59,7 @@ def render_card(title: str, subtitle: str, games: Sequence[CardGame]) -> bytes:
     image = Image.new("RGB", (WIDTH, height), BACKGROUND)
     inner = WIDTH - 2 * MARGIN
     y = MARGIN + TITLE_SIZE // 2
-    draw_text(
-        image,
-        (WIDTH // 2, y),
-        fit_text(drawable(title), TITLE_SIZE, inner, bold=True),
-        size=TITLE_SIZE,
-        fill=GOLD,
-        bold=True,
-    )
+    draw_title(image, y, title, size=TITLE_SIZE, margin=MARGIN)
     y += LINE
     draw_text(
         image,
@@ -87,34 +84,12 @@ def render_card(title: str, subtitle: str, games: Sequence[CardGame]) -> bytes:
         y += 12
         if not game.lines:
             y += LINE
-            draw_text(
-                image,
-                (MARGIN, y),
-                drawable(game.empty),
-                size=LINE_SIZE,
-                fill=DIM,
-                anchor="lm",
-                outline=None,
-            )
+            draw_line(image, (MARGIN, y), drawable(game.empty), DIM)
         for line in game.lines:
             y += LINE
-            draw_text(
-                image, (MARGIN, y), line.place, size=LINE_SIZE, fill=GOLD, anchor="lm", outline=None
-            )
+            draw_line(image, (MARGIN, y), line.place, GOLD)
             name = fit_text(drawable(line.name) or "?", LINE_SIZE, inner * 0.55)
-            draw_text(
-                image, (MARGIN + 60, y), name, size=LINE_SIZE, fill=PLAIN, anchor="lm", outline=None
-            )
-            draw_text(
-                image,
-                (WIDTH - MARGIN, y),
-                drawable(line.figures),
-                size=LINE_SIZE,
-                fill=DIM,
-                anchor="rm",
-                outline=None,
-            )
+            draw_line(image, (MARGIN + 60, y), name, PLAIN)
+            draw_line(image, (WIDTH - MARGIN, y), drawable(line.figures), DIM, "rm")
         y += 20
-    out = io.BytesIO()
-    image.save(out, "PNG", optimize=True)
-    return out.getvalue()
+    return card_png(image)

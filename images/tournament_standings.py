@@ -8,12 +8,22 @@ columns' headings are worded here, in the event's language.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from typing import Protocol
 
 from PIL import Image, ImageDraw
 
+from images.card import (
+    BACKGROUND,
+    DIM,
+    GOLD,
+    LINE,
+    LINE_SIZE,
+    PLAIN,
+    card_png,
+    draw_line,
+    draw_title,
+)
 from images.common import RGB, draw_text, drawable, fit_text
 from images.words import _, decimal, in_language, ngettext
 
@@ -22,13 +32,8 @@ WIDTH = 720  # a phone shows it at 360: half size, the headings' 20 px at 10
 MARGIN = 28
 TITLE_SIZE = 34
 HEADING_SIZE = 20
-LINE_SIZE = 24
-LINE = 36
-BACKGROUND: RGB = (32, 34, 40)
 STRIPE: RGB = (40, 43, 51)
-PLAIN: RGB = (236, 236, 236)
-DIM: RGB = (170, 174, 184)
-PODIUM: dict[int, RGB] = {1: (244, 196, 48), 2: (160, 190, 230), 3: (205, 127, 50)}
+PODIUM: dict[int, RGB] = {1: GOLD, 2: (160, 190, 230), 3: (205, 127, 50)}
 # Right edges of the figures' columns, and where the name starts and must end.
 RANK_RIGHT = MARGIN + 44
 NAME_LEFT = MARGIN + 60
@@ -73,14 +78,7 @@ def _render(rows: Sequence[tuple[Ranked, str]], title: str, top: int) -> bytes:
     height = MARGIN * 2 + TITLE_SIZE + LINE * (1 + max(1, len(shown)) + (1 if more else 0)) + 12
     image = Image.new("RGB", (WIDTH, height), BACKGROUND)
     y = MARGIN + TITLE_SIZE // 2
-    draw_text(
-        image,
-        (WIDTH // 2, y),
-        fit_text(drawable(title), TITLE_SIZE, WIDTH - 2 * MARGIN, bold=True),
-        size=TITLE_SIZE,
-        fill=PODIUM[1],
-        bold=True,
-    )
+    draw_title(image, y, title, size=TITLE_SIZE, margin=MARGIN)
     y += TITLE_SIZE // 2 + LINE // 2 + 12
     headings = [
         (NAME_LEFT, _("Player"), "lm"),
@@ -92,15 +90,7 @@ def _render(rows: Sequence[tuple[Ranked, str]], title: str, top: int) -> bytes:
         draw_text(image, (x, y), words, size=HEADING_SIZE, fill=DIM, anchor=anchor, outline=None)
     if not shown:
         y += LINE
-        draw_text(
-            image,
-            (NAME_LEFT, y),
-            _("No entrants yet."),
-            size=LINE_SIZE,
-            fill=DIM,
-            anchor="lm",
-            outline=None,
-        )
+        draw_line(image, (NAME_LEFT, y), _("No entrants yet."), DIM)
     for n, (standing, name) in enumerate(shown):
         y += LINE
         if n % 2 == 0:
@@ -121,19 +111,9 @@ def _render(rows: Sequence[tuple[Ranked, str]], title: str, top: int) -> bytes:
             (PLAYED_RIGHT, str(standing.played), "rm", DIM),
         ]
         for x, words, anchor, fill in cells:
-            draw_text(image, (x, y), words, size=LINE_SIZE, fill=fill, anchor=anchor, outline=None)
+            draw_line(image, (x, y), words, fill, anchor)
     if more:
         y += LINE
         words = ngettext("and {count} more entrant", "and {count} more entrants", more)
-        draw_text(
-            image,
-            (NAME_LEFT, y),
-            words.format(count=more),
-            size=LINE_SIZE,
-            fill=DIM,
-            anchor="lm",
-            outline=None,
-        )
-    out = io.BytesIO()
-    image.save(out, "PNG", optimize=True)
-    return out.getvalue()
+        draw_line(image, (NAME_LEFT, y), words.format(count=more), DIM)
+    return card_png(image)

@@ -4,11 +4,14 @@ suite runs in parallel (pytest-xdist, `-n auto` in pyproject.toml's addopts)."""
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
+from bot.language.i18n import speaking
+from cogs.pictures import TRANSLATIONS
+from images.words import use_translations
 from tests.databases import fresh_schema
 
 WORKERS_PER_CORE = 2  # most slow tests wait (on a bot process, a timer) with the CPU idle
@@ -57,3 +60,15 @@ async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncI
         return
     async with fresh_schema() as url:
         yield url
+
+
+@pytest.fixture(params=["en", "es"])
+def spoken(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Each language in turn, spoken by the bot and its pictures (the bot's catalogs
+    installed for the pictures, and taken away after)."""
+    use_translations(TRANSLATIONS)
+    try:
+        with speaking(request.param):
+            yield request.param
+    finally:
+        use_translations(None)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
+from dataclasses import fields
 from typing import Any, Protocol
 
 
@@ -62,3 +63,15 @@ class Connected(ABC):
         """A connection for one write statement, atomic by itself: a transaction unless
         the backend can do without one."""
         return self._transaction()
+
+    async def _won(self, sql: str, *args: Any) -> bool:
+        """Run one conditional write on its own: True for the one caller whose write
+        changed a row (its condition still held)."""
+        async with self._statement() as db:
+            return await db.execute(sql, *args) == 1
+
+
+def columns(record: type[Any], row: Row) -> dict[str, Any]:
+    """The row's columns named like the fields of the dataclass `record`, by name (the
+    caller converts those stored as text or integers before building it)."""
+    return {f.name: row[f.name] for f in fields(record)}

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from bot.shards import Shards
-from bot.storage.conn import Conn, Row
+from bot.storage.conn import Conn, Row, columns
 from bot.storage.notify_state import forget_game_dms
 from bot.storage.ratings import Ratings
 from bot.storage.rows import (
@@ -354,30 +354,15 @@ class Games(Ratings):
 
 
 def _game(row: Row) -> GameRow:
+    values = columns(GameRow, row)
     return GameRow(
-        id=row["id"],
-        game=row["game"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        host_id=row["host_id"],
-        status=row["status"],
-        options=json.loads(row["options"]),
-        seed=row["seed"],
-        step=row["step"],
-        state=json.loads(row["state"]) if row["state"] is not None else None,
-        lobby_message_id=row["lobby_message_id"],
-        thread_id=row["thread_id"],
-        board_message_id=row["board_message_id"],
-        ping_message_id=row["ping_message_id"],
-        deadline=row["deadline"],
-        reminded=bool(row["reminded"]),
-        shown_step=row["shown_step"],
-        shown_chapter=row["shown_chapter"],
-        broken=row["broken"],
-        ended_by=row["ended_by"],
-        end_votes=tuple(json.loads(row["end_votes"])),
-        rematch_of=row["rematch_of"],
-        revision=row["revision"],
+        **values
+        | {
+            "options": json.loads(values["options"]),
+            "state": json.loads(values["state"]) if values["state"] is not None else None,
+            "reminded": bool(values["reminded"]),
+            "end_votes": tuple(json.loads(values["end_votes"])),
+        }
     )
 
 

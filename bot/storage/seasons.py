@@ -10,13 +10,12 @@ is claimed for a while by the process posting it and marked done with its messag
 
 from __future__ import annotations
 
-from dataclasses import fields
 from typing import Any
 
 from bot.ratings import AI_PLAYER, Rating, shown
 from bot.seasons import MIN_SEASON_GAMES, NONE, next_end, next_start
 from bot.shards import Shards
-from bot.storage.conn import Conn, Row
+from bot.storage.conn import Conn, Row, columns
 from bot.storage.ratings import Ratings
 from bot.storage.rows import SeasonRow, SeasonStanding
 
@@ -252,17 +251,15 @@ class Seasons(Ratings):
     async def claim_card(self, guild_id: int, number: int, now: float, stale_before: float) -> bool:
         """Take the posting of an ended season's card, unless it is done or another process
         took it at `stale_before` or later (a claim older is a dead process's)."""
-        async with self._statement() as db:
-            changed = await db.execute(
-                "UPDATE seasons SET card_claimed_at = ? WHERE guild_id = ? AND number = ?"
-                " AND status = 'ended' AND card_done = 0"
-                " AND (card_claimed_at IS NULL OR card_claimed_at < ?)",
-                now,
-                guild_id,
-                number,
-                stale_before,
-            )
-        return changed == 1
+        return await self._won(
+            "UPDATE seasons SET card_claimed_at = ? WHERE guild_id = ? AND number = ?"
+            " AND status = 'ended' AND card_done = 0"
+            " AND (card_claimed_at IS NULL OR card_claimed_at < ?)",
+            now,
+            guild_id,
+            number,
+            stale_before,
+        )
 
     async def card_posted(self, guild_id: int, number: int, message_id: int | None) -> None:
         """An ended season's card is done: posted as `message_id` (None: nowhere to post)."""
@@ -278,7 +275,7 @@ class Seasons(Ratings):
 
 def _season(row: Row) -> SeasonRow:
     """A `seasons` row as a `SeasonRow`: its columns are the row's fields, by name."""
-    values = {f.name: row[f.name] for f in fields(SeasonRow)}
+    values = columns(SeasonRow, row)
     return SeasonRow(**values | {"card_done": bool(values["card_done"])})
 
 

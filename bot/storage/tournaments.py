@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from bot.shards import Shards
-from bot.storage.conn import Conn, Connected, Row
+from bot.storage.conn import Conn, Connected, Row, columns
 
 SIGNUP, RUNNING, FINISHED, CANCELLED = "signup", "running", "finished", "cancelled"
 OPEN = (SIGNUP, RUNNING)
@@ -172,26 +172,23 @@ class Tournaments(Connected):
 
     async def tournament(self, tournament_id: int) -> TournamentRow | None:
         """The event numbered `tournament_id`, if any."""
-        row = await self._read.fetchone("SELECT * FROM tournaments WHERE id = ?", tournament_id)
-        return None if row is None else _tournament(row)
+        return await self._one_event("SELECT * FROM tournaments WHERE id = ?", tournament_id)
 
     async def open_tournament_in(self, channel_id: int) -> TournamentRow | None:
         """The channel's event signing up or running, if any."""
-        row = await self._read.fetchone(
+        return await self._one_event(
             "SELECT * FROM tournaments WHERE channel_id = ? AND state IN ('signup', 'running')",
             channel_id,
         )
-        return None if row is None else _tournament(row)
 
     async def guild_tournament(self, guild_id: int) -> TournamentRow | None:
         """The server's running event, else its next one to start, else its latest."""
-        row = await self._read.fetchone(
+        return await self._one_event(
             "SELECT * FROM tournaments WHERE guild_id = ? ORDER BY"
             " CASE state WHEN 'running' THEN 0 WHEN 'signup' THEN 1 ELSE 2 END,"
             " CASE WHEN state = 'signup' THEN starts_at ELSE -id END LIMIT 1",
             guild_id,
         )
-        return None if row is None else _tournament(row)
 
     async def set_card(self, tournament_id: int, message_id: int) -> None:
         """The event's sign-up card was posted as `message_id`."""
@@ -271,15 +268,13 @@ class Tournaments(Connected):
             event = await self._event(db, tournament_id)
             if event.state != SIGNUP:
                 raise Refused("started" if event.state == RUNNING else "closed")
-            left = await db.execute(
+            return await self._change_entrant(
+                db,
                 "UPDATE tournament_entrants SET status = 'left', checked_in = 0"
                 " WHERE tournament_id = ? AND member_id = ? AND status = 'in'",
                 tournament_id,
                 member_id,
             )
-            if left == 0:
-                raise Refused("not_in")
-            return await self._changed(db, tournament_id)
 
     async def check_in(self, tournament_id: int, member_id: int, now: float) -> TournamentRow:
         """`member_id` checks in. Refused: outside the window, not in, checked in already."""
@@ -311,27 +306,23 @@ class Tournaments(Connected):
             event = await self._event(db, tournament_id)
             if not event.open:
                 raise Refused("closed")
-            dropped = await db.execute(
+            return await self._change_entrant(
+                db,
                 "UPDATE tournament_entrants SET status = 'dropped' WHERE tournament_id = ?"
                 " AND member_id = ? AND status IN ('in', 'withdrawn')",
                 tournament_id,
                 member_id,
             )
-            if dropped == 0:
-                raise Refused("not_in")
-            return await self._changed(db, tournament_id)
 
     # --- the event's steps -------------------------------------------------------------------
 
     async def claim_checkin_ping(self, tournament_id: int) -> bool:
         """Take the check-in ping (once: True for the one caller that gets it)."""
-        async with self._statement() as db:
-            won = await db.execute(
-                "UPDATE tournaments SET checkin_pinged = 1, revision = revision + 1"
-                " WHERE id = ? AND state = 'signup' AND checkin_pinged = 0",
-                tournament_id,
-            )
-        return won == 1
+        return await self._won(
+            "UPDATE tournaments SET checkin_pinged = 1, revision = revision + 1"
+            " WHERE id = ? AND state = 'signup' AND checkin_pinged = 0",
+            tournament_id,
+        )
 
     async def start_tournament(
         self, tournament_id: int, now: float, *, min_entrants: int
@@ -444,17 +435,15 @@ class Tournaments(Connected):
     ) -> bool:
         """The table's game is `game_id`, its ready window ending at `ready_at`: True for
         the one caller that sets it (the table had no game yet)."""
-        async with self._statement() as db:
-            won = await db.execute(
-                "UPDATE tournament_tables SET game_id = ?, ready_at = ? WHERE tournament_id = ?"
-                " AND round = ? AND table_no = ? AND game_id IS NULL",
-                game_id,
-                ready_at,
-                tournament_id,
-                number,
-                table_no,
-            )
-        return won == 1
+        return await self._won(
+            "UPDATE tournament_tables SET game_id = ?, ready_at = ? WHERE tournament_id = ?"
+            " AND round = ? AND table_no = ? AND game_id IS NULL",
+            game_id,
+            ready_at,
+            tournament_id,
+            number,
+            table_no,
+        )
 
     async def ready_due(self, now: float, shards: Shards | None = None) -> list[TableRow]:
         """Seated tables of running events whose ready window has ended, not looked at yet."""
@@ -468,15 +457,7 @@ class Tournaments(Connected):
 
     async def ready_looked_at(self, tournament_id: int, number: int, table_no: int) -> bool:
         """The table's ready window was dealt with: True for the one caller that marks it."""
-        async with self._statement() as db:
-            won = await db.execute(
-                "UPDATE tournament_tables SET ready_done = 1 WHERE tournament_id = ?"
-                " AND round = ? AND table_no = ? AND ready_done = 0",
-                tournament_id,
-                number,
-                table_no,
-            )
-        return won == 1
+        return await self._won(_flag_table("ready_done"), tournament_id, number, table_no)
 
     async def store_result(
         self,
@@ -490,14 +471,7 @@ class Tournaments(Connected):
         member the AI stood for misses one more, and is withdrawn at `MISSED_TO_WITHDRAW`;
         the others' run ends). False (nothing written) if they were stored already."""
         async with self._transaction() as db:
-            won = await db.execute(
-                "UPDATE tournament_tables SET result_done = 1 WHERE tournament_id = ?"
-                " AND round = ? AND table_no = ? AND result_done = 0",
-                tournament_id,
-                number,
-                table_no,
-            )
-            if won == 0:
+            if await db.execute(_flag_table("result_done"), tournament_id, number, table_no) == 0:
                 return False
             await db.executemany(
                 "INSERT INTO tournament_results (tournament_id, round, table_no, member_id,"
@@ -541,28 +515,24 @@ class Tournaments(Connected):
 
     async def set_paused(self, tournament_id: int, paused: bool) -> bool:
         """Pause or resume a running event: True if that changed it."""
-        async with self._statement() as db:
-            changed = await db.execute(
-                "UPDATE tournaments SET paused = ?, revision = revision + 1"
-                " WHERE id = ? AND state = 'running' AND paused <> ?",
-                int(paused),
-                tournament_id,
-                int(paused),
-            )
-        return changed == 1
+        return await self._won(
+            "UPDATE tournaments SET paused = ?, revision = revision + 1"
+            " WHERE id = ? AND state = 'running' AND paused <> ?",
+            int(paused),
+            tournament_id,
+            int(paused),
+        )
 
     async def end_tournament(self, tournament_id: int, state: str, now: float) -> bool:
         """Finish (after the last round) or cancel an open event: True for the one caller
         that ends it."""
-        async with self._statement() as db:
-            won = await db.execute(
-                "UPDATE tournaments SET state = ?, ended_at = ?, revision = revision + 1"
-                " WHERE id = ? AND state IN ('signup', 'running')",
-                state,
-                now,
-                tournament_id,
-            )
-        return won == 1
+        return await self._won(
+            "UPDATE tournaments SET state = ?, ended_at = ?, revision = revision + 1"
+            " WHERE id = ? AND state IN ('signup', 'running')",
+            state,
+            now,
+            tournament_id,
+        )
 
     # --- the clock ---------------------------------------------------------------------------
 
@@ -591,15 +561,13 @@ class Tournaments(Connected):
     async def claim_final(self, tournament_id: int, now: float, stale_before: float) -> bool:
         """Take the posting of a finished event's final standings, unless done or taken at
         `stale_before` or later (an older claim is a dead process's)."""
-        async with self._statement() as db:
-            won = await db.execute(
-                "UPDATE tournaments SET final_claimed_at = ? WHERE id = ? AND state = 'finished'"
-                " AND final_done = 0 AND (final_claimed_at IS NULL OR final_claimed_at < ?)",
-                now,
-                tournament_id,
-                stale_before,
-            )
-        return won == 1
+        return await self._won(
+            "UPDATE tournaments SET final_claimed_at = ? WHERE id = ? AND state = 'finished'"
+            " AND final_done = 0 AND (final_claimed_at IS NULL OR final_claimed_at < ?)",
+            now,
+            tournament_id,
+            stale_before,
+        )
 
     async def final_posted(self, tournament_id: int, message_id: int | None) -> None:
         """The final standings were posted as `message_id` (None: nowhere to post)."""
@@ -612,11 +580,25 @@ class Tournaments(Connected):
 
     # --- helpers -----------------------------------------------------------------------------
 
+    async def _one_event(self, sql: str, *args: Any) -> TournamentRow | None:
+        """The one event `sql` reads, if any."""
+        row = await self._read.fetchone(sql, *args)
+        return None if row is None else _tournament(row)
+
     async def _event(self, db: Conn, tournament_id: int) -> TournamentRow:
         row = await db.fetchone("SELECT * FROM tournaments WHERE id = ?", tournament_id)
         if row is None:
             raise Refused("gone")
         return _tournament(row)
+
+    async def _change_entrant(
+        self, db: Conn, sql: str, tournament_id: int, member_id: int
+    ) -> TournamentRow:
+        """Change an entrant's row by `sql` (bound to the event and member); Refused('not_in')
+        when it matched none; the event as it is now."""
+        if await db.execute(sql, tournament_id, member_id) == 0:
+            raise Refused("not_in")
+        return await self._changed(db, tournament_id)
 
     async def _changed(self, db: Conn, tournament_id: int) -> TournamentRow:
         """Count a change the card shows; the event as it is now."""
@@ -670,8 +652,17 @@ async def forget_guild_tournaments(db: Conn, guild_id: int) -> None:
     await db.execute("DELETE FROM tournaments WHERE guild_id = ?", guild_id)
 
 
+def _flag_table(flag: str) -> str:
+    """The write that sets a table's `flag` column once (bound to the event, round and
+    table number): it changes no row when another caller set it first."""
+    return (
+        f"UPDATE tournament_tables SET {flag} = 1 WHERE tournament_id = ?"
+        f" AND round = ? AND table_no = ? AND {flag} = 0"
+    )
+
+
 def _tournament(row: Row) -> TournamentRow:
-    values = {f.name: row[f.name] for f in fields(TournamentRow)}
+    values = columns(TournamentRow, row)
     return TournamentRow(
         **values
         | {
@@ -685,25 +676,17 @@ def _tournament(row: Row) -> TournamentRow:
 
 
 def _entrant(row: Row) -> EntrantRow:
-    return EntrantRow(
-        member_id=row["member_id"],
-        name=row["name"],
-        joined_at=row["joined_at"],
-        first_round=row["first_round"],
-        checked_in=bool(row["checked_in"]),
-        status=row["status"],
-        missed=row["missed"],
-    )
+    values = columns(EntrantRow, row)
+    return EntrantRow(**values | {"checked_in": bool(values["checked_in"])})
 
 
 def _table(row: Row) -> TableRow:
+    values = columns(TableRow, row)
     return TableRow(
-        tournament_id=row["tournament_id"],
-        round=row["round"],
-        table_no=row["table_no"],
-        members=tuple(json.loads(row["members"])),
-        game_id=row["game_id"],
-        ready_at=row["ready_at"],
-        ready_done=bool(row["ready_done"]),
-        result_done=bool(row["result_done"]),
+        **values
+        | {
+            "members": tuple(json.loads(values["members"])),
+            "ready_done": bool(values["ready_done"]),
+            "result_done": bool(values["result_done"]),
+        }
     )

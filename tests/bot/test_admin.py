@@ -16,6 +16,7 @@ from bot.storage import migrations, open_storage
 from rules.registry import ENGINES
 from tests.databases import dump
 from tests.e2e.process import REPO, clean_env
+from tests.tournaments import create_event
 
 GAME = "cock_and_bull"
 
@@ -41,6 +42,17 @@ def problems(done: subprocess.CompletedProcess[str]) -> list[str]:
     lines = done.stdout.splitlines()
     assert lines[0].startswith("Database: ") and lines[1].startswith("Settings file: ")
     return [line for line in lines[2:] if not line.startswith("  ")]
+
+
+async def rows_backed_up(tmp_path: Path, database: Path, table: str) -> int:
+    """How many rows of `table` a backup of `database` (taken by the chore) holds."""
+    copy = tmp_path / "copy.sqlite3"
+    assert chore("backup", str(copy), cwd=tmp_path, DATABASE_PATH=str(database)).returncode == 0
+    restored = await open_storage(f"sqlite:///{copy}")
+    try:
+        return len(await restored.table_rows(table))
+    finally:
+        await restored.close()
 
 
 async def a_game(service: GameService) -> int:
@@ -213,13 +225,7 @@ async def test_check_and_backup_know_the_seasons(tmp_path: Path) -> None:
         "2 season(s) are past their end: the bot ends them at its next start.",
         f"Season 1 of server {2 << 22} counts 'chess', a game this version does not offer.",
     ]
-    copy = tmp_path / "copy.sqlite3"
-    assert chore("backup", str(copy), cwd=tmp_path, DATABASE_PATH=str(database)).returncode == 0
-    restored = await open_storage(f"sqlite:///{copy}")
-    try:
-        assert len(await restored.table_rows("seasons")) == 2
-    finally:
-        await restored.close()
+    assert await rows_backed_up(tmp_path, database, "seasons") == 2
 
 
 async def test_check_and_backup_know_the_tournaments(tmp_path: Path) -> None:
@@ -228,21 +234,7 @@ async def test_check_and_backup_know_the_tournaments(tmp_path: Path) -> None:
     database = tmp_path / "parlour.sqlite3"
     storage = await open_storage(f"sqlite:///{database}")
     for channel, game in ((1, "cock_and_bull"), (2, "chess")):
-        await storage.create_tournament(
-            guild_id=1 << 22,
-            channel_id=channel,
-            host_id=5,
-            game=game,
-            options={},
-            rounds=2,
-            table_size=2,
-            starts_at=2.0,
-            checkin_at=None,
-            ready_window=300.0,
-            rated=True,
-            seed=1,
-            now=1.0,
-        )
+        await create_event(storage, channel_id=channel, game=game)
     await storage.close()
     done = chore("check", cwd=tmp_path, DATABASE_PATH=str(database), DISCORD_TOKEN="t")
     assert done.returncode == 1
@@ -250,10 +242,4 @@ async def test_check_and_backup_know_the_tournaments(tmp_path: Path) -> None:
         "2 tournament(s) are past their start: the bot starts them at its start.",
         "Tournament 2 of server 4194304 plays 'chess', a game this version does not offer.",
     ]
-    copy = tmp_path / "copy.sqlite3"
-    assert chore("backup", str(copy), cwd=tmp_path, DATABASE_PATH=str(database)).returncode == 0
-    restored = await open_storage(f"sqlite:///{copy}")
-    try:
-        assert len(await restored.table_rows("tournaments")) == 2
-    finally:
-        await restored.close()
+    assert await rows_backed_up(tmp_path, database, "tournaments") == 2

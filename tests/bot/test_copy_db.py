@@ -15,6 +15,7 @@ from bot.storage import TABLES, Storage, open_storage
 from bot.storage.notify_state import StoredDm
 from rules.registry import ENGINES
 from tests.e2e.process import REPO, clean_env
+from tests.tournaments import create_event
 
 OLD_DATABASE = Path(__file__).parent / "data" / "parlour-schema3.sqlite3"
 
@@ -32,20 +33,8 @@ def copy_db(*args: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[st
 
 async def a_tournament_played(storage: Storage, player: int) -> None:
     """A tournament with a round played, a bye and a result: a row in each of its tables."""
-    event = await storage.create_tournament(
-        guild_id=1 << 22,
-        channel_id=2,
-        host_id=player,
-        game="cock_and_bull",
-        options={},
-        rounds=2,
-        table_size=2,
-        starts_at=1.0,
-        checkin_at=None,
-        ready_window=300.0,
-        rated=False,
-        seed=7,
-        now=1.0,
+    event = await create_event(
+        storage, channel_id=2, host_id=player, starts_at=1.0, rated=False, seed=7
     )
     for member in (player, 556):
         await storage.join_tournament(event.id, member, "x", 1.0)

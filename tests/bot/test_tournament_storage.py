@@ -12,6 +12,7 @@ import pytest
 from bot.storage import Storage, open_storage
 from bot.storage.tournaments import CANCELLED, DROPPED, IN, RUNNING, WITHDRAWN, Refused
 from tests.databases import dump
+from tests.tournaments import create_event
 
 GUILD, CHANNEL, HOST = 1 << 22, 77, 5
 ZED, ZED_NAME = 733_241_950_187_002_113, "Zephyrine Quillfeather"
@@ -27,18 +28,14 @@ async def storage(database_url: str) -> AsyncIterator[Storage]:
 
 
 async def create(storage: Storage, *, checkin: float | None = None, channel: int = CHANNEL) -> int:
-    event = await storage.create_tournament(
+    event = await create_event(
+        storage,
         guild_id=GUILD,
         channel_id=channel,
         host_id=HOST,
-        game="cock_and_bull",
         options={"turn_timer": 0},
-        rounds=2,
-        table_size=2,
         starts_at=START,
         checkin_at=checkin,
-        ready_window=300.0,
-        rated=True,
         seed=42,
         now=START - 3600,
     )

@@ -331,10 +331,9 @@ async def test_only_managers_change_the_servers_settings(
     assert await bot.service.storage.season_min_games(fake.guild_id) == 3
 
 
-async def test_my_games_lists_three_games_across_two_channels_those_waiting_first(
-    fake: FakeDiscord, start_parlour: ParlourFactory, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    bot = await start_parlour()
+async def three_games_of_ana(fake: FakeDiscord) -> tuple[JSON, JSON, list[FakeMessage]]:
+    """Ana, Leo and the boards of her three games in two channels (a fourth game is not hers),
+    one move made in the first so that not every game waits for the same player."""
     ana, leo, mia = fake.make_user("Ana"), fake.make_user("Leo"), fake.make_user("Mia")
     second = fake.create_text_channel("more-games")
     boards = [
@@ -343,10 +342,15 @@ async def test_my_games_lists_three_games_across_two_channels_those_waiting_firs
         await start_game(fake, mia, GAME, joiners=[ana]),
     ]
     await start_game(fake, leo, GAME, joiners=[mia])  # not Ana's
-    # One move in the first game, so that not every game waits for the same player.
     boards[0] = await play_one_move(fake, [ana, leo], boards[0])
-    await settled(bot)
-    # Ana is to act where the board's prompt names her (with whoever acts at once with her).
+    return ana, leo, boards
+
+
+async def my_games_lists_waiting_first(
+    fake: FakeDiscord, ana: JSON, boards: Sequence[FakeMessage]
+) -> None:
+    """`/my-games` shows Ana, to her alone, a line for each of `boards`: those waiting for
+    her first (where the board's prompt names her, with whoever acts at once with her)."""
     waiting = {b.channel_id for b in boards if "Ana" in prompt(b)}
     assert 0 < len(waiting) < 3, "a mix of games waiting for Ana and not"
     listed = (await (await fake.slash(ana, "my-games")).response()).message
@@ -358,6 +362,15 @@ async def test_my_games_lists_three_games_across_two_channels_those_waiting_firs
     marks = [line[0] for line in lines]
     assert marks == ["▶"] * len(waiting) + ["•"] * (3 - len(waiting))
     assert set(threads[: len(waiting)]) == waiting
+
+
+async def test_my_games_lists_three_games_across_two_channels_those_waiting_first(
+    fake: FakeDiscord, start_parlour: ParlourFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bot = await start_parlour()
+    ana, leo, boards = await three_games_of_ana(fake)
+    await settled(bot)
+    await my_games_lists_waiting_first(fake, ana, boards)
 
     # Pages, and a forged page id.
     monkeypatch.setattr(my_games, "PAGE_SIZE", 2)

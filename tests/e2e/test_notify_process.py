@@ -30,7 +30,15 @@ from tests.e2e.driver import (
 from tests.e2e.fake_discord import FakeDiscord, FakeMessage
 from tests.e2e.process import BotProcess, connected, process_env
 from tests.e2e.storm import Storm
-from tests.e2e.test_notify import BOARD_LINK, RISK, choose, pings, sent_with
+from tests.e2e.test_notify import (
+    BOARD_LINK,
+    RISK,
+    choose,
+    my_games_lists_waiting_first,
+    pings,
+    sent_with,
+    three_games_of_ana,
+)
 
 GAME = "cock-and-bull"
 WATCHING = 3.0  # seconds a member watches a game after a click in it (NOTIFY_WATCHING)
@@ -308,23 +316,6 @@ async def test_my_games_lists_three_games_across_two_channels_waiting_ones_first
 ) -> None:
     process = Process(fake, launch, tmp_path)
     await process.start()
-    ana, leo, mia = fake.make_user("Ana"), fake.make_user("Leo"), fake.make_user("Mia")
-    second = fake.create_text_channel("more-games")
-    boards = [
-        await start_game(fake, ana, GAME, joiners=[leo]),
-        await start_game(fake, leo, GAME, joiners=[ana], channel_id=second),
-        await start_game(fake, mia, GAME, joiners=[ana]),
-    ]
-    await start_game(fake, leo, GAME, joiners=[mia])  # not Ana's
-    boards[0] = await play_one_move(fake, [ana, leo], boards[0])  # not all wait for Ana
-    waiting = {b.channel_id for b in boards if "Ana" in prompt(b)}
-    assert 0 < len(waiting) < 3, "a mix of games waiting for Ana and not"
-    listed = (await (await fake.slash(ana, "my-games")).response()).message
-    assert listed is not None and listed.ephemeral
-    lines = listed.embeds[0]["description"].splitlines()[1:]
-    assert len(lines) == 3, lines
-    threads = [int(BOARD_LINK.search(line).group(2)) for line in lines]  # type: ignore[union-attr]
-    assert set(threads[: len(waiting)]) == waiting
-    assert set(threads) == {b.channel_id for b in boards}
-    assert [line[0] for line in lines] == ["▶"] * len(waiting) + ["•"] * (3 - len(waiting))
+    ana, _leo, boards = await three_games_of_ana(fake)
+    await my_games_lists_waiting_first(fake, ana, boards)
     await process.kill()

@@ -67,6 +67,12 @@ async def click(
     return (await (await fake.click(member, card, label=label)).response()).message
 
 
+def manager(fake: FakeDiscord, member: JSON) -> JSON:
+    """`member`, given Manage Server: one who may organise the server's tournaments."""
+    fake.grant(member, discord.Permissions(manage_guild=True))
+    return member
+
+
 async def start_now(parlour: ParlourBot) -> None:
     """The event's start moved to now (as if its time had come), and the clock looks."""
     storage = parlour.service.storage
@@ -88,9 +94,8 @@ async def test_a_cock_and_bull_event_from_its_card_to_its_final_standings(
     # language): private answers are in each member's own.
     ana = fake.make_user("Ana", locale)
     leo, eve, mia = (fake.make_user(n, locale) for n in ("Leo", "Eve", "Mia"))
-    max_ = fake.make_user("Max")
-    fake.grant(ana, discord.Permissions(manage_guild=True))
-    fake.grant(max_, discord.Permissions(manage_guild=True))
+    max_ = manager(fake, fake.make_user("Max"))
+    manager(fake, ana)
     create = {"game": "cock_and_bull", "rounds": 2, "starts_in": "30"}
 
     # Refused privately, changing nothing.
@@ -303,8 +308,7 @@ async def test_check_in_an_absent_entrant_and_a_restart_in_a_hold_your_horses_ev
 ) -> None:
     parlour = await start_parlour()
     storage = parlour.service.storage
-    max_ = fake.make_user("Max")
-    fake.grant(max_, discord.Permissions(manage_guild=True))
+    max_ = manager(fake, fake.make_user("Max"))
     names = ("Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Zoe")
     members = [fake.make_user(n) for n in names]
     people = {int(m["id"]): m for m in members}
@@ -391,8 +395,7 @@ async def test_organisers_pause_drop_and_cancel_and_members_cannot(
 ) -> None:
     parlour = await start_parlour()
     storage = parlour.service.storage
-    max_ = fake.make_user("Max")
-    fake.grant(max_, discord.Permissions(manage_guild=True))
+    max_ = manager(fake, fake.make_user("Max"))
     members = [fake.make_user(n) for n in ("Ana", "Bo", "Cy", "Di", "Ed")]
     card = await answer(
         fake, max_, "create", game="cock_and_bull", rounds=3, starts_in="30", rated=False

@@ -16,16 +16,14 @@ from io import BytesIO
 import pytest
 from PIL import Image
 
-from bot.language.i18n import speaking
 from bot.tournament.scoring import Standing
-from cogs.pictures import TRANSLATIONS
 from cogs.risk.view import map_view
 from images import cock_and_bull, hold_your_horses, horse_collar, winners_circle
 from images.common import PHONE_TEXT, PHONE_WIDTH
 from images.risk import territory_name
 from images.risk_zoom import render_zoom
 from images.tournament_standings import render_standings
-from images.words import language, use_translations
+from images.words import language
 from rules.risk import ENGINE as RISK
 from rules.risk.map import CONTINENTS
 from tests.games import TEST_SPECS
@@ -129,17 +127,6 @@ def test_risk_zoom_keeps_every_name_readable_on_a_phone(
         min(sizes[territory_name(s)] for s in CONTINENTS[continent].territories) * PHONE / (1600)
         < PHONE_MIN
     )
-
-
-@pytest.fixture(params=["en", "es"])
-def spoken(request: pytest.FixtureRequest) -> Iterator[str]:
-    """Pictures worded by the bot's catalogs, in each language."""
-    use_translations(TRANSLATIONS)
-    try:
-        with speaking(request.param):
-            yield request.param
-    finally:
-        use_translations(None)
 
 
 @pytest.mark.parametrize("picture", [title for title in PICTURES if title != "Risk"])

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bench.pairing import SwissEvent
 from bot.tournament.pairing import (
     Entrant,
     Round,
@@ -23,7 +24,6 @@ from bot.tournament.pairing import (
     standing_order,
     table_sizes,
 )
-from bot.tournament.scoring import TableResult, standings
 from rules.registry import ENGINES
 
 
@@ -38,35 +38,14 @@ def play_event(
 ) -> int:
     """An event of `n` entrants whose tables end in places drawn from `seed`: each round is
     dealt from the standings so far, as the bot does. Returns the repeat meetings seated."""
-    rng = Random(seed)
-    history: list[tuple[int, ...]] = []
-    results: list[TableResult] = []
-    byes: dict[int, tuple[int, ...]] = {}
-    had_bye: set[int] = set()
-    seen = 0
+    played = SwissEvent(n, seed)
     for number in range(1, rounds + 1):
-        table = standings(seed=seed, entrants=range(n), results=results, byes=byes, ratings={})
-        entrants = [Entrant(s.member_id, s.points, s.buchholz, False) for s in table]
-        dealt = deal_round(
-            seed=seed,
-            round_number=number,
-            entrants=entrants,
-            history=history,
-            table_size=table_size,
-            min_size=min_size,
-            past_byes=had_bye,
-        )
+        entrants = [Entrant(s.member_id, s.points, s.buchholz, False) for s in played.standings()]
+        dealt = played.deal(number, entrants, table_size, min_size)
         if check:
-            check(entrants, dealt, history, had_bye)
-        seen += repeats(dealt.tables, meetings(history))
-        for members in dealt.tables:
-            places = list(members)
-            rng.shuffle(places)
-            results.append(TableResult(number, {m: p for p, m in enumerate(places, start=1)}))
-            history.append(members)
-        byes[number] = dealt.byes
-        had_bye |= set(dealt.byes)
-    return seen
+            check(entrants, dealt, played.history, played.had_bye)
+        played.play(number, dealt)
+    return played.seen
 
 
 def can_seat(entrants: int, table_size: int, min_size: int) -> bool:

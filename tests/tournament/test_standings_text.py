@@ -4,7 +4,6 @@ player", and alt text within Discord's 1,024 characters."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from io import BytesIO
 
 import pytest
@@ -30,17 +29,6 @@ WORDS = {
     "en": {"former": "Former player", "more": "and 24 more entrants", "heading": "Points"},
     "es": {"former": "Exjugador", "more": "y 24 participantes más", "heading": "Puntos"},
 }
-
-
-@pytest.fixture(params=["en", "es"])
-def spoken(request: pytest.FixtureRequest) -> Iterator[str]:
-    """The bot's catalogs installed for pictures, and the language spoken."""
-    use_translations(TRANSLATIONS)
-    try:
-        with speaking(request.param):
-            yield request.param
-    finally:
-        use_translations(None)
 
 
 def forty() -> list[Standing]:
