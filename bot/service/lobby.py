@@ -11,7 +11,7 @@ from bot.language.i18n import GAME_LANGUAGE, N_, _, current
 from bot.language.wording import count
 from bot.service.core import LoadedGames
 from bot.service.loaded import LoadedGame
-from bot.storage import ACTIVE, CANCELLED, LOBBY, SeatRow, StaleStep
+from bot.storage import ACTIVE, CANCELLED, LOBBY, NewGame, SeatRow, StaleStep
 from rules.core import Engine, IllegalAction, PlayerId
 
 MAX_BOTS = 11
@@ -33,6 +33,30 @@ class LobbyService(LoadedGames):
     ) -> LoadedGame:
         """Open a lobby for `game`, hosted by `host_id`, with the server's turn timer and language
         unless `options` set them."""
+        new = await self.new_lobby(
+            game,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            host_name=host_name,
+            options=options,
+            rematch_of=rematch_of,
+        )
+        return await self.table(await self.storage.create_game(new))
+
+    async def new_lobby(
+        self,
+        game: str,
+        *,
+        guild_id: int,
+        channel_id: int,
+        host_id: PlayerId,
+        host_name: str,
+        options: Mapping[str, Any],
+        rematch_of: int | None = None,
+    ) -> NewGame:
+        """The lobby `create_lobby` opens, checked and ready to store but not stored (a
+        tournament table stores it in the transaction that claims the table)."""
         engine = self.engine(game)
         self._check_options(engine, options)
         options = dict(options)
@@ -40,7 +64,7 @@ class LobbyService(LoadedGames):
             options["turn_timer"] = await self.storage.guild_turn_timer(guild_id)
         if GAME_LANGUAGE not in options:  # the server's choice, else the host's language
             options[GAME_LANGUAGE] = await self.storage.guild_language(guild_id) or current()
-        game_id = await self.storage.create_game(
+        return NewGame(
             game=game,
             guild_id=guild_id,
             channel_id=channel_id,
@@ -50,7 +74,6 @@ class LobbyService(LoadedGames):
             now=self._clock(),
             rematch_of=rematch_of,
         )
-        return await self.table(game_id)
 
     @staticmethod
     def _check_options(engine: Engine[Any], options: Mapping[str, Any]) -> None:

@@ -25,6 +25,7 @@ from bot.storage.rows import (
     UNRATED,
     GameRow,
     LoggedAction,
+    NewGame,
     ResultRow,
     SeatRow,
 )
@@ -40,38 +41,10 @@ class Games(Ratings):
     """A game's life in storage. It builds on `Ratings`: a game's final action writes its
     results and ratings in the action's own transaction."""
 
-    async def create_game(
-        self,
-        *,
-        game: str,
-        guild_id: int,
-        channel_id: int,
-        host: SeatRow,
-        options: Mapping[str, Any],
-        seed: str,
-        now: float,
-        rematch_of: int | None = None,
-    ) -> int:
+    async def create_game(self, new: NewGame) -> int:
         """Open a lobby with its host in seat 0; the new game's id."""
         async with self._transaction() as db:
-            row = await db.fetchone(
-                "INSERT INTO games (game, guild_id, channel_id, host_id, status, options, seed,"
-                " created_at, updated_at, rematch_of) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?)"
-                " RETURNING id",
-                game,
-                guild_id,
-                channel_id,
-                host.player_id,
-                json.dumps(dict(options)),
-                seed,
-                now,
-                now,
-                rematch_of,
-            )
-            assert row is not None
-            game_id = int(row["id"])
-            await self._insert_seat(db, game_id, host)
-        return game_id
+            return await insert_game(db, new)
 
     async def get_game(self, game_id: int) -> GameRow | None:
         """The game numbered `game_id`, if there is one."""
@@ -156,22 +129,10 @@ class Games(Ratings):
             for r in rows
         ]
 
-    async def _insert_seat(self, db: Conn, game_id: int, seat: SeatRow) -> None:
-        await db.execute(
-            "INSERT INTO seats (game_id, seat, player_id, name, is_bot, side)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            game_id,
-            seat.seat,
-            seat.player_id,
-            seat.name,
-            int(seat.is_bot),
-            seat.side,
-        )
-
     async def add_seat(self, game_id: int, seat: SeatRow) -> None:
         """Seat a player (or a bot) at a game's table."""
         async with self._transaction() as db:
-            await self._insert_seat(db, game_id, seat)
+            await _insert_seat(db, game_id, seat)
 
     async def remove_seat(self, game_id: int, player_id: int) -> None:
         """Remove a player and close the gap, so seats stay numbered 0..n-1."""
@@ -351,6 +312,42 @@ class Games(Ratings):
             "SELECT MAX(finished_at) FROM results WHERE game_id = ?", game_id
         )
         return None if row is None or row[0] is None else float(row[0])
+
+
+async def insert_game(db: Conn, new: NewGame) -> int:
+    """Store a lobby with its host in seat 0, inside the caller's transaction (a tournament
+    table claims its game in the same one); the new game's id."""
+    row = await db.fetchone(
+        "INSERT INTO games (game, guild_id, channel_id, host_id, status, options, seed,"
+        " created_at, updated_at, rematch_of) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?)"
+        " RETURNING id",
+        new.game,
+        new.guild_id,
+        new.channel_id,
+        new.host.player_id,
+        json.dumps(dict(new.options)),
+        new.seed,
+        new.now,
+        new.now,
+        new.rematch_of,
+    )
+    assert row is not None
+    game_id = int(row["id"])
+    await _insert_seat(db, game_id, new.host)
+    return game_id
+
+
+async def _insert_seat(db: Conn, game_id: int, seat: SeatRow) -> None:
+    await db.execute(
+        "INSERT INTO seats (game_id, seat, player_id, name, is_bot, side)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        game_id,
+        seat.seat,
+        seat.player_id,
+        seat.name,
+        int(seat.is_bot),
+        seat.side,
+    )
 
 
 def _game(row: Row) -> GameRow:

@@ -78,6 +78,21 @@ class SeatRow:
 
 
 @dataclass(frozen=True)
+class NewGame:
+    """A lobby to store: its game, where it is played, its host (seat 0), its options and
+    seed, when it opens, and the game whose Rematch button opened it, if any."""
+
+    game: str
+    guild_id: int
+    channel_id: int
+    host: SeatRow
+    options: Mapping[str, Any]
+    seed: str
+    now: float
+    rematch_of: int | None = None
+
+
+@dataclass(frozen=True)
 class LoggedAction:
     """One entry of a game's action log: the action taken at `step`, and by whom."""
 

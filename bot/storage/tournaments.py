@@ -18,6 +18,8 @@ from typing import Any
 
 from bot.shards import Shards
 from bot.storage.conn import Conn, Connected, Row, columns
+from bot.storage.games import insert_game
+from bot.storage.rows import NewGame
 
 SIGNUP, RUNNING, FINISHED, CANCELLED = "signup", "running", "finished", "cancelled"
 OPEN = (SIGNUP, RUNNING)
@@ -431,19 +433,28 @@ class Tournaments(Connected):
         return byes
 
     async def seat_table(
-        self, tournament_id: int, number: int, table_no: int, game_id: int, ready_at: float
-    ) -> bool:
-        """The table's game is `game_id`, its ready window ending at `ready_at`: True for
-        the one caller that sets it (the table had no game yet)."""
-        return await self._won(
-            "UPDATE tournament_tables SET game_id = ?, ready_at = ? WHERE tournament_id = ?"
-            " AND round = ? AND table_no = ? AND game_id IS NULL",
-            game_id,
-            ready_at,
-            tournament_id,
-            number,
-            table_no,
-        )
+        self, tournament_id: int, number: int, table_no: int, game: NewGame, ready_at: float
+    ) -> int:
+        """The table's game: made as the lobby `game` and set as the table's, its ready
+        window ending at `ready_at`, in one transaction, if the table had none; else the
+        game it has (nothing written). Claimed before the game is made, so a caller racing
+        another waits on the table's row and, losing, makes nothing; and no kill leaves a
+        game that no table knows."""
+        where = " WHERE tournament_id = ? AND round = ? AND table_no = ?"
+        key = (tournament_id, number, table_no)
+        async with self._transaction() as db:
+            claimed = await db.execute(
+                f"UPDATE tournament_tables SET ready_at = ?{where} AND game_id IS NULL",
+                ready_at,
+                *key,
+            )
+            if claimed:
+                game_id = await insert_game(db, game)
+                await db.execute(f"UPDATE tournament_tables SET game_id = ?{where}", game_id, *key)
+                return game_id
+            row = await db.fetchone(f"SELECT game_id FROM tournament_tables{where}", *key)
+        assert row is not None and row["game_id"] is not None, "no such table"
+        return int(row["game_id"])
 
     async def ready_due(self, now: float, shards: Shards | None = None) -> list[TableRow]:
         """Seated tables of running events whose ready window has ended, not looked at yet."""

@@ -4,8 +4,9 @@ dealt round by round, its tables seated as games, their ends scored, and finishe
 Every step is a storage transaction won by one caller (`bot.storage.tournaments`), so a
 step repeated after a restart, or by a command racing the clock, changes nothing twice.
 A round is stored when it is dealt, before any game is made (`deal_next`); a table's game
-is made as a lobby, claimed for the table, and only then seated and started (`seat`), so a
-restart finds it and never seats the table twice. What Discord shows of all this is
+is made as a lobby in the transaction that claims the table for it, and only then seated
+and started (`seat`), so a restart finds it, never seats the table twice, and never finds
+a lobby that no table knows. What Discord shows of all this is
 `bot.tournament.clock`'s and the cog's.
 """
 
@@ -237,13 +238,14 @@ class TournamentService:
 
     async def seat(self, event: TournamentRow, table: TableRow) -> LoadedGame:
         """The table's game, made and started if it is not yet: a lobby hosted by its first
-        member, claimed for the table, then everyone seated and the game started with the
-        event's house rules and the server's turn timer."""
+        member, made and claimed for the table in one transaction (a racing caller gets the
+        same game), then everyone seated and the game started with the event's house rules
+        and the server's turn timer."""
         game_id = table.game_id
         host = table.members[0]
         names = await self._names(event.id)
         if game_id is None:
-            lobby = await self.games.create_lobby(
+            lobby = await self.games.new_lobby(
                 event.game,
                 guild_id=event.guild_id,
                 channel_id=event.channel_id,
@@ -252,12 +254,9 @@ class TournamentService:
                 options=self._table_options(event, table),
             )
             ready_at = self.clock() + event.ready_window
-            game_id = lobby.row.id
-            if not await self.storage.seat_table(
-                event.id, table.round, table.table_no, game_id, ready_at
-            ):
-                await self.games.cancel(game_id, host)  # another caller seated it first
-                game_id = await self._game_of(table)
+            game_id = await self.storage.seat_table(
+                event.id, table.round, table.table_no, lobby, ready_at
+            )
         game = await self.games.table(game_id)
         if game.row.status == LOBBY:
             by_sides = event.game == "horse_collar"  # each player a side of their own
@@ -267,15 +266,6 @@ class TournamentService:
                     await self.games.join(game_id, member, names.get(member, str(member)), side)
             game = await self.games.start(game_id, host)
         return game
-
-    async def _game_of(self, table: TableRow) -> int:
-        fresh = [
-            t
-            for t in await self.storage.round_tables(table.tournament_id, table.round)
-            if t.table_no == table.table_no
-        ]
-        assert fresh and fresh[0].game_id is not None
-        return fresh[0].game_id
 
     @staticmethod
     def _table_options(event: TournamentRow, table: TableRow) -> dict[str, Any]:

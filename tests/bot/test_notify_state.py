@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.storage import ABANDONED, ResultRow, SeatRow, Storage, open_storage
+from bot.storage import ABANDONED, NewGame, ResultRow, SeatRow, Storage, open_storage
 from bot.storage.notify_state import StoredDm
 from rules.core import Action
 
@@ -32,13 +32,15 @@ async def started(storage: Storage, sent_at: float) -> int:
     """A game of Ana and Leo in play, its first turn's DM sent to Ana at `sent_at` and
     waiting for Leo; returns its id."""
     game_id = await storage.create_game(
-        game="hold_your_horses",
-        guild_id=GUILD,
-        channel_id=2,
-        host=SeatRow(0, ANA, "Ana", False, 0),
-        options={},
-        seed="s",
-        now=10.0,
+        NewGame(
+            game="hold_your_horses",
+            guild_id=GUILD,
+            channel_id=2,
+            host=SeatRow(0, ANA, "Ana", False, 0),
+            options={},
+            seed="s",
+            now=10.0,
+        )
     )
     await storage.add_seat(game_id, SeatRow(1, LEO, "Leo", False, 1))
     await storage.start_game(game_id, {}, None, 10.0)

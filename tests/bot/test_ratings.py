@@ -12,7 +12,7 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 
 from bot.ratings import AI_PLAYER, Placing, Rating, update
 from bot.service import GameService
-from bot.storage import ResultRow, SeatRow, Storage, open_storage
+from bot.storage import NewGame, ResultRow, SeatRow, Storage, open_storage
 from rules.core import Action
 from rules.registry import ENGINES
 from tests.bot.test_storage_service import play_to_the_end
@@ -62,7 +62,9 @@ async def finish(
         for n, (player, _) in enumerate(places)
     ]
     game_id = await storage.create_game(
-        game=game, guild_id=guild, channel_id=2, host=seats[0], options={}, seed="s", now=now
+        NewGame(
+            game=game, guild_id=guild, channel_id=2, host=seats[0], options={}, seed="s", now=now
+        )
     )
     for seat in seats[1:]:
         await storage.add_seat(game_id, seat)

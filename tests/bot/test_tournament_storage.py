@@ -5,11 +5,12 @@ and forgetting a member or a server."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.storage import Storage, open_storage
+from bot.storage import NewGame, SeatRow, Storage, open_storage
 from bot.storage.tournaments import CANCELLED, DROPPED, IN, RUNNING, WITHDRAWN, Refused
 from tests.databases import dump
 from tests.tournaments import create_event
@@ -40,6 +41,11 @@ async def create(storage: Storage, *, checkin: float | None = None, channel: int
         now=START - 3600,
     )
     return event.id
+
+
+def lobby(host: int) -> NewGame:
+    """A table's game, hosted by `host`, as the tournament service makes it."""
+    return NewGame("cock_and_bull", GUILD, CHANNEL, SeatRow(0, host, "x", False), {}, "s", START)
 
 
 async def refused(reason: str, call: object) -> None:
@@ -114,10 +120,11 @@ async def test_each_step_is_won_once_and_missed_rounds_withdraw(storage: Storage
     # late joining closes once half the rounds have started (1 of 2)
     await refused("too_late", storage.join_tournament(tid, 999, "Late", START + 5))
 
-    assert await storage.seat_table(tid, 1, 1, 1001, START + 300)
-    assert not await storage.seat_table(tid, 1, 1, 1002, START + 300)  # seated once
-    assert await storage.seat_table(tid, 1, 2, 1003, START + 300)
-    assert (await storage.table_of_game(1001)).table_no == 1  # type: ignore[union-attr]
+    first = await storage.seat_table(tid, 1, 1, lobby(ANA), START + 300)
+    assert await storage.seat_table(tid, 1, 1, lobby(LEO), START + 600) == first  # seated once
+    second = await storage.seat_table(tid, 1, 2, lobby(EVE), START + 300)
+    assert [g["id"] for g in await storage.table_rows("games")] == [first, second]
+    assert (await storage.table_of_game(first)).table_no == 1  # type: ignore[union-attr]
     assert await storage.next_tournament_time() == START + 300
     assert [t.table_no for t in await storage.ready_due(START + 300)] == [1, 2]
     assert await storage.ready_looked_at(tid, 1, 1)
@@ -131,7 +138,7 @@ async def test_each_step_is_won_once_and_missed_rounds_withdraw(storage: Storage
     ]
     assert await storage.store_round(tid, 2, [(ANA, EVE)], [LEO])
     assert await storage.byes(tid) == {2: [LEO]}
-    await storage.seat_table(tid, 2, 1, 1004, START + 900)
+    await storage.seat_table(tid, 2, 1, lobby(ANA), START + 900)
     await storage.store_result(tid, 2, 1, {ANA: 2, EVE: 1}, frozenset({ANA}))
     entrants = {e.member_id: e for e in await storage.entrants(tid)}
     assert (entrants[LEO].missed, entrants[LEO].status) == (1, IN)
@@ -140,6 +147,23 @@ async def test_each_step_is_won_once_and_missed_rounds_withdraw(storage: Storage
     assert await storage.set_paused(tid, True) and not await storage.set_paused(tid, True)
     assert await storage.end_tournament(tid, "finished", START + 2000)
     assert not await storage.end_tournament(tid, "cancelled", START + 2001)
+
+
+async def test_callers_seating_one_table_at_once_make_one_game(storage: Storage) -> None:
+    tid = await create(storage)
+    for member in (ANA, LEO, EVE, MIA):
+        await storage.join_tournament(tid, member, "x", START - 10)
+    await storage.start_tournament(tid, START, min_entrants=4)
+    await storage.store_round(tid, 1, [(ANA, LEO), (EVE, MIA)], [])
+    # Each caller made its own lobby; on PostgreSQL each claims on its own connection.
+    seated = await asyncio.gather(
+        *(storage.seat_table(tid, 1, 1, lobby(m), START + 300) for m in (ANA, LEO, EVE))
+    )
+    games = await storage.table_rows("games")
+    assert len(set(seated)) == 1 and [g["id"] for g in games] == seated[:1]
+    (table, _other) = await storage.round_tables(tid, 1)
+    assert table.game_id == seated[0] and games[0]["host_id"] in (ANA, LEO, EVE)
+    assert await storage.seats(seated[0]) == [SeatRow(0, games[0]["host_id"], "x", False)]
 
 
 async def test_two_missed_rounds_in_a_row_withdraw_and_join_brings_them_back(
