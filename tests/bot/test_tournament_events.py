@@ -37,11 +37,12 @@ class Clock:
 
 
 class Event:
-    """One process's view of the database: storage, game service, tournaments, clock."""
+    """One process's view of the database: storage, game service (its games seeded by
+    `game_seed`), tournaments, clock."""
 
-    def __init__(self, storage: Storage, clock: Clock) -> None:
+    def __init__(self, storage: Storage, clock: Clock, game_seed: str = "tournament") -> None:
         self.storage = storage
-        self.games = GameService(storage, ENGINES, clock=clock, fixed_seed="tournament")
+        self.games = GameService(storage, ENGINES, clock=clock, fixed_seed=game_seed)
         self.service = TournamentService(
             self.games, self.games.storage, clock=clock, draw_seed=lambda: 1234
         )

@@ -1,5 +1,5 @@
 """A season's end, with a real `python -m bot` process killed by SIGKILL right after each
-persisted step of it (`tests/e2e/season_kill.py`), then started again: one card in the
+persisted step of it (`tests/e2e/kill_after.py`), then started again: one card in the
 channel, one archive, one next season. (SQLite here: two shard processes on PostgreSQL are
 `tests/e2e/test_season_shards.py`'s, the end's races on both backends
 `tests/bot/test_seasons.py`'s.)
@@ -73,7 +73,8 @@ async def test_a_kill_9_after_each_step_of_the_end_leaves_one_card_archive_and_n
         await storage.close()
     env = process_env(fake, database)
 
-    killed = await launch(tmp_path, env | {"KILL_AFTER": step}, module="tests.e2e.season_kill")
+    plant = {"KILL_AFTER": f"season-{step}"}
+    killed = await launch(tmp_path, env | plant, module="tests.e2e.kill_after")
     status = await asyncio.wait_for(killed.proc.wait(), START_TIMEOUT)
     assert status == -9, killed.log  # SIGKILL, at the step
     killed.assert_clean()
