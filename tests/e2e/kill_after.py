@@ -19,14 +19,12 @@ A tournament's steps (`bot.tournament.clock` takes them as the event goes on):
 - `start`: the event started (absentees dropped);
 - `round`: a round's tables and byes stored;
 - `seat`: a table's game made and claimed for the table;
-- `join`: a member seated at a table's game;
 - `begin`: a table's game started;
 - `result`: a table's places stored;
 - `card`: the card redrawn, its revision not stored yet;
 - `end`: the event finished;
 - `final-claim`: the final post claimed;
-- `final-post`: the final standings posted, their message id not stored yet;
-- `final-store`: the final post marked done with its message id.
+- `final-post`: the final standings posted, their message id not stored yet.
 """
 
 from __future__ import annotations
@@ -92,14 +90,12 @@ PLANTS: dict[str, Callable[[], None]] = {
     "start": plant(Tournaments, "start_tournament", functools.partial(after, only_if=_some)),
     "round": plant(Tournaments, "store_round", functools.partial(after, only_if=bool)),
     "seat": plant(Tournaments, "seat_table", after),
-    "join": plant(Games, "add_seat", after),
     "begin": plant(Games, "start_game", after),
     "result": plant(Tournaments, "store_result", functools.partial(after, only_if=bool)),
     "card": plant(Tournaments, "card_shown", before),
     "end": plant(Tournaments, "end_tournament", functools.partial(after, only_if=bool)),
     "final-claim": plant(Tournaments, "claim_final", functools.partial(after, only_if=bool)),
     "final-post": plant(Tournaments, "final_posted", before),
-    "final-store": plant(Tournaments, "final_posted", after),
 }
 
 

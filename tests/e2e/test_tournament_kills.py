@@ -1,21 +1,21 @@
 """A 3-round, 9-entrant Hold Your Horses event (tables of 4: three tables of 3 a round)
-run by real `python -m bot` processes, each killed by SIGKILL at one kind of stored step of
-the event (`tests/e2e/kill_after.py`) and followed by the next, which goes on with the
-event until its own step: the start, a member joining a table's game and the game's start
-(round 1), a table's result (round 1), a table seated and the card redrawn (round 2), a
-round stored (round 3), the end, and the final post's claim, post and record. The members
-play by clicking Roll in the tables' threads. At the end: the standings and every table's
-places of an uninterrupted run, each table of each round seated once with one game (its
-members as dealt) and one thread, no game besides, and one final post in the channel.
+run by real `python -m bot` processes on SQLite, one after another: the first, which takes
+the sign-up, killed from outside; each next one killed by SIGKILL at one kind of stored
+step (`tests/e2e/kill_after.py`), having gone on with the event until then: the start,
+a table's game started (round 1), a table's result (round 1), a table seated and the card
+redrawn (round 2), a round stored (round 3), the end, the final post claimed, the final
+post sent but not recorded; a last one finishes. The members play by clicking Roll in
+the tables' threads. At the end: the standings and every table's places of an
+uninterrupted run, each table of each round seated once with one game (its members as
+dealt) and one thread, no other game, and one final post in the channel.
 
 The uninterrupted run is the same event played in this process through the services (no
-Discord), with the same seeds: Hold Your Horses has no decisions (everyone only rolls) and
-each roll comes from the game's seed and step (`rules.core.step_rng`), so who rolls, and
-when, changes nothing: the same tables play the same races. Every kind of step is killed
-at every occurrence, on both backends, in process, by
-`tests/bot/test_tournament_events.py`; this is the real process's kill, on SQLite (one
-process at a time: two processes racing for a table are `tests/bot/test_tournament_storage.py`'s,
-on PostgreSQL).
+Discord) with the same seeds: Hold Your Horses has no decisions (everyone only rolls), and
+a game's deal and rolls come from its seed and step (`rules.core.setup_rng`, `step_rng`),
+so who rolls, and when, changes nothing: the same tables play the same races. Every
+occurrence of every step is killed in process, on both backends, by
+`tests/bot/test_tournament_events.py`; two processes racing for a table (PostgreSQL) are
+`tests/bot/test_tournament_storage.py`'s.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from tests.e2e.driver import (
     newest_board,
     player_to_act,
 )
-from tests.e2e.fake_discord import JSON, PATIENCE, FakeDiscord, FakeMessage
+from tests.e2e.fake_discord import JSON, FakeDiscord, FakeMessage
 from tests.e2e.process import START_TIMEOUT, BotProcess, connected, process_env
 from tests.e2e.test_tournaments import HYH_ROLL, answer, click, manager
 
@@ -51,7 +51,6 @@ NAMES = ("Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy")
 # to their end while it runs.
 KILLS: tuple[tuple[str, tuple[tuple[int, int], ...]], ...] = (
     ("start", ()),
-    ("join", ()),
     ("begin", ()),
     ("result", ((1, 1),)),
     ("seat", ((1, 2), (1, 3))),
@@ -60,20 +59,21 @@ KILLS: tuple[tuple[str, tuple[tuple[int, int], ...]], ...] = (
     ("end", ((3, 1), (3, 2), (3, 3))),
     ("final-claim", ()),
     ("final-post", ()),
-    ("final-store", ()),
 )
 MENTION = re.compile(r"<@(\d+)>")
 
 
-async def seen(bot: BotProcess, check: Callable[[], T | None]) -> T | None:
-    """What `check` finds, once it finds something; None if the process died first."""
-    deadline = asyncio.get_running_loop().time() + PATIENCE
-    while not (found := check()):
-        if bot.proc.returncode is not None:
-            return None
-        assert asyncio.get_running_loop().time() < deadline, f"not seen in time:\n{bot.log}"
-        await asyncio.sleep(0.02)
-    return found
+async def seen(fake: FakeDiscord, bot: BotProcess, check: Callable[[], T | None]) -> T | None:
+    """What `check` finds (looked at after each of the bot's requests), once it finds
+    something; None if the process died first."""
+    found = asyncio.ensure_future(fake.wait_for(check))
+    died = asyncio.ensure_future(bot.proc.wait())
+    await asyncio.wait({found, died}, return_when=asyncio.FIRST_COMPLETED)
+    died.cancel()
+    if found.done():
+        return found.result()
+    found.cancel()
+    return None
 
 
 async def roll_to_the_end(
@@ -83,22 +83,22 @@ async def roll_to_the_end(
     process died, at the step that the game's end brought)."""
     name = f"Tournament #1 · round {round_no} · table {table}"
     thread = await seen(
-        bot, lambda: next((int(t["id"]) for t in fake.threads if t["name"] == name), None)
+        fake, bot, lambda: next((int(t["id"]) for t in fake.threads if t["name"] == name), None)
     )
     assert thread is not None, f"{name}: no thread"
-    ping = await seen(bot, lambda: next(iter(fake.messages(thread)), None))
+    ping = await seen(fake, bot, lambda: next(iter(fake.messages(thread)), None))
     assert ping is not None
     players = [people[int(m)] for m in MENTION.findall(ping.content)]
-    board = await seen(bot, lambda: next(reversed(boards_in(fake, thread)), None))
+    board = await seen(fake, bot, lambda: next(reversed(boards_in(fake, thread)), None))
     while board is not None:
-        up = await seen(bot, functools.partial(to_roll, fake, board, players))
+        up = await seen(fake, bot, functools.partial(to_roll, fake, board, players))
         if up is None or up == "over":
             return
         assert isinstance(up, FakeMessage)
         label, actor = first_offered(up, HYH_ROLL), player_to_act(up, players)
         assert label is not None and actor is not None
         await fake.click(actor, up, label=label)  # its answer may be the process's last act
-        board = await seen(bot, functools.partial(moved_on, fake, up, move_number(up)))
+        board = await seen(fake, bot, functools.partial(moved_on, fake, up, move_number(up)))
 
 
 def to_roll(fake: FakeDiscord, board: FakeMessage, players: list[JSON]) -> FakeMessage | str | None:
@@ -198,10 +198,10 @@ async def test_a_kill_9_at_each_kind_of_stored_step_ends_as_an_uninterrupted_eve
     finally:
         await storage.close()
 
-    for step, played in KILLS:
+    for number, (step, played) in enumerate(KILLS, start=2):
         bot = await launch(tmp_path, env | {"KILL_AFTER": step}, module="tests.e2e.kill_after")
         if played:  # the clicks go to this process, once it is connected
-            await connected(fake, bot, len(fake.identifies) + 1)
+            await connected(fake, bot, number)
         for round_no, table in played:
             await roll_to_the_end(fake, bot, people, round_no, table)
         status = await asyncio.wait_for(bot.proc.wait(), START_TIMEOUT)
