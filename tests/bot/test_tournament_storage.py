@@ -155,7 +155,9 @@ async def test_callers_seating_one_table_at_once_make_one_game(storage: Storage)
         await storage.join_tournament(tid, member, "x", START - 10)
     await storage.start_tournament(tid, START, min_entrants=4)
     await storage.store_round(tid, 1, [(ANA, LEO), (EVE, MIA)], [])
-    # Each caller made its own lobby; on PostgreSQL each claims on its own connection.
+    # Each caller made its own lobby; on PostgreSQL each claims on its own connection (the
+    # pool's, opened first by reads at once).
+    await asyncio.gather(*(storage.round_tables(tid, 1) for _ in range(3)))
     seated = await asyncio.gather(
         *(storage.seat_table(tid, 1, 1, lobby(m), START + 300) for m in (ANA, LEO, EVE))
     )
