@@ -30,6 +30,7 @@ from typing import TypeVar
 
 from bot.storage import FINISHED, Storage, open_storage
 from bot.storage.tournaments import TournamentRow
+from bot.tournament.events import TournamentService
 from tests.bot.test_tournament_events import Clock, Event, play_round
 from tests.e2e.conftest import Launcher
 from tests.e2e.driver import (
@@ -47,18 +48,18 @@ from tests.e2e.test_tournaments import HYH_ROLL, answer, click, manager
 
 T = TypeVar("T")
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy")
-# Each process's kill, in the event's order, and the tables (round, table) the members play
-# to their end while it runs.
-KILLS: tuple[tuple[str, tuple[tuple[int, int], ...]], ...] = (
-    ("start", ()),
-    ("begin", ()),
-    ("result", ((1, 1),)),
-    ("seat", ((1, 2), (1, 3))),
-    ("card", ()),
-    ("round", ((2, 1), (2, 2), (2, 3))),
-    ("end", ((3, 1), (3, 2), (3, 3))),
-    ("final-claim", ()),
-    ("final-post", ()),
+# Each process's kill, in the event's order: the step, the tables (round, table) the
+# members play to their end while the process runs, and the event's round at the kill.
+KILLS: tuple[tuple[str, tuple[tuple[int, int], ...], int], ...] = (
+    ("start", (), 0),
+    ("begin", (), 1),
+    ("result", ((1, 1),), 1),
+    ("seat", ((1, 2), (1, 3)), 2),
+    ("card", (), 2),
+    ("round", ((2, 1), (2, 2), (2, 3)), 3),
+    ("end", ((3, 1), (3, 2), (3, 3)), 3),
+    ("final-claim", (), 3),
+    ("final-post", (), 3),
 )
 MENTION = re.compile(r"<@(\d+)>")
 
@@ -120,8 +121,7 @@ async def uninterrupted(
     database: Path, event: TournamentRow, killed: Storage, game_seed: str
 ) -> tuple[list[tuple[int, float]], list[tuple[int, int, int, int]]]:
     """The same event with the same entrants, played in this process from its start to
-    its end without a kill: its standings (member, points) and places (round, table,
-    member, place)."""
+    its end without a kill: its `outcome`."""
     clock = Clock()
     clock.now = event.starts_at
     world = Event(await open_storage(f"sqlite:///{database}"), clock, game_seed)
@@ -145,21 +145,27 @@ async def uninterrupted(
             await world.storage.join_tournament(
                 calm.id, entrant.member_id, entrant.name, entrant.joined_at
             )
-        while (calm := await world.event(calm.id)).state != FINISHED:
+        for _look in range(event.rounds + 1):  # a look deals a round, or ends the event
             await world.clock.tick()
-            if (await world.event(calm.id)).state != FINISHED:
-                await play_round(world, calm.id)
-        return await outcome(world.storage, world.service.standings, calm)
+            calm = await world.event(calm.id)
+            if calm.state == FINISHED:
+                break
+            await play_round(world, calm.id)
+        assert calm.state == FINISHED
+        return await outcome(world.service, calm)
     finally:
         await world.storage.close()
 
 
 async def outcome(
-    storage: Storage, standings: Callable[..., object], event: TournamentRow
+    service: TournamentService, event: TournamentRow
 ) -> tuple[list[tuple[int, float]], list[tuple[int, int, int, int]]]:
-    lines = await standings(event)  # type: ignore[misc]
-    places = [(p.round, p.table_no, p.member_id, p.place) for p in await storage.places(event.id)]
-    return [(s.member_id, s.points) for s in lines], places
+    """The event's standings (member, points) and places (round, table, member, place)."""
+    places = await service.storage.places(event.id)
+    lines = await service.standings(event)
+    return [(s.member_id, s.points) for s in lines], [
+        (p.round, p.table_no, p.member_id, p.place) for p in places
+    ]
 
 
 async def test_a_kill_9_at_each_kind_of_stored_step_ends_as_an_uninterrupted_event(
@@ -198,26 +204,32 @@ async def test_a_kill_9_at_each_kind_of_stored_step_ends_as_an_uninterrupted_eve
     finally:
         await storage.close()
 
-    for number, (step, played) in enumerate(KILLS, start=2):
+    for number, (step, played, round_no) in enumerate(KILLS, start=2):
         bot = await launch(tmp_path, env | {"KILL_AFTER": step}, module="tests.e2e.kill_after")
         if played:  # the clicks go to this process, once it is connected
             await connected(fake, bot, number)
-        for round_no, table in played:
-            await roll_to_the_end(fake, bot, people, round_no, table)
+        for table in played:
+            await roll_to_the_end(fake, bot, people, *table)
         status = await asyncio.wait_for(bot.proc.wait(), START_TIMEOUT)
         assert status == -9, f"{step}: {bot.log}"  # SIGKILL, at the step
         bot.assert_clean()
+        storage = await open_storage(f"sqlite:///{database}", inspect=True)
+        try:
+            assert (await storage.tournament(1)).round == round_no, step  # type: ignore[union-attr]
+        finally:
+            await storage.close()
 
     # A last process finds nothing left to do but the card.
     last = await launch(tmp_path, env)
     storage = await open_storage(f"sqlite:///{database}", inspect=True)  # beside the bot
     try:
 
-        async def card_shown() -> bool:
+        async def done() -> bool:
             event = await storage.tournament(1)
-            return event is not None and event.card_revision == event.revision
+            assert event is not None
+            return event.final_done and event.card_revision == event.revision
 
-        await eventually(card_shown)
+        await eventually(done)
         event = await storage.tournament(1)
         assert event is not None
         assert (event.state, event.round, event.final_done) == (FINISHED, 3, True)
@@ -240,7 +252,7 @@ async def test_a_kill_9_at_each_kind_of_stored_step_ends_as_an_uninterrupted_eve
             assert tuple(s.player_id for s in seats) == row.members  # seated once, as dealt
         assert all(g["status"] == FINISHED for g in games)
 
-        killed = await outcome(storage, Event(storage, Clock()).service.standings, event)
+        killed = await outcome(Event(storage, Clock()).service, event)
         calm = await uninterrupted(tmp_path / "calm.sqlite3", event, storage, env["GAME_SEED"])
         assert killed == calm
     finally:
