@@ -32,25 +32,41 @@ def added_later(default: Any) -> Any:
     return dataclasses.field(default=default, metadata={ADDED_LATER: True})
 
 
-def _left_out(value: Any, f: dataclasses.Field[Any]) -> bool:
-    return bool(f.metadata.get(ADDED_LATER)) and getattr(value, f.name) == f.default
-
-
 def to_json(value: Any) -> Any:
     """A JSON-safe copy of `value` (dataclass -> dict, enum -> value, tuple -> list)."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {
-            f.name: to_json(getattr(value, f.name))
-            for f in dataclasses.fields(value)
-            if not _left_out(value, f)
-        }
-    if isinstance(value, enum.Enum):
-        return value.value
-    if isinstance(value, tuple | list):
-        return [to_json(v) for v in value]
-    if isinstance(value, frozenset):
-        return sorted(to_json(v) for v in value)
-    return value
+    kind: Any = type(value)  # a class is hashable, whatever mypy makes of dataclasses
+    dump = _dumper(kind)
+    return value if dump is None else dump(value)
+
+
+Convert = Callable[[Any], Any]
+
+
+@cache
+def _dumper(cls: type) -> Convert | None:
+    """How `to_json` copies a value of class `cls` (None: as it is), worked out once per
+    class: every move dumps a whole state, so nothing is looked up per value."""
+    if dataclasses.is_dataclass(cls):
+        plan = [
+            (f.name, bool(f.metadata.get(ADDED_LATER)), f.default) for f in dataclasses.fields(cls)
+        ]
+
+        def dump_fields(value: Any) -> dict[str, Any]:
+            out = {}
+            for name, later, default in plan:
+                field = getattr(value, name)
+                if not (later and field == default):  # an added field at its default: left out
+                    out[name] = to_json(field)
+            return out
+
+        return dump_fields
+    if issubclass(cls, enum.Enum):
+        return lambda value: value.value
+    if issubclass(cls, tuple | list):
+        return lambda value: [to_json(v) for v in value]
+    if issubclass(cls, frozenset):
+        return lambda value: sorted(to_json(v) for v in value)
+    return None
 
 
 def dump_state(state: Any) -> dict[str, Any]:
@@ -88,7 +104,9 @@ def load_state(
 
 def from_json(cls: type[T], data: Any) -> T:
     """Rebuild an instance of `cls` from `to_json` output."""
-    return typing.cast(T, _build(cls, data))
+    tp: Any = cls
+    build = _builder(tp)
+    return typing.cast(T, data if build is None else build(data))
 
 
 @cache
@@ -96,32 +114,60 @@ def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
 
-def _build(tp: Any, data: Any) -> Any:
+@cache
+def _builder(tp: Any) -> Convert | None:
+    """How `from_json` rebuilds a value of type `tp` from its JSON (None: the JSON value as
+    it is), worked out once per type from its hints."""
     origin = typing.get_origin(tp)
     args = typing.get_args(tp)
     if origin in (typing.Union, types.UnionType):
-        if data is None and type(None) in args:
-            return None
         (inner,) = [a for a in args if a is not type(None)]
-        return _build(inner, data)
+        optional = _builder(inner)
+        if optional is None:
+            return None
+        return lambda data: None if data is None else optional(data)
     if origin is tuple:
         if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_build(args[0], d) for d in data)
-        return tuple(_build(a, d) for a, d in zip(args, data, strict=True))
+            each = _builder(args[0])
+            if each is None:
+                return tuple
+            return lambda data: tuple(each(d) for d in data)
+        items = [_builder(a) for a in args]
+        return lambda data: tuple(
+            d if b is None else b(d) for b, d in zip(items, data, strict=True)
+        )
     if origin is frozenset:
-        return frozenset(_build(args[0], d) for d in data)
+        member = _builder(args[0])
+        if member is None:
+            return frozenset
+        return lambda data: frozenset(member(d) for d in data)
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
-        hints = _hints(tp)
-        assert isinstance(data, Mapping)
-        kwargs = {
-            f.name: _build(hints[f.name], data[f.name])
-            for f in dataclasses.fields(tp)
-            if f.name in data or not f.metadata.get(ADDED_LATER)
-        }
-        return tp(**kwargs)
+        return lambda data: _build_dataclass(tp, data)
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
-        return tp(data)
-    return data
+        return tp
+    return None
+
+
+@cache
+def _fields_plan(cls: type) -> list[tuple[str, Convert | None, bool]]:
+    """Each field of dataclass `cls`: its name, how to rebuild it, and whether it may be
+    missing (added later). Worked out on first use, so a class may hold itself."""
+    hints = _hints(cls)
+    return [
+        (f.name, _builder(hints[f.name]), bool(f.metadata.get(ADDED_LATER)))
+        for f in dataclasses.fields(cls)
+    ]
+
+
+def _build_dataclass(cls: type, data: Any) -> Any:
+    assert isinstance(data, Mapping)
+    kwargs = {}
+    for name, build, later in _fields_plan(cls):
+        if name in data:
+            kwargs[name] = data[name] if build is None else build(data[name])
+        elif not later:
+            raise KeyError(name)
+    return cls(**kwargs)
 
 
 def player_renamed(value: T, old: int, new: int) -> T:
