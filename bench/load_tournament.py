@@ -3,17 +3,21 @@
 `bench.load`'s machinery (one `python -m bot` against the fake Discord in this process,
 members clicking open loop at a fixed rate in all) measures two stretches of one bot:
 
-1. The peer: `--tables` ordinary Cock & Bull games of two members (`bench.load`'s own
-   stretch, `--seconds` long, a finished game replaced by a new one).
+1. The peer: `--tables` ordinary Cock & Bull games of two members (opened as `bench.load`
+   opens them), each played once from its first move to its end.
 2. The event: a Cock & Bull tournament of twice `--tables` entrants (tables of two, so
    `--tables` tables a round) over `--rounds` rounds, created by `/tournament create` once
-   the peer's stretch is over (its games left waiting), joined on its card by every
-   entrant, and starting by itself at its time (the first whole minute after the joins: a
-   start is given to the minute). Its stretch runs from the first thread made to the
-   final standings posted, each table's members (named by the bot's ping in its thread)
-   clicking at the same rate. A round starts when every table of the one before has
-   ended, so the stretch holds `--rounds` − 1 round changes, during which no member of
-   the event has a click in flight.
+   the peer's games have ended, joined on its card by every entrant, and starting by
+   itself at its time (the first whole minute after the joins: a start is given to the
+   minute). Its stretch runs from the first thread made to the final standings posted,
+   each table's members (named by the bot's ping in its thread) playing its game to its
+   end. A round starts when every table of the one before has ended, so the stretch holds
+   `--rounds` − 1 round changes, during which no member of the event has a click in
+   flight.
+
+Both stretches play whole games, so their moves are alike, at the same rate in all (open
+loop, as `bench.load`'s: a slot that finds no move waiting, as a round's last games end,
+is missed).
 
 Requests to Discord are sorted by the token they use. Interaction-token: answers and the
 follow-ups and edits through the interaction's webhook. Bot-token (Discord's global limit):
@@ -37,7 +41,7 @@ import re
 import sys
 import time
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -49,15 +53,14 @@ from bench.load import (
     COCK_AND_BULL,
     DEADLINE,
     KNEE_P99_MS,
-    SETUP_SECONDS,
     STALL_SECONDS,
+    Bench,
     Pacer,
     Tally,
     Window,
     collector_held,
     in_time,
     launched,
-    measure,
     opened,
     play_game,
     stalls,
@@ -77,10 +80,12 @@ ADDED_PER_MOVE = 0.1  # bot-token requests per move an event may add to its game
 # A game's moves, generously (Cock & Bull's members click about 175), for how long a round
 # may take before the bench ends saying it stalled.
 MOVES_A_GAME = 400
-JOIN_SECONDS = 0.25  # signing up, a generous allowance per entrant's Join click
+# Signing up: the command, then each entrant's Join click (about 30 ms on 2 cores).
+SIGN_UP_SECONDS, JOIN_SECONDS = 10.0, 0.1
 EVENT = re.compile(r"^Tournament #\d+ · round (?P<round>\d+) · table \d+$")  # a table's thread
 MENTION = re.compile(r"<@(\d+)>")
 IN_CHANNEL = re.compile(r"^/channels/(?P<id>\d+)/")
+GLOBALLY_LIMITED = 429
 
 
 @dataclass
@@ -118,13 +123,17 @@ def sort_requests(
     card_id: int | None,
 ) -> Requests:
     """`calls` sorted (see the module): a post in one of `threads` before its first click
-    (`first_click`) opens it; `card_id` is the standings card's message."""
+    (`first_click`) opens it; `card_id` is the standings card's message. A bot-token request
+    refused by the global limit is left out: discord.py makes it again once the limit
+    allows, and that one is counted."""
     sorted_ = Requests()
     for call in calls:
         route = f"{call.method} {call.route}"
         if not call.bot_token:
             sorted_.interaction[route] += 1
             continue
+        if call.status == GLOBALLY_LIMITED:
+            continue  # refused, and made again: counted apart (`Stretch.limited`)
         where = IN_CHANNEL.match(call.path)
         channel = int(where["id"]) if where else None
         opening = call.method == "POST" and (
@@ -305,10 +314,12 @@ def notes(stretch: Stretch) -> list[str]:
     ]
     gap = closest(requests.card_edits)
     if requests.card_edits:
+        most = 1 / (CARD_EVERY * stretch.rate)  # an edit every CARD_EVERY s, however games end
         lines.append(
             f"{stretch.name}: {len(requests.card_edits)} standings card edits over "
-            f"{stretch.window.seconds:.0f} s, the closest two {gap or 0:.1f} s apart "
-            f"(at most one per {CARD_EVERY:g} s)"
+            f"{stretch.window.seconds:.0f} s, the closest two {gap or 0:.1f} s apart; at "
+            f"most one per {CARD_EVERY:g} s, so at most {most:.4f} a move at {stretch.rate:g} "
+            "moves a second, however the games' ends fall"
         )
     return lines
 
@@ -376,21 +387,61 @@ def final_post(fake: FakeDiscord) -> FakeMessage | None:
     )
 
 
+async def paced(
+    fake: FakeDiscord,
+    pid: int,
+    rate: float,
+    start: float,
+    limit: float,
+    play: Callable[[Pacer, Tally], Awaitable[None]],
+    settle: float = DEADLINE,
+) -> tuple[Window, float, Pacer]:
+    """`play` driven by clicks paced at `rate` until it returns: its window from `start`
+    (a `time.monotonic()` moment) until `settle` seconds later (late answers, edits held
+    back), the seconds it played, and the pacer."""
+    tally, pacer = Tally(), Pacer(rate)
+    with collector_held():
+        before, ours = usage(pid), time.process_time()
+        slots = asyncio.create_task(pacer.run(asyncio.get_running_loop().time() + limit))
+        try:
+            await play(pacer, tally)
+            played = time.monotonic() - start
+            slots.cancel()  # no slot is missed while the bench waits
+            await asyncio.sleep(settle)
+            end = time.monotonic()
+        finally:
+            slots.cancel()
+            await asyncio.gather(slots, return_exceptions=True)
+        after, ours = usage(pid), time.process_time() - ours
+    return window(fake, start, end, tally.moves, used(before, after), ours), played, pacer
+
+
+async def play_ordinary(bench: Bench, rate: float, limit: float) -> tuple[Window, float, Pacer]:
+    """Every open game played to its end, once, at `rate`."""
+
+    async def play(pacer: Pacer, tally: Tally) -> None:
+        await asyncio.gather(
+            *(
+                play_game(bench.fake, pair, board, pacer, tally, COCK_AND_BULL)
+                for pair, board in zip(bench.players, bench.boards, strict=True)
+            )
+        )
+
+    return await paced(bench.fake, bench.bot.proc.pid, rate, time.monotonic(), limit, play)
+
+
 async def play_event(
     fake: FakeDiscord, pid: int, people: Mapping[int, JSON], rate: float, limit: float
-) -> tuple[Window, float, Pacer, dict[int, int]]:
+) -> tuple[Window, float, Pacer]:
     """The event played from its start to its final post, each table seated as its thread
     appears: its window (from the first thread made, until the card's last edit could have
-    come), the seconds until the final post, the pacer and each table thread's round."""
-    tally, pacer = Tally(), Pacer(rate)
-    loop = asyncio.get_running_loop()
+    come), the seconds until the final post, and the pacer."""
     since = len(fake.calls)
     await fake.wait_for(lambda: event_threads(fake) or None, timeout=limit)
     start = next(c.at for c in fake.calls[since:] if c.path.endswith("/threads"))
-    tables: dict[int, asyncio.Task[None]] = {}
-    with collector_held():
-        before, ours = usage(pid), time.process_time()
-        paced = asyncio.create_task(pacer.run(loop.time() + limit))
+
+    async def play(pacer: Pacer, tally: Tally) -> None:
+        tables: dict[int, asyncio.Task[None]] = {}
         try:
             while final_post(fake) is None:
                 for thread in event_threads(fake).keys() - tables.keys():
@@ -401,46 +452,38 @@ async def play_event(
                     lambda: final_post(fake) or (event_threads(fake).keys() - tables.keys()),
                     timeout=limit,
                 )
-            played = time.monotonic() - start
-            await asyncio.sleep(CARD_EVERY + DEADLINE)  # the card's last edit, late answers
-            end = time.monotonic()
         finally:
-            paced.cancel()
             for task in tables.values():
                 task.cancel()
-            await asyncio.gather(paced, *tables.values(), return_exceptions=True)
-        after, ours = usage(pid), time.process_time() - ours
-    got = window(fake, start, end, tally.moves, used(before, after), ours)
-    return got, played, pacer, event_threads(fake)
+            await asyncio.gather(*tables.values(), return_exceptions=True)
+
+    return await paced(fake, pid, rate, start, limit, play, CARD_EVERY + DEADLINE)
 
 
-async def bench(
-    tables: int, rounds: int, rate: float, seconds: float, postgres: bool, run: Run
-) -> None:
+async def bench(tables: int, rounds: int, rate: float, postgres: bool, run: Run) -> None:
     entrants = 2 * tables
     async with launched(postgres, None) as (fake, bot, idle):
         peer = await opened(fake, bot, idle, tables, COCK_AND_BULL)
-        async with in_time(seconds + DEADLINE + STALL_SECONDS, "the ordinary games' stretch"):
-            ordinary, pacer, replaced = await measure(peer, rate, seconds)
-        people = {int(p["id"]): p for p in (fake.make_user(f"T{n:03d}") for n in range(entrants))}
-        signing_up = SETUP_SECONDS / 2 + JOIN_SECONDS * entrants
-        starts_at = whole_minute_after(time.time() + signing_up)
-        async with in_time(signing_up, "signing up"):
-            card = await sign_up(fake, rounds, list(people.values()), start_text(starts_at))
-        print(f"ordinary games measured; the event starts in {starts_at - time.time():.0f} s")
-        starts = time.monotonic() + starts_at - time.time()
         a_round = tables * MOVES_A_GAME / rate + STALL_SECONDS
-        limit = starts - time.monotonic() + STALL_SECONDS + rounds * a_round
+        async with in_time(a_round, "the ordinary games"):
+            ordinary, ordinary_played, ordinary_pacer = await play_ordinary(peer, rate, a_round)
+        people = {int(p["id"]): p for p in (fake.make_user(f"T{n:03d}") for n in range(entrants))}
+        starts_at = whole_minute_after(time.time() + SIGN_UP_SECONDS + JOIN_SECONDS * entrants)
+        # Every entrant in before the start, or the event would have fewer tables.
+        async with in_time(starts_at - time.time() - 1, "signing up"):
+            card = await sign_up(fake, rounds, list(people.values()), start_text(starts_at))
+        wait = starts_at - time.time()
+        print(f"ordinary games measured; the event starts in {wait:.0f} s")
+        limit = wait + STALL_SECONDS + rounds * a_round
         async with in_time(limit, "the event"):
-            event, played, event_pacer, rounds_of = await play_event(
-                fake, bot.proc.pid, people, rate, limit
-            )
+            event, played, event_pacer = await play_event(fake, bot.proc.pid, people, rate, limit)
+        rounds_of = event_threads(fake)
         first = first_clicks(fake.interactions)
         threads = {int(t["id"]) for t in fake.threads}
         stretches = [
             sorted_stretch(name, got, played, missed, fake, threads, first, card, tables, rate)
             for name, got, played, missed in (
-                (f"{tables} ordinary games", ordinary, ordinary.seconds, pacer.missed),
+                (f"{tables} ordinary games", ordinary, ordinary_played, ordinary_pacer.missed),
                 (f"the event, {rounds} rounds", event, played, event_pacer.missed),
             )
         ]
@@ -454,23 +497,19 @@ async def bench(
         HEADERS,
         [cells(s) for s in stretches],
     )
-    record(run, stretches, starts_of, replaced.games_started)
+    record(run, stretches, starts_of)
     run.note(f"errors logged: {len(errors)}; stalls logged: {len(logged)}")
     for line in [*errors[:3], *logged[:3]]:
         print(f"bot: {line}")
 
 
-def record(run: Run, stretches: list[Stretch], starts: list[RoundStart], replaced: int) -> None:
+def record(run: Run, stretches: list[Stretch], starts: list[RoundStart]) -> None:
     """The limits, and the notes: requests by route, the round starts, the window."""
     ordinary, event = stretches
     run.table("The limits", ("limit", "allowed", "measured", "verdict"), limits(ordinary, event))
     for stretch in stretches:
         for line in notes(stretch):
             run.note(line)
-    run.note(
-        f"{ordinary.name}: {replaced} games ended and were replaced in the stretch (their "
-        "ends' bot-token work counts per move, their openings apart)"
-    )
     for start in starts:
         run.note(
             f"round {start.round} started: {start.tables} tables opened with {start.requests} "
@@ -489,12 +528,11 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=TABLES, help="tables (and ordinary games)")
     parser.add_argument("--rounds", type=int, default=2, help="the event's rounds (2 to 12)")
     parser.add_argument("--rate", type=float, default=RATE, help="interactions a second, in all")
-    parser.add_argument("--seconds", type=float, default=60, help="the ordinary games' stretch")
     parser.add_argument("--postgres", action="store_true", help="TEST_DATABASE_URL, not SQLite")
     args = parser.parse_args()
     run = Run("load_tournament", COCK_AND_BULL.hot_paths, sys.argv[1:])
     print_load("before")
-    run_beside_the_bot(bench(args.tables, args.rounds, args.rate, args.seconds, args.postgres, run))
+    run_beside_the_bot(bench(args.tables, args.rounds, args.rate, args.postgres, run))
     run.save()
     print_load("after")
 

@@ -107,10 +107,10 @@ ABOUT = {
     "load_tournament": (
         "Load: a tournament's tables against ordinary games",
         "`python -m bench.load_tournament`: one bot process, as in the load above. First "
-        "ordinary Cock & Bull games of two members at the rate (a finished game replaced); "
-        "then a Cock & Bull tournament of twice as many entrants, joined on its card "
-        "meanwhile and starting by itself, its tables (one thread each, as many as the "
-        "ordinary games) played by clicks at the same rate from its first thread to its "
+        "ordinary Cock & Bull games of two members, each played once to its end at the "
+        "rate; then a Cock & Bull tournament of twice as many entrants, joined on its card "
+        "and starting by itself, its tables (one thread each, as many as the ordinary "
+        "games) played by clicks at the same rate from its first thread to its "
         "final post, every round change included. Requests are sorted by token: "
         "interaction-token (answers, follow-ups and edits through the interaction's "
         "webhook) and bot-token, Discord's global limit; of the bot-token ones, a table's "

@@ -55,6 +55,13 @@ def test_a_tables_thread_and_its_posts_before_its_first_click_are_its_opening() 
     assert sorted_.bot_token == 7 and sorted_.per_move(8) == 0.5  # openings aside
 
 
+def test_a_request_refused_by_the_global_limit_is_counted_once_made_again() -> None:
+    refused = call("PATCH", f"/channels/{CHANNEL}/messages/{CARD}", 5.5)
+    refused.status = 429
+    sorted_ = sort_requests([refused, *CALLS], {THREAD}, {THREAD: 3.0}, CARD)
+    assert sorted_.card_edits == [6.0]
+
+
 def test_a_thread_never_clicked_is_all_opening() -> None:
     sorted_ = sort_requests(CALLS, {THREAD}, {}, CARD)
     assert sorted_.openings.total() == 4
