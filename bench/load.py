@@ -64,7 +64,7 @@ from tests.e2e.driver import (
     start_game,
 )
 from tests.e2e.fake_discord import JSON, FakeDiscord, FakeMessage
-from tests.e2e.fake_model import ANSWER_REQUIRED
+from tests.e2e.fake_model import ANSWER_REQUIRED, RestCall
 from tests.e2e.process import BotProcess, connected, process_env
 
 DEADLINE = 3.0  # Discord's window for an answer
@@ -201,6 +201,29 @@ async def _played_to(
     return board
 
 
+async def play_game(
+    fake: FakeDiscord,
+    players: list[JSON],
+    board: FakeMessage,
+    pacer: Pacer,
+    tally: Tally,
+    title: Title,
+) -> None:
+    """`board`'s game played by its members to its end, each move waiting for a slot."""
+    while True:
+        try:
+            up = await human_turn(fake, players, board, title.choices)
+            if up is None:
+                return
+            await pacer.slot()
+            if title.kinds:
+                tally.kinds[title.kind_of(first_offered(up, title.choices))] += 1
+            board = await play_one_move(fake, players, up, title.choices)
+            tally.moves += 1
+        except TimeoutError:
+            tally.stuck += 1
+
+
 async def _table(
     fake: FakeDiscord,
     players: list[JSON],
@@ -212,17 +235,10 @@ async def _table(
 ) -> None:
     """One game's members: each move waits for a slot; a finished game is replaced."""
     while True:
+        await play_game(fake, players, board, pacer, tally, title)
         try:
-            up = await human_turn(fake, players, board, title.choices)
-            if up is None:
-                board = await _new_game(fake, players, pacer, opening, title)
-                tally.games_started += 1
-                continue
-            await pacer.slot()
-            if title.kinds:
-                tally.kinds[title.kind_of(first_offered(up, title.choices))] += 1
-            board = await play_one_move(fake, players, up, title.choices)
-            tally.moves += 1
+            board = await _new_game(fake, players, pacer, opening, title)
+            tally.games_started += 1
         except TimeoutError:
             tally.stuck += 1
 
@@ -240,6 +256,7 @@ class Window:
     cpu_s: float
     main_cpu_s: float
     fake_cpu_s: float  # this process: the fake Discord and the members' drivers
+    calls: list[RestCall] = field(default_factory=list)  # the requests themselves
 
     def per_answer_ms(self, cpu_s: float) -> float:
         """`cpu_s` (one of the CPU times above) in ms per interaction answered."""
@@ -267,6 +284,7 @@ def window(
         cpu.cpu_s,
         cpu.main_cpu_s,
         fake_cpu_s,
+        calls,
     )
 
 
@@ -282,6 +300,49 @@ class Bench:
 
 
 @asynccontextmanager
+async def launched(
+    postgres: bool, workers: int | None, code: Path | None = None
+) -> AsyncIterator[tuple[FakeDiscord, BotProcess, Usage]]:
+    """The fake Discord and one bot process connected to it, with its usage while idle; the
+    bot's code from the checkout `code` instead of this one's, when given."""
+    async with FakeDiscord() as fake, _database(postgres) as database:
+        with tempfile.TemporaryDirectory() as tmp:
+            db = database or Path(tmp) / "parlour.sqlite3"
+            more = {} if workers is None else {"PICTURE_WORKERS": str(workers)}
+            env = process_env(fake, db, LOG_LEVEL="WARNING", **more)
+            if code is not None:
+                env["PYTHONPATH"] = str(code)  # before this checkout's installed package
+            bot = await launch(Path(tmp) / "bot", env)
+            try:
+                async with in_time(SETUP_SECONDS, "connecting"):
+                    await connected(fake, bot, 1)
+                    await fake.wait_for(lambda: fake.commands() or None, timeout=15)
+                yield fake, bot, usage(bot.proc.pid)
+            finally:
+                await bot.kill()
+
+
+async def opened(
+    fake: FakeDiscord, bot: BotProcess, idle: Usage, games: int, title: Title
+) -> Bench:
+    """`games` games of `title` open (and played to `title.played_to`), each of two new
+    members, waiting for a move."""
+    async with in_time(SETUP_SECONDS + SETUP_SECONDS_A_GAME * games, "opening"):
+        players = [
+            [fake.make_user(f"P{n:03d}a"), fake.make_user(f"P{n:03d}b")] for n in range(games)
+        ]
+        opening = asyncio.Lock()
+        started = [await _new_game(fake, pair, None, opening, title) for pair in players]
+        boards = await asyncio.gather(
+            *(
+                _played_to(fake, pair, board, title)
+                for pair, board in zip(players, started, strict=True)
+            )
+        )
+    return Bench(title, fake, bot, boards, players, idle, usage(bot.proc.pid))
+
+
+@asynccontextmanager
 async def running(
     games: int,
     postgres: bool,
@@ -292,34 +353,8 @@ async def running(
     """The fake Discord, one bot process and `games` games of `title` open (and played to
     `title.played_to`) and waiting for a move; the bot's code from the checkout `code`
     instead of this one's, when given."""
-    async with FakeDiscord() as fake, _database(postgres) as database:
-        with tempfile.TemporaryDirectory() as tmp:
-            db = database or Path(tmp) / "parlour.sqlite3"
-            more = {} if workers is None else {"PICTURE_WORKERS": str(workers)}
-            env = process_env(fake, db, LOG_LEVEL="WARNING", **more)
-            if code is not None:
-                env["PYTHONPATH"] = str(code)  # before this checkout's installed package
-            bot = await launch(Path(tmp) / "bot", env)
-            try:
-                async with in_time(SETUP_SECONDS + SETUP_SECONDS_A_GAME * games, "opening"):
-                    await connected(fake, bot, 1)
-                    await fake.wait_for(lambda: fake.commands() or None, timeout=15)
-                    idle = usage(bot.proc.pid)
-                    players = [
-                        [fake.make_user(f"P{n:03d}a"), fake.make_user(f"P{n:03d}b")]
-                        for n in range(games)
-                    ]
-                    opening = asyncio.Lock()
-                    opened = [await _new_game(fake, pair, None, opening, title) for pair in players]
-                    boards = await asyncio.gather(
-                        *(
-                            _played_to(fake, pair, board, title)
-                            for pair, board in zip(players, opened, strict=True)
-                        )
-                    )
-                yield Bench(title, fake, bot, boards, players, idle, usage(bot.proc.pid))
-            finally:
-                await bot.kill()
+    async with launched(postgres, workers, code) as (fake, bot, idle):
+        yield await opened(fake, bot, idle, games, title)
 
 
 @asynccontextmanager

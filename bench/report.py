@@ -104,6 +104,22 @@ ABOUT = {
         "`python -m bench.seasons --database postgresql://…`: the same on PostgreSQL (a "
         "schema of its own), the server on the same machine.",
     ),
+    "load_tournament": (
+        "Load: a tournament's tables against ordinary games",
+        "`python -m bench.load_tournament`: one bot process, as in the load above. First "
+        "ordinary Cock & Bull games of two members, each played once to its end at the "
+        "rate; then a Cock & Bull tournament of twice as many entrants, joined on its card "
+        "and starting by itself, its tables (one thread each, as many as the ordinary "
+        "games) played by clicks at the same rate from its first thread to its "
+        "final post, every round change included. Requests are sorted by token: "
+        "interaction-token (answers, follow-ups and edits through the interaction's "
+        "webhook) and bot-token, Discord's global limit; of the bot-token ones, a table's "
+        "opening (its thread, and the bot's posts there before its first click: the ping "
+        "and first board) is per round or per game, not per move, and is shown apart. The "
+        "limits: with openings aside, the event adds ≤ 0.1 bot-token requests per move to "
+        "the ordinary games' (the standings card's edits, at most one per 5 s per event, "
+        "and the final post), and its clicks' p99 stays ≤ 100 ms.",
+    ),
     "pairing": (
         "Tournament pairing",
         "`python -m bench.pairing`: an event of 1,000 entrants over five rounds at tables of six "

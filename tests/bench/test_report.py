@@ -66,6 +66,13 @@ def test_each_games_load_and_profile_results_have_their_own_section(title: Title
         assert f"## {heading}\n\n{about}\n" in page([result(head, title.hot_paths, bench)])
 
 
+def test_the_tournament_load_has_its_own_section() -> None:
+    head = git("rev-parse", "--short=7", "HEAD")
+    heading, about = ABOUT["load_tournament"]
+    text = page([result(head, ("bot",), "load_tournament")])
+    assert f"## {heading}\n\n{about}\n" in text and f"Measured at `{head}`" in text
+
+
 def test_no_games_figures_overwrite_anothers() -> None:
     assert len({title.results for title in TITLES.values()}) == len(TITLES)
 
