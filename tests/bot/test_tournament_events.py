@@ -225,6 +225,49 @@ async def test_an_absent_member_is_played_by_the_ai_scores_last_and_is_withdrawn
     assert (await service.event(tid)).state == FINISHED
 
 
+async def test_a_member_whose_turn_comes_after_the_ready_window_gets_a_window_of_their_own(
+    world: tuple[Event, Clock],
+) -> None:
+    """Two no-shows at a table of Hold Your Horses, where one rolls at a time: at the
+    window's end only the roller could have moved and is handed to the AI; the other's turn
+    comes later, and the AI takes their seat a whole window after it came, so the table
+    never waits for them for good."""
+    service, clock = world
+    tid = await create(service, "hold_your_horses", 2, 4)
+    clock.now = NOW + 600
+    await service.clock.tick()
+    (table, *_others) = await service.storage.round_tables(tid, 1)
+    assert table.game_id is not None and table.ready_at is not None
+    absent = frozenset(table.members)
+    await play_round(service, tid, absent=absent)  # the other table plays; this one waits
+    game = await service.games.table(table.game_id)
+    (roller,) = service.games.engine("hold_your_horses").to_act(game.state)
+    (waiting,) = absent - {roller}
+
+    clock.now = table.ready_at
+    await service.clock.tick()
+    assert (await service.games.table(table.game_id)).away == {roller}
+    # The AI rolls for the roller a while later: only then does the other's turn come.
+    clock.now += 200
+    await play_round(service, tid, absent=absent)
+    turn_came = clock.now
+    (looked,) = [t for t in await service.storage.round_tables(tid, 1) if t.table_no == 1]
+    assert not looked.ready_done and looked.ready_at == table.ready_at + 300
+    clock.now = looked.ready_at  # a window after the first one ended: not one after their turn
+    await service.clock.tick()
+    assert waiting not in (await service.games.table(table.game_id)).away
+    (again,) = [t for t in await service.storage.round_tables(tid, 1) if t.table_no == 1]
+    assert again.ready_at == turn_came + 300
+    clock.now = again.ready_at
+    await service.clock.tick()
+    assert (await service.games.table(table.game_id)).away == absent
+    await play_round(service, tid, absent=absent)
+    await service.clock.tick()
+    places = {p.member_id: (p.place, p.replaced) for p in await service.storage.places(tid)}
+    assert places[roller] == places[waiting] == (1, True)  # both last (and only) at their table
+    assert (await service.event(tid)).round == 2  # the round ended
+
+
 async def test_paused_events_wait_for_next_round_and_bad_plans_are_refused(
     world: tuple[Event, Clock],
 ) -> None:
@@ -322,6 +365,7 @@ class Killer:
         "store_round",
         "seat_table",
         "ready_looked_at",
+        "ready_looked_at_again",
         "store_result",
         "end_tournament",
     )
