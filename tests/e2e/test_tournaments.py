@@ -321,7 +321,8 @@ async def _round_is(storage: object, number: int) -> bool:
 
 # --- Hold Your Horses: check-in, an absent entrant, a restart ----------------------------------
 
-HYH_ROLL = {"en": ("Roll for a scratch", "Roll"), "es": ("Tirar para retirar", "Tirar")}
+HYH_ROLL = ("Roll for a scratch", "Roll")
+ROLLS = {"en": HYH_ROLL, "es": ("Tirar para retirar", "Tirar")}  # by the event's language
 
 
 async def play_table(
@@ -452,7 +453,7 @@ async def test_check_in_an_absent_entrant_and_a_restart_in_a_hold_your_horses_ev
     assert words["ping"] in fake.messages(int(first["id"]))[0].content
 
     # Round 1: Ana never moves; the AI takes her seat when her ready window ends.
-    rolls = HYH_ROLL[language]
+    rolls = ROLLS[language]
     await play_round(fake, parlour, 1, people, ana, rolls)
     await eventually(lambda: _round_is(storage, 2))
     await eventually(lambda: _seated(parlour, 2))
