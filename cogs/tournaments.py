@@ -82,6 +82,7 @@ class Tournaments(commands.Cog):
     def __init__(self, bot: ParlourBot) -> None:
         """The cog of `bot`."""
         self.bot = bot
+        self.card_every = CARD_EVERY  # seconds between the clock's edits of one card, at least
         self._edited: dict[int, float] = {}  # each event's last card edit by the clock
         self._later: dict[int, asyncio.Task[None]] = {}  # a card edit held back, per event
 
@@ -381,11 +382,11 @@ class Tournaments(commands.Cog):
     # --- the Desk: what the clock shows -----------------------------------------------------
 
     async def show_card(self, event: TournamentRow) -> None:
-        """Redraw the card, at most once every `CARD_EVERY` seconds (a redraw held back is
+        """Redraw the card, at most once every `card_every` seconds (a redraw held back is
         done when the time comes)."""
         if event.card_message_id is None:
             return
-        wait = self._edited.get(event.id, 0.0) + CARD_EVERY - time.monotonic()
+        wait = self._edited.get(event.id, 0.0) + self.card_every - time.monotonic()
         if wait > 0:
             if event.id not in self._later:
                 self._later[event.id] = asyncio.create_task(self._redraw_later(event.id, wait))

@@ -258,6 +258,13 @@ class Games(Ratings):
                 )
                 await forget_game_dms(db, game_id)
 
+    async def last_action_at(self, game_id: int) -> float | None:
+        """When the game's latest action was taken (None before its first)."""
+        row = await self._read.fetchone(
+            "SELECT MAX(created_at) AS at FROM actions WHERE game_id = ?", game_id
+        )
+        return None if row is None or row["at"] is None else float(row["at"])
+
     async def actions(self, game_id: int) -> list[LoggedAction]:
         """A game's action log, in step order."""
         rows = await self._read.fetch(

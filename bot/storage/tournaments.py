@@ -96,6 +96,7 @@ class TableRow:
     game_id: int | None
     ready_at: float | None
     ready_done: bool
+    ready_waiting: bool  # looked at before some members' turn came: looked at again
     result_done: bool
 
 
@@ -470,6 +471,21 @@ class Tournaments(Connected):
         """The table's ready window was dealt with: True for the one caller that marks it."""
         return await self._won(_flag_table("ready_done"), tournament_id, number, table_no)
 
+    async def ready_looked_at_again(
+        self, tournament_id: int, number: int, table_no: int, was: float, again: float
+    ) -> bool:
+        """The table's ready window, ending at `was`, was looked at before some members'
+        turn came: it is looked at again at `again`. True for the one caller that moves it."""
+        return await self._won(
+            "UPDATE tournament_tables SET ready_at = ?, ready_waiting = 1 WHERE tournament_id = ?"
+            " AND round = ? AND table_no = ? AND ready_done = 0 AND ready_at = ?",
+            again,
+            tournament_id,
+            number,
+            table_no,
+            was,
+        )
+
     async def store_result(
         self,
         tournament_id: int,
@@ -698,6 +714,7 @@ def _table(row: Row) -> TableRow:
         | {
             "members": tuple(json.loads(values["members"])),
             "ready_done": bool(values["ready_done"]),
+            "ready_waiting": bool(values["ready_waiting"]),
             "result_done": bool(values["result_done"]),
         }
     )

@@ -280,30 +280,58 @@ class TournamentService:
         return {e.member_id: e.name for e in await self.storage.entrants(tournament_id)}
 
     async def look_at_ready(self, table: TableRow) -> list[Played]:
-        """The table's ready window has ended: each member who has not moved yet although
-        it was their turn (now, or the turn timer played for them) is handed to the AI for
-        the rest of the game. The hand-overs made (none if another caller looked first)."""
-        if table.game_id is None or not await self.storage.ready_looked_at(
-            table.tournament_id, table.round, table.table_no
-        ):
+        """The table's ready window has ended: each member who has made no move yet although
+        their turn came (they are to act now, or the turn timer played for them) is handed
+        to the AI for the rest of the game. A member whose turn has not come could not move:
+        the table is looked at again, and the AI takes their seat once they have been to act
+        for a whole window, counted from the table's last move, without moving. The
+        hand-overs made (none if another caller looked first)."""
+        if table.game_id is None or table.ready_at is None:
             return []
         game = await self.games.table(table.game_id)
-        if game.row.status != ACTIVE:
+        event = await self.storage.tournament(table.tournament_id)
+        due: list[int] = []
+        again = None
+        if game.row.status == ACTIVE and event is not None:
+            due, again = await self._unready(table, game, event.ready_window)
+        where = (table.tournament_id, table.round, table.table_no)
+        if again is None:
+            claimed = await self.storage.ready_looked_at(*where)
+        else:
+            claimed = await self.storage.ready_looked_at_again(*where, table.ready_at, again)
+        if not claimed:
             return []
-        logged = await self.storage.actions(table.game_id)
+        return [
+            await self.games.seat_action(
+                game.row.id, game.row.host_id, HAND_TO_AI, manager=True, seat=PlayerId(member)
+            )
+            for member in due
+        ]
+
+    async def _unready(
+        self, table: TableRow, game: LoadedGame, window: float
+    ) -> tuple[list[int], float | None]:
+        """At a look at the table's ready window: the members the AI takes the seat of now,
+        and when to look again (None: every member has moved or is played by the AI)."""
+        logged = await self.storage.actions(game.row.id)
         moved = {a.player_id for a in logged if not a.by_ai}
         stood_in = {a.player_id for a in logged if a.by_ai}
         to_act = self.games.engine(game.row.game).to_act(game.state)
-        handed: list[Played] = []
+        now = self.clock()
+        # Looked at again: a member to act now has been so since the last move at the latest.
+        last = await self.storage.last_action_at(game.row.id) if table.ready_waiting else None
+        due: list[int] = []
+        later: list[float] = []
         for member in table.members:
             if member in moved or member in game.ai_seats:
                 continue
-            if member in to_act or member in stood_in:
-                played = await self.games.seat_action(
-                    table.game_id, game.row.host_id, HAND_TO_AI, manager=True, seat=PlayerId(member)
+            if member in stood_in or (member in to_act and (last is None or now >= last + window)):
+                due.append(member)
+            else:  # their turn has not come, or came less than a window ago
+                later.append(
+                    last + window if member in to_act and last is not None else now + window
                 )
-                handed.append(played)
-        return handed
+        return due, min(later, default=None)
 
     async def stand_in(self, event: TournamentRow, member: int) -> list[Played]:
         """The AI takes `member`'s seat at their table in play this round (dropped by an
