@@ -19,6 +19,7 @@ from cogs.horse_collar import HorseCollarPresenter
 from cogs.risk import RiskPresenter
 from cogs.winners_circle import WinnersCirclePresenter
 from rules.core import PlayerId
+from tests.e2e.driver import COCK_AND_BULL_CHOICES
 from tests.e2e.storm import Spec
 from tests.images.pictures import (
     Names,
@@ -88,7 +89,7 @@ TEST_SPECS: dict[str, GameTestSpec] = {
             Sample("best-of-5", {"best_of": 5}, (2,), shortest_of=4),
             Sample("point-limit", {"point_limit": 30}, (2,)),
         ),
-        storm=Spec("cock_and_bull"),
+        storm=Spec("cock_and_bull", prefer=COCK_AND_BULL_CHOICES),
         budgets=(Spec("cock_and_bull"),),
         pictures_per_move=1,
         phone={"Cock & Bull": board(CockAndBullPresenter(), 2, 30)},
