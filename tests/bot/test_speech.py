@@ -10,6 +10,7 @@ import re
 import shutil
 import subprocess
 from collections.abc import Iterator
+from functools import cache
 from random import Random
 from types import SimpleNamespace
 from typing import Any
@@ -145,28 +146,23 @@ FULL = (
 )
 
 
-@pytest.fixture(scope="module")
-def heard() -> dict[tuple[str, str], list[str]]:
-    """Every text read out of every title's games, by (game, language)."""
-    return {
-        (game.presenter.game, language): [
-            text
-            for table in (GAMES, FULL)
-            for g in table
-            if g.presenter.game == game.presenter.game
-            for text in heard_texts(g, language)
-        ]
-        for game in GAMES
-        for language in ("en", "es")
-    }
+@cache
+def heard(game: str, language: str) -> tuple[str, ...]:
+    """Every text read out of `game`'s games in `language`: worked out once a worker, and
+    only for what that worker's tests ask (they are spread over the workers)."""
+    return tuple(
+        text
+        for table in (GAMES, FULL)
+        for g in table
+        if g.presenter.game == game
+        for text in heard_texts(g, language)
+    )
 
 
 @pytest.mark.parametrize("language", ["en", "es"])
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.presenter.game)
-def test_nothing_read_out_in_a_whole_game_is_misread(
-    game: Game, language: str, heard: dict[tuple[str, str], list[str]]
-) -> None:
-    texts = heard[game.presenter.game, language]
+def test_nothing_read_out_in_a_whole_game_is_misread(game: Game, language: str) -> None:
+    texts = heard(game.presenter.game, language)
     assert len(texts) > 30
     for text in texts:
         assert not misread(text), text
@@ -203,16 +199,13 @@ def _phonemes(texts: list[str], language: str) -> list[str]:
 
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
 @pytest.mark.parametrize("language", ["en", "es"])
-def test_espeak_ng_says_none_of_the_misheard_words(
-    language: str, heard: dict[tuple[str, str], list[str]]
-) -> None:
+def test_espeak_ng_says_none_of_the_misheard_words(language: str) -> None:
     # Each distinct sentence once: a game repeats most of its lines at every step.
     texts = sorted(
         {
             sentence
-            for (_game, spoken_in), said in heard.items()
-            if spoken_in == language
-            for text in said
+            for game in GAMES
+            for text in heard(game.presenter.game, language)
             for line in text.replace("**", "").splitlines()
             for sentence in line.split(". ")
         }
