@@ -18,16 +18,23 @@ import yarl
 from bot.client import ParlourBot
 from bot.settings import Settings
 from tests.e2e.fake_discord import FakeDiscord
-from tests.e2e.process import BotProcess
+from tests.e2e.forked import ForkServer
+from tests.e2e.process import BotProcess, Process
 
 ParlourFactory = Callable[..., Awaitable[ParlourBot]]
 
 
 class Launcher(Protocol):
-    """Starts `python -m bot *args` (or `module`, a stand-in for it) in `cwd` with `env`."""
+    """Starts `python -m bot *args` (or `module`, a stand-in for it) in `cwd` with `env`;
+    `forked`: forked from the test's fork server (`tests/e2e/fork_server.py`) instead."""
 
     async def __call__(
-        self, cwd: Path, env: Mapping[str, str], *args: str, module: str = "bot"
+        self,
+        cwd: Path,
+        env: Mapping[str, str],
+        *args: str,
+        module: str = "bot",
+        forked: bool = False,
     ) -> BotProcess: ...
 
 
@@ -133,23 +140,35 @@ async def launch(fake: FakeDiscord, layer_cache: Path) -> AsyncIterator[Launcher
     They draw pictures in a thread (`PICTURE_WORKERS=0`) unless `env` asks for workers: a
     worker is one more interpreter to start and warm at each start, and the storms restart
     the bot a hundred times; the workers have their own tests (tests/bot/test_pictures.py,
-    and the processes of tests/e2e/test_hosting.py and test_process.py that ask for one)."""
+    and the processes of tests/e2e/test_hosting.py and test_process.py that ask for one).
+
+    A `forked` process comes from a fork server the fixture starts at the first such
+    launch: the storms kill and start the bot dozens of times, and the imports are half of a
+    start. Tests of the start itself start `python -m bot` anew."""
     started: list[BotProcess] = []
+    servers: list[ForkServer] = []
 
     async def start(
-        cwd: Path, env: Mapping[str, str], *args: str, module: str = "bot"
+        cwd: Path, env: Mapping[str, str], *args: str, module: str = "bot", forked: bool = False
     ) -> BotProcess:
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            module,
-            *args,
-            cwd=cwd,
-            env={"CACHE_DIR": str(layer_cache), "PICTURE_WORKERS": "0", **env},
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.PIPE,
-        )
+        env = {"CACHE_DIR": str(layer_cache), "PICTURE_WORKERS": "0", **env}
+        proc: Process
+        if forked:
+            if not servers:
+                servers.append(await ForkServer.start())
+            proc = await servers[0].launch(cwd, env, *args, module=module)
+        else:
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                module,
+                *args,
+                cwd=cwd,
+                env=env,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.DEVNULL,
+                stderr=asyncio.subprocess.PIPE,
+            )
         started.append(BotProcess(proc))
         return started[-1]
 
@@ -159,3 +178,5 @@ async def launch(fake: FakeDiscord, layer_cache: Path) -> AsyncIterator[Launcher
         for bot in started:
             await bot.kill()
             print(f"--- stderr of bot process {bot.proc.pid} ---\n{bot.log}")
+        for server in servers:
+            await server.close()

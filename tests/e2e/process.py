@@ -8,6 +8,7 @@ import contextlib
 import os
 import re
 from pathlib import Path
+from typing import Protocol
 
 from tests.e2e.fake_discord import FakeDiscord
 
@@ -26,10 +27,27 @@ def clean_env(**settings: str) -> dict[str, str]:
     return {"PATH": os.environ.get("PATH", os.defpath), "PYTHONPATH": str(REPO), **settings}
 
 
+class Process(Protocol):
+    """What the tests use of a process: `asyncio.subprocess.Process`, or a child of the
+    fork server (`tests/e2e/forked.py`)."""
+
+    pid: int
+    stderr: asyncio.StreamReader | None
+
+    @property
+    def returncode(self) -> int | None: ...
+
+    def send_signal(self, signum: int) -> None: ...
+
+    def kill(self) -> None: ...
+
+    async def wait(self) -> int: ...
+
+
 class BotProcess:
     """One `python -m bot` process; its stderr is collected as it comes."""
 
-    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+    def __init__(self, proc: Process) -> None:
         self.proc = proc
         self.stderr: list[str] = []
         self._reader = asyncio.create_task(self._read())

@@ -23,7 +23,8 @@ MAX_CLICKS = 3000
 @dataclass
 class Killed:
     """`python -m bot` on a SQLite file in `folder`, killed (SIGKILL: no shutdown code runs)
-    and started again every `every` clicks."""
+    and started again every `every` clicks: forked from the test's fork server, which
+    imported the bot once for all the starts (`tests/e2e/fork_server.py`)."""
 
     every: int
     fake: FakeDiscord
@@ -36,7 +37,7 @@ class Killed:
     async def every_clicks(
         cls, every: int, fake: FakeDiscord, launch: Launcher, folder: Path
     ) -> Killed:
-        bot = await launch(folder, cls._env(fake, folder))
+        bot = await launch(folder, cls._env(fake, folder), forked=True)
         await connected(fake, bot, 1)
         return cls(every, fake, launch, folder, bot)
 
@@ -49,7 +50,9 @@ class Killed:
         if clicks >= self.every * (self.restarts + 1):
             await self.stop()
             self.restarts += 1
-            self.bot = await self.launch(self.folder, self._env(self.fake, self.folder))
+            self.bot = await self.launch(
+                self.folder, self._env(self.fake, self.folder), forked=True
+            )
             await connected(self.fake, self.bot, self.restarts + 1)
 
     async def stop(self) -> None:

@@ -181,7 +181,9 @@ async def test_a_kill_9_at_each_kind_of_stored_step_ends_as_an_uninterrupted_eve
 
     # The sign-up, by command and clicks; the process is killed from outside once the last
     # join is stored, and the start is moved to now (as if its time had come).
-    signup = await launch(tmp_path, env)
+    # Nine processes: forked from the test's fork server (`launch`), which imports the bot
+    # once for all of them.
+    signup = await launch(tmp_path, env, forked=True)
     await connected(fake, signup, 1)
     card = await answer(
         fake,
@@ -205,7 +207,8 @@ async def test_a_kill_9_at_each_kind_of_stored_step_ends_as_an_uninterrupted_eve
         await storage.close()
 
     for number, (step, played, round_no) in enumerate(KILLS, start=2):
-        bot = await launch(tmp_path, env | {"KILL_AFTER": step}, module="tests.e2e.kill_after")
+        plant = env | {"KILL_AFTER": step}
+        bot = await launch(tmp_path, plant, module="tests.e2e.kill_after", forked=True)
         if played:  # the clicks go to this process, once it is connected
             await connected(fake, bot, number)
         for table in played:
@@ -220,7 +223,7 @@ async def test_a_kill_9_at_each_kind_of_stored_step_ends_as_an_uninterrupted_eve
             await storage.close()
 
     # A last process finds nothing left to do but the card.
-    last = await launch(tmp_path, env)
+    last = await launch(tmp_path, env, forked=True)
     storage = await open_storage(f"sqlite:///{database}", inspect=True)  # beside the bot
     try:
 

@@ -1,0 +1,132 @@
+"""The test's side of `tests/e2e/fork_server.py`: a `python -m bot` process forked from a
+server that imported the bot beforehand, used as a started one is (`BotProcess`)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from tests.e2e.process import REPO, clean_env
+
+MAX_MESSAGE = 1 << 16
+
+
+class ForkedProcess:
+    """A forked child, with what the tests use of `asyncio.subprocess.Process`."""
+
+    def __init__(self, server: ForkServer, pid: int, stderr: asyncio.StreamReader) -> None:
+        self.server = server
+        self.pid = pid
+        self.stderr = stderr
+        self.returncode: int | None = None
+        self._exited = asyncio.get_running_loop().create_future()
+
+    def send_signal(self, signum: int) -> None:
+        # Through the server, its parent: it signals only a child it has not reaped, whose
+        # pid can't be another process's yet.
+        if self.returncode is None:
+            self.server.send({"signal": [self.pid, signum]})
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+    async def wait(self) -> int:
+        return await asyncio.shield(self._exited)
+
+    def exited(self, returncode: int) -> None:
+        self.returncode = returncode
+        self._exited.set_result(returncode)
+
+
+class ForkServer:
+    """One `python -m tests.e2e.fork_server` process, and the children it forked for us."""
+
+    def __init__(self, proc: asyncio.subprocess.Process, control: socket.socket) -> None:
+        self.proc = proc
+        self.control = control
+        self.children: dict[int, ForkedProcess] = {}
+        self._started: asyncio.Queue[ForkedProcess | None] = asyncio.Queue()
+        self._lock = asyncio.Lock()  # one start at a time: answers come in order
+        self._stderr = asyncio.StreamReader()  # the next child's
+        self.ready = False
+        self._reader = asyncio.create_task(self._read())
+
+    @classmethod
+    async def start(cls) -> ForkServer:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        with theirs:
+            # In the environment every bot process has: the server's imports read it.
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "tests.e2e.fork_server",
+                cwd=REPO,
+                env=clean_env(),
+                stdin=theirs,
+                stdout=asyncio.subprocess.DEVNULL,
+            )
+        ours.setblocking(False)
+        server = cls(proc, ours)
+        await server._started.get()
+        assert server.ready, "the fork server exited before its imports were done"
+        return server
+
+    async def _read(self) -> None:
+        loop = asyncio.get_running_loop()
+        while message := await loop.sock_recv(self.control, MAX_MESSAGE):
+            answer: dict[str, Any] = json.loads(message)
+            if "exited" in answer:
+                pid, returncode = answer["exited"]
+                self.children.pop(pid).exited(returncode)
+            elif "started" in answer:  # known before its end can be read
+                child = ForkedProcess(self, answer["started"], self._stderr)
+                self.children[child.pid] = child
+                self._started.put_nowait(child)
+            else:
+                self.ready = True
+                self._started.put_nowait(None)
+        # The server is gone (its stderr says why), and its children with it: SIGKILLed as
+        # it died (their PR_SET_PDEATHSIG).
+        for child in self.children.values():
+            child.exited(-signal.SIGKILL)
+        self.children.clear()
+        self._started.put_nowait(None)
+
+    def send(self, message: dict[str, Any], fds: list[int] | None = None) -> None:
+        socket.send_fds(self.control, [json.dumps(message).encode()], fds or [])
+
+    async def launch(
+        self, cwd: Path, env: Mapping[str, str], *args: str, module: str = "bot"
+    ) -> ForkedProcess:
+        """`python -m module *args` in `cwd` with (only) `env`, its stderr a pipe to us."""
+        loop = asyncio.get_running_loop()
+        read, write = os.pipe()
+        request = {"cwd": str(cwd), "env": dict(env), "args": list(args), "module": module}
+        async with self._lock:
+            stderr = self._stderr = asyncio.StreamReader()
+            try:
+                self.send({"start": request}, [write])
+            finally:
+                os.close(write)
+            child = await self._started.get()
+        if child is None:
+            os.close(read)
+            raise AssertionError("the fork server exited")
+        await loop.connect_read_pipe(
+            lambda: asyncio.StreamReaderProtocol(stderr), os.fdopen(read, "rb", 0)
+        )
+        return child
+
+    async def close(self) -> None:
+        """Say we are done: the server kills and reaps what is left (telling us), and exits."""
+        self.control.shutdown(socket.SHUT_WR)
+        await self.proc.wait()
+        await self._reader
+        self.control.close()
