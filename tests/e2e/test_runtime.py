@@ -381,7 +381,7 @@ def shown_moves(fake: FakeDiscord, game: int) -> list[int]:
 async def test_a_reconnect_runs_recovery_again_and_does_nothing_twice(
     fake: FakeDiscord, start_parlour: ParlourFactory
 ) -> None:
-    bot = await start_parlour(bot_move_delay=0.3)
+    bot = await start_parlour()
 
     async def no_wait(shard_id: int | None, *, initial: bool = False) -> None:
         """discord.py waits 5 s before identifying again (Discord's rate): not in a test."""
