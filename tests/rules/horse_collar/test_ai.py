@@ -6,6 +6,8 @@ import statistics
 from dataclasses import replace
 from random import Random
 
+import pytest
+
 from rules.core import Action, setup_rng, step_rng
 from rules.horse_collar import ENGINE
 from rules.horse_collar.actions import Verb
@@ -95,6 +97,7 @@ def turn_score(seed: str, aimer: str) -> int:
     return state.history[0].points
 
 
+@pytest.mark.starts_first
 def test_over_100_seeded_turns_it_scores_clearly_more_than_a_random_aimer() -> None:
     """Measured: the AI about 19 a turn, a random aimer about 10 (it voids many turns with
     short weights and misses the 3 zone)."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 from itertools import combinations, permutations
 from random import Random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -135,6 +136,7 @@ def coarse_candidates(state: RiskState, picker: Random) -> list[Action]:
     return places + assaults + strays
 
 
+@pytest.mark.starts_first
 @settings(
     max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
 )
