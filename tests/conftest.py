@@ -31,8 +31,8 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The longest tests first, so that none starts late and keeps the run waiting at its
-    end: those marked `starts_first` (long tests of one process, e.g. mypy over the tree), then those
-    that start real bot processes (the `launch` fixture), then the rest of the end-to-end
+    end: those marked `starts_first` (long tests of one process, e.g. mypy over the tree),
+    then those that start real bot processes (the `launch` fixture), then the rest of the end-to-end
     tests (the fake Discord); the quick tests fill the workers' gaps. Each worker takes
     the next test as it finishes one (`--maxschedchunk 1` in pyproject.toml's addopts)."""
 
