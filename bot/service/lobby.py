@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from bot.errors import UserError, refused
@@ -30,33 +30,12 @@ class LobbyService(LoadedGames):
         host_name: str,
         options: Mapping[str, Any],
         rematch_of: int | None = None,
+        store: Callable[[NewGame], Awaitable[int]] | None = None,
     ) -> LoadedGame:
         """Open a lobby for `game`, hosted by `host_id`, with the server's turn timer and language
-        unless `options` set them."""
-        new = await self.new_lobby(
-            game,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            host_id=host_id,
-            host_name=host_name,
-            options=options,
-            rematch_of=rematch_of,
-        )
-        return await self.table(await self.storage.create_game(new))
-
-    async def new_lobby(
-        self,
-        game: str,
-        *,
-        guild_id: int,
-        channel_id: int,
-        host_id: PlayerId,
-        host_name: str,
-        options: Mapping[str, Any],
-        rematch_of: int | None = None,
-    ) -> NewGame:
-        """The lobby `create_lobby` opens, checked and ready to store but not stored (a
-        tournament table stores it in the transaction that claims the table)."""
+        unless `options` set them. `store` stores it and gives its game's id (by default on its
+        own; a tournament table stores it in the transaction that claims the table, and gets
+        the game another caller made if it lost)."""
         engine = self.engine(game)
         self._check_options(engine, options)
         options = dict(options)
@@ -64,7 +43,7 @@ class LobbyService(LoadedGames):
             options["turn_timer"] = await self.storage.guild_turn_timer(guild_id)
         if GAME_LANGUAGE not in options:  # the server's choice, else the host's language
             options[GAME_LANGUAGE] = await self.storage.guild_language(guild_id) or current()
-        return NewGame(
+        new = NewGame(
             game=game,
             guild_id=guild_id,
             channel_id=channel_id,
@@ -74,6 +53,7 @@ class LobbyService(LoadedGames):
             now=self._clock(),
             rematch_of=rematch_of,
         )
+        return await self.table(await (store or self.storage.create_game)(new))
 
     @staticmethod
     def _check_options(engine: Engine[Any], options: Mapping[str, Any]) -> None:

@@ -245,18 +245,18 @@ class TournamentService:
         host = table.members[0]
         names = await self._names(event.id)
         if game_id is None:
-            lobby = await self.games.new_lobby(
+            ready_at = self.clock() + event.ready_window
+            where = (event.id, table.round, table.table_no)
+            lobby = await self.games.create_lobby(
                 event.game,
                 guild_id=event.guild_id,
                 channel_id=event.channel_id,
                 host_id=host,
                 host_name=names.get(host, str(host)),
                 options=self._table_options(event, table),
+                store=lambda new: self.storage.seat_table(*where, new, ready_at),
             )
-            ready_at = self.clock() + event.ready_window
-            game_id = await self.storage.seat_table(
-                event.id, table.round, table.table_no, lobby, ready_at
-            )
+            game_id = lobby.row.id
         game = await self.games.table(game_id)
         if game.row.status == LOBBY:
             by_sides = event.game == "horse_collar"  # each player a side of their own
