@@ -143,8 +143,9 @@ async def launch(fake: FakeDiscord, layer_cache: Path) -> AsyncIterator[Launcher
     and the processes of tests/e2e/test_hosting.py and test_process.py that ask for one).
 
     A `forked` process comes from a fork server the fixture starts at the first such
-    launch: the storms kill and start the bot dozens of times, and the imports are half of a
-    start. Tests of the start itself start `python -m bot` anew."""
+    launch: the storms kill and start the bot dozens of times, and the imports and the
+    pictures' warm-up are most of a start; the server's children find both done, in the
+    run's `layer_cache`. Tests of the start itself start `python -m bot` anew."""
     started: list[BotProcess] = []
     servers: list[ForkServer] = []
 
@@ -155,7 +156,7 @@ async def launch(fake: FakeDiscord, layer_cache: Path) -> AsyncIterator[Launcher
         proc: Process
         if forked:
             if not servers:
-                servers.append(await ForkServer.start())
+                servers.append(await ForkServer.start(layer_cache))
             proc = await servers[0].launch(cwd, env, *args, module=module)
         else:
             proc = await asyncio.create_subprocess_exec(

@@ -1,9 +1,10 @@
 """`python -m tests.e2e.fork_server`: a zygote of `python -m bot` processes for the tests that
 kill and start the bot again and again (the storms).
 
-Half of a bot's start is its imports. This process imports what `python -m bot` imports
-before it serves (the bot's modules, and those its cogs import: no event loop, no thread, no
-file or socket opened), then forks one child per request of the test, on the control socket
+Most of a bot's start is its imports and its pictures' warm-up. This process imports what
+`python -m bot` imports before it serves (the bot's modules, and those its cogs import), and
+reads once what each start reads from disk (`warm`; no event loop, no thread, no file or
+socket left open), then forks one child per request of the test, on the control socket
 it has as stdin (`tests/e2e/forked.py` is the test's side). The child drops the server's
 sockets, takes the request's environment (`os.environ`, in place), working directory and
 stderr (a pipe the test reads), and runs the module as `python -m` does, as `__main__`
@@ -21,6 +22,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import ctypes
+import gc
 import importlib.util
 import json
 import os
@@ -32,6 +34,11 @@ import sys
 import threading
 from dataclasses import dataclass
 from typing import Any
+
+from bot.language.i18n import language_name, languages
+from bot.table import pictures
+from images.layer_cache import use_directory
+from images.words import use_translations
 
 CONTROL = 0  # the control socket: the server's stdin
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
@@ -74,8 +81,30 @@ def preload() -> None:
         imports = [node for node in tree.body if isinstance(node, ast.Import | ast.ImportFrom)]
         code = compile(ast.Module(body=imports, type_ignores=[]), spec.origin, "exec")
         exec(code, {"__name__": name, "__package__": spec.parent})
+    warm()
     # Forking a process with threads would copy their locks held, and not the threads.
     assert threading.active_count() == 1, threading.enumerate()
+
+
+def warm() -> None:
+    """Read once what each start reads from disk before it connects: the pictures' layers and
+    the catalogs (a start's own warm-up, one board of every game in every language, drawn as
+    the bot's pictures are set up, in `CACHE_DIR`), and Babel's locale data (the languages'
+    names of the commands' choices). A child still runs its whole start, its warm-up
+    included: it finds them in memory. What is left is frozen out of the collector's sight,
+    so that a child's first full collection walks only its own objects."""
+    # Run apart from `sys.modules`, as the cogs are: a child's `load_extension` runs them afresh.
+    games = runpy.run_module("cogs.games")["GAMES"]
+    prepare_pictures = runpy.run_module("cogs.pictures")["prepare"]
+    prepare_pictures(os.environ.get("CACHE_DIR"))
+    pictures.warm([game.presenter() for game in games])
+    use_directory(None)
+    use_translations(None)
+    for language in languages():
+        for other in languages():
+            language_name(language, other)
+    gc.collect()
+    gc.freeze()
 
 
 def serve() -> Request:

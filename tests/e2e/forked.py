@@ -59,7 +59,8 @@ class ForkServer:
         self._reader = asyncio.create_task(self._read())
 
     @classmethod
-    async def start(cls) -> ForkServer:
+    async def start(cls, cache_dir: Path) -> ForkServer:
+        """A server whose children find the pictures' layers of `cache_dir` in memory."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         with theirs:
             # In the environment every bot process has: the server's imports read it.
@@ -68,7 +69,7 @@ class ForkServer:
                 "-m",
                 "tests.e2e.fork_server",
                 cwd=REPO,
-                env=clean_env(),
+                env=clean_env(CACHE_DIR=str(cache_dir)),
                 stdin=theirs,
                 stdout=asyncio.subprocess.DEVNULL,
             )

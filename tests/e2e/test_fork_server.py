@@ -38,11 +38,11 @@ async def test_a_forked_bot_ends_as_a_started_one_in_its_own_folder_and_environm
 
 
 async def test_a_forked_bot_is_killed_by_sigkill_and_dies_with_its_server(
-    fake: FakeDiscord, tmp_path: Path
+    fake: FakeDiscord, layer_cache: Path, tmp_path: Path
 ) -> None:
     """Whether the server is closed (a test's end) or killed (a test killed mid-way), none
     of its bots is left running."""
-    closed, killed = await ForkServer.start(), await ForkServer.start()
+    closed, killed = await ForkServer.start(layer_cache), await ForkServer.start(layer_cache)
     bots = []
     for n, server in enumerate((closed, closed, killed), 1):
         env = process_env(fake, tmp_path / f"{n}.sqlite3", PICTURE_WORKERS="0")
