@@ -4,6 +4,7 @@ suite runs in parallel (pytest-xdist, `-n auto` in pyproject.toml's addopts)."""
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from bot.language.i18n import speaking
 from cogs.pictures import TRANSLATIONS
 from images.words import use_translations
 from tests.databases import fresh_schema
+from tests.rewrite_ahead import rewrite_ahead
 
 WORKERS_PER_CORE = 2  # most slow tests wait (on a bot process, a timer) with the CPU idle
 
@@ -43,6 +45,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return 1 if "launch" in fixtures else 2 if "fake" in fixtures else 3
 
     items.sort(key=rank)
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """In the process that runs the workers of a parallel run, and where bytecode is not
+    written: rewrite the test modules' asserts once for all the workers (`rewrite_ahead`)."""
+    config = session.config
+    workers = getattr(config.option, "numprocesses", None)
+    if workers and not hasattr(config, "workerinput") and sys.dont_write_bytecode:
+        rewrite_ahead(config)
 
 
 @pytest.fixture
