@@ -132,8 +132,36 @@ def layer_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return run / "layers"
 
 
+class ForkServers:
+    """The worker's fork server, started at its first forked launch and shared by its tests,
+    one at a time (started again if a test's end left it dead)."""
+
+    def __init__(self, cache_dir: Path) -> None:
+        self.cache_dir = cache_dir
+        self.server: ForkServer | None = None
+
+    async def running(self) -> ForkServer:
+        if self.server is None or not self.server.alive:
+            self.server = await ForkServer.start(self.cache_dir)
+        return self.server
+
+    async def detach(self) -> None:
+        if self.server is not None:
+            await self.server.detach()
+
+
+@pytest.fixture(scope="session")
+def fork_servers(layer_cache: Path) -> Iterator[ForkServers]:
+    servers = ForkServers(layer_cache)
+    yield servers
+    if servers.server is not None:
+        servers.server.stop()
+
+
 @pytest.fixture
-async def launch(fake: FakeDiscord, layer_cache: Path) -> AsyncIterator[Launcher]:
+async def launch(
+    fake: FakeDiscord, layer_cache: Path, fork_servers: ForkServers
+) -> AsyncIterator[Launcher]:
     """Start `python -m bot` processes (with the run's `layer_cache` unless `env` names
     another); every one is killed at teardown (before the fake Discord closes).
 
@@ -142,12 +170,10 @@ async def launch(fake: FakeDiscord, layer_cache: Path) -> AsyncIterator[Launcher
     the bot a hundred times; the workers have their own tests (tests/bot/test_pictures.py,
     and the processes of tests/e2e/test_hosting.py and test_process.py that ask for one).
 
-    A `forked` process comes from a fork server the fixture starts at the first such
-    launch: the storms kill and start the bot dozens of times, and the imports and the
-    pictures' warm-up are most of a start; the server's children find both done, in the
+    A `forked` process comes from the worker's fork server (`fork_servers`): the imports
+    and the pictures' warm-up are most of a start, and its children find both done, in the
     run's `layer_cache`. Tests of the start itself start `python -m bot` anew."""
     started: list[BotProcess] = []
-    servers: list[ForkServer] = []
 
     async def start(
         cwd: Path, env: Mapping[str, str], *args: str, module: str = "bot", forked: bool = False
@@ -155,9 +181,7 @@ async def launch(fake: FakeDiscord, layer_cache: Path) -> AsyncIterator[Launcher
         env = {"CACHE_DIR": str(layer_cache), "PICTURE_WORKERS": "0", **env}
         proc: Process
         if forked:
-            if not servers:
-                servers.append(await ForkServer.start(layer_cache))
-            proc = await servers[0].launch(cwd, env, *args, module=module)
+            proc = await (await fork_servers.running()).launch(cwd, env, *args, module=module)
         else:
             proc = await asyncio.create_subprocess_exec(
                 sys.executable,
@@ -179,5 +203,4 @@ async def launch(fake: FakeDiscord, layer_cache: Path) -> AsyncIterator[Launcher
         for bot in started:
             await bot.kill()
             print(f"--- stderr of bot process {bot.proc.pid} ---\n{bot.log}")
-        for server in servers:
-            await server.close()
+        await fork_servers.detach()

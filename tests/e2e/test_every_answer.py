@@ -23,7 +23,7 @@ async def private_answer(rec: Interaction) -> str:
 async def test_clicks_discord_py_drops_and_boxes_parlour_never_opens_are_answered(
     fake: FakeDiscord, launch: Launcher, tmp_path: Path
 ) -> None:
-    bot = await launch(tmp_path, process_env(fake, tmp_path / "parlour.sqlite3"))
+    bot = await launch(tmp_path, process_env(fake, tmp_path / "parlour.sqlite3"), forked=True)
     await connected(fake, bot, 1)
     ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
     board = await start_game(fake, ana, "cock-and-bull", joiners=[leo])

@@ -13,7 +13,7 @@ from bot.__main__ import BAD_SETTING
 from tests.e2e.conftest import Launcher
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.forked import ForkServer
-from tests.e2e.process import START_TIMEOUT, BotProcess, connected, process_env
+from tests.e2e.process import START_TIMEOUT, BotProcess, clean_env, connected, process_env
 
 
 async def test_a_forked_bot_ends_as_a_started_one_in_its_own_folder_and_environment(
@@ -53,17 +53,35 @@ async def test_a_forked_bot_is_killed_by_sigkill_and_dies_with_its_server(
             bots[0].proc.kill()
             assert await bots[0].proc.wait() == -signal.SIGKILL
     assert not any(map(_dead, (bots[1].proc.pid, bots[2].proc.pid)))
-    # As the `launch` fixture does at the end of a test.
     await asyncio.wait_for(closed.close(), START_TIMEOUT)
     assert bots[1].proc.returncode == -signal.SIGKILL
     killed.proc.kill()  # no clean-up of its own: the children's PR_SET_PDEATHSIG
-    assert await killed.proc.wait() == -signal.SIGKILL
+    assert await asyncio.to_thread(killed.proc.wait) == -signal.SIGKILL
     await _gone(bots[2].proc.pid)
     await killed.close()
     for bot in bots:
         await bot.kill()  # reads the rest of its stderr
         assert "Parlour" in bot.log and "starting" in bot.log, bot.log  # its stderr reached us
         assert _dead(bot.proc.pid)
+
+
+def test_one_server_serves_one_test_after_another(layer_cache: Path, tmp_path: Path) -> None:
+    """A worker's tests share its server, each in its own event loop: a test's loop
+    attaches, launches, and detaches once its children are gone; the next one does the same."""
+    server: ForkServer | None = None
+
+    async def one_test() -> int:
+        nonlocal server
+        server = server or await ForkServer.start(layer_cache)
+        child = await server.launch(tmp_path, clean_env(), "--help")
+        code = await asyncio.wait_for(child.wait(), START_TIMEOUT)
+        await server.detach()
+        return code
+
+    assert [asyncio.run(one_test()) for _ in range(2)] == [0, 0]
+    assert server is not None and server.alive
+    server.stop()
+    assert server.proc.returncode == 0
 
 
 async def _gone(pid: int) -> None:

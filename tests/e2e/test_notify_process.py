@@ -61,7 +61,7 @@ class Process:
             NOTIFY_WATCHING=str(WATCHING),
             NOTIFY_DM_EVERY="0",
         )
-        self.bot = await self.launch(self.folder, env)
+        self.bot = await self.launch(self.folder, env, forked=True)
         self.starts += 1
         await connected(self.fake, self.bot, self.starts)
 

@@ -32,7 +32,7 @@ GAMES = "Cock & Bull, Hold Your Horses, Horse Collar, Winner's Circle or Risk"
 async def storage(fake: FakeDiscord, launch: Launcher, tmp_path: Path) -> AsyncIterator[Storage]:
     """`python -m bot` running against the fake, and its database read beside it."""
     database = tmp_path / "parlour.sqlite3"
-    bot = await launch(tmp_path, process_env(fake, database))
+    bot = await launch(tmp_path, process_env(fake, database), forked=True)
     await connected(fake, bot, 1)
     reader = await open_storage(f"sqlite:///{database}", inspect=True)
     yield reader
@@ -175,7 +175,7 @@ async def test_a_number_box_takes_decimal_digits_of_any_script_and_nothing_else(
     """`²` and `①` are digits to Python's `isdigit` but no number: refused as words are.
     Decimal digits of any script are the number they write."""
     database = tmp_path / "parlour.sqlite3"
-    first = await launch(tmp_path, process_env(fake, database))
+    first = await launch(tmp_path, process_env(fake, database), forked=True)
     await connected(fake, first, 1)
     ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
     board = await start_game(fake, ana, "risk", joiners=[leo])
@@ -206,7 +206,7 @@ async def test_a_number_box_takes_decimal_digits_of_any_script_and_nothing_else(
             )
     finally:
         await storage.close()
-    second = await launch(tmp_path, process_env(fake, database))
+    second = await launch(tmp_path, process_env(fake, database), forked=True)
     await connected(fake, second, 2)
     board = await fake.wait_for(lambda: (b := newest_board(fake, board)) and _typed(b) and b)
     user = ana if int(ana["id"]) == mover else leo

@@ -30,7 +30,7 @@ async def started(
     """A bot process with a two-player game under way, its board shown and saved as shown
     (the players pinged on it): the players and the board."""
     database = tmp_path / "parlour.sqlite3"
-    bot = await launch(tmp_path, process_env(fake, database))
+    bot = await launch(tmp_path, process_env(fake, database), forked=True)
     await connected(fake, bot, 1)
     players = [fake.make_user("Ana"), fake.make_user("Leo")]
     board = await start_game(fake, players[0], GAME, joiners=players[1:])
@@ -56,7 +56,7 @@ def ping_after(fake: FakeDiscord, board: FakeMessage) -> FakeMessage | None:
 
 
 async def restart(fake: FakeDiscord, launch: Launcher, tmp_path: Path) -> BotProcess:
-    bot = await launch(tmp_path, process_env(fake, tmp_path / "parlour.sqlite3"))
+    bot = await launch(tmp_path, process_env(fake, tmp_path / "parlour.sqlite3"), forked=True)
     await connected(fake, bot, 2)
     return bot
 

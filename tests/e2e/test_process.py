@@ -88,7 +88,7 @@ async def test_sigkill_mid_game_then_restart_loses_nothing(
         LOG_LEVEL="INFO",
         PICTURE_WORKERS="1",  # killed outright beside its bot process
     )
-    first = await launch(tmp_path, env)
+    first = await launch(tmp_path, env, forked=True)
     await connected(fake, first, 1)
     assert {c["name"] for c in fake.commands()} >= {GAME, "games"}
 
@@ -114,7 +114,7 @@ async def test_sigkill_mid_game_then_restart_loses_nothing(
     finally:
         await storage.close()
 
-    second = await launch(tmp_path, env)
+    second = await launch(tmp_path, env, forked=True)
     await connected(fake, second, 2)
 
     rec = await fake.slash(leo, "games")
@@ -141,9 +141,9 @@ async def test_a_second_process_on_the_same_database_refuses_to_start(
     fake: FakeDiscord, launch: Launcher, tmp_path: Path
 ) -> None:
     env = process_env(fake, tmp_path / "parlour.sqlite3")
-    first = await launch(tmp_path, env)
+    first = await launch(tmp_path, env, forked=True)
     await connected(fake, first, 1)
-    second = await launch(tmp_path, env)
+    second = await launch(tmp_path, env, forked=True)
     assert await asyncio.wait_for(second.proc.wait(), START_TIMEOUT) == 2
     await second.kill()  # collects the rest of its output
     (line,) = second.stderr
@@ -174,7 +174,7 @@ async def test_sigterm_mid_game_stops_cleanly_and_a_restart_goes_on(
     """`docker stop` or a service manager: SIGTERM, and the bot closes what it has open
     (exit 0, nothing logged as an error); the next start finds the game as it was."""
     env = process_env(fake, tmp_path / "parlour.sqlite3")
-    first = await launch(tmp_path, env)
+    first = await launch(tmp_path, env, forked=True)
     await connected(fake, first, 1)
     ana, leo = fake.make_user("Ana"), fake.make_user("Leo")
     board = await start_game(fake, ana, GAME, joiners=[leo])
@@ -188,7 +188,7 @@ async def test_sigterm_mid_game_stops_cleanly_and_a_restart_goes_on(
     assert "shutting down" in first.log
     assert "event loop lag over" in first.log  # the last thing it does before exiting
 
-    second = await launch(tmp_path, env)
+    second = await launch(tmp_path, env, forked=True)
     await connected(fake, second, 2)
     board = await play_one_move(fake, [ana, leo], board)
     assert move_number(board) == shown + 1

@@ -243,7 +243,7 @@ async def test_a_board_edit_hung_when_the_process_is_killed_catches_up_at_restar
     """The process dies between "saved" and "shown" (the bot's move is in the database, the
     board edit never came back): the next process shows it, pings the player, plays on."""
     env = process_env(fake, tmp_path / "parlour.sqlite3", BOT_MOVE_DELAY="0.2")
-    first = await launch(tmp_path, env)
+    first = await launch(tmp_path, env, forked=True)
     await connected(fake, first, 1)
     ana = fake.make_user("Ana")
     board = await start_game(fake, ana, GAME, bots=1)
@@ -260,7 +260,7 @@ async def test_a_board_edit_hung_when_the_process_is_killed_catches_up_at_restar
     assert saved > shown and move_number(newest_board(fake, board)) == shown
     before = last_ping(fake, board.channel_id, ana["id"])
 
-    second = await launch(tmp_path, env)
+    second = await launch(tmp_path, env, forked=True)
     await connected(fake, second, 2)
     await fake.wait_for(lambda: move_number(newest_board(fake, board)) >= saved or None)
     await fake.wait_for(lambda: "Ana" in prompt(newest_board(fake, board)) or None, timeout=10)

@@ -74,7 +74,7 @@ async def test_a_kill_9_after_each_step_of_the_end_leaves_one_card_archive_and_n
     env = process_env(fake, database)
 
     plant = {"KILL_AFTER": f"season-{step}"}
-    killed = await launch(tmp_path, env | plant, module="tests.e2e.kill_after")
+    killed = await launch(tmp_path, env | plant, module="tests.e2e.kill_after", forked=True)
     status = await asyncio.wait_for(killed.proc.wait(), START_TIMEOUT)
     assert status == -9, killed.log  # SIGKILL, at the step
     killed.assert_clean()
@@ -94,7 +94,7 @@ async def test_a_kill_9_after_each_step_of_the_end_leaves_one_card_archive_and_n
     finally:
         await storage.close()
 
-    again = await launch(tmp_path, env)
+    again = await launch(tmp_path, env, forked=True)
     await connected(fake, again, 2)
     await fake.wait_for(
         lambda: any(is_card(m) for m in fake.messages(fake.general_channel_id(witness))) or None,

@@ -119,4 +119,4 @@ async def start_shard(
         DISCORD_API_BASE=fake.api_base_for(f"shard{shard}"),
         **more,
     )
-    return await launch(folder, env)
+    return await launch(folder, env, forked=True)
