@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bot import client
 from bot.client import ParlourBot
 from bot.service import GameService
 from bot.table import endings, publisher
@@ -260,7 +261,8 @@ async def test_a_board_edit_hung_when_the_process_is_killed_catches_up_at_restar
     assert saved > shown and move_number(newest_board(fake, board)) == shown
     before = last_ping(fake, board.channel_id, ana["id"])
 
-    second = await launch(tmp_path, env, forked=True)
+    # The pause made room for the fault: the next process plays at once.
+    second = await launch(tmp_path, env | {"BOT_MOVE_DELAY": "0"}, forked=True)
     await connected(fake, second, 2)
     await fake.wait_for(lambda: move_number(newest_board(fake, board)) >= saved or None)
     await fake.wait_for(lambda: "Ana" in prompt(newest_board(fake, board)) or None, timeout=10)
@@ -290,7 +292,7 @@ async def test_a_result_not_posted_when_the_bot_stopped_is_posted_at_the_next_st
         assert up is not None, "the result was posted"
         await play_one_move(fake, players, up)
     await asyncio.wait_for(reached.wait(), 5)  # the final move's board is shown
-    await first.close()
+    await died(first, monkeypatch)
     assert fake.latest_message(board.channel_id, is_result) is None
 
     monkeypatch.setattr(endings.Endings, "finish", finish)
@@ -298,6 +300,13 @@ async def test_a_result_not_posted_when_the_bot_stopped_is_posted_at_the_next_st
     await fake.wait_for(lambda: fake.latest_message(board.channel_id, is_result))
     results = [m for m in fake.messages(board.channel_id) if is_result(m)]
     assert len(results) == 1, [m.content for m in results]
+
+
+async def died(bot: ParlourBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot stops where a test held it, as if its process died there: closed with no
+    grace for the work in flight (which a stopping bot would wait out for seconds)."""
+    monkeypatch.setattr(client, "SHUTDOWN_GRACE", 0.0)
+    await bot.close()
 
 
 async def test_a_start_cut_short_after_its_thread_was_made_starts_there_when_clicked_again(
@@ -322,7 +331,7 @@ async def test_a_start_cut_short_after_its_thread_was_made_starts_there_when_cli
     await click_ok(fake, leo, lobby, "Join")
     started = asyncio.ensure_future(fake.click(ana, lobby, label="Start"))
     await asyncio.wait_for(reached.wait(), 5)
-    await first.close()
+    await died(first, monkeypatch)
     started.cancel()
     (thread,) = fake.threads
 
