@@ -30,7 +30,7 @@ def thread_of(fake: FakeDiscord, board: FakeMessage) -> dict[str, object]:
 async def test_threads_archive_after_a_week_and_an_archived_one_is_opened_again(
     fake: FakeDiscord, start_parlour: ParlourFactory
 ) -> None:
-    await start_parlour(bot_move_delay=0.1)
+    bot = await start_parlour(bot_move_delay=0.1)
     ana = fake.make_user("Ana")
     board = await start_game(fake, ana, GAME, bots=1)
     assert thread_of(fake, board)["auto_archive_duration"] == 10080  # a week, not a day
@@ -40,6 +40,7 @@ async def test_threads_archive_after_a_week_and_an_archived_one_is_opened_again(
     # Ana's move is answered by the click; the bot's next edit meets the archived thread.
     board = await play_one_move(fake, [ana], up)
     await fake.wait_for(lambda: not thread_of(fake, board)["archived"] or None)
+    bot.autopilot.bot_move_delay = 0.0  # the pause parted the bot's edit from the click
     assert await play_to_the_end(fake, [ana], board_message(fake) or board) > 0
 
 
@@ -48,7 +49,7 @@ async def test_a_board_discord_will_not_edit_any_more_is_replaced_by_a_fresh_one
 ) -> None:
     """Discord limits edits of messages over an hour old (code 30046): the move is shown on a
     fresh board; the old board, which kept its buttons, takes no more moves."""
-    await start_parlour(bot_move_delay=0.1)
+    bot = await start_parlour(bot_move_delay=0.1)
     ana = fake.make_user("Ana")
     old = await start_game(fake, ana, GAME, bots=1)
     up = await human_turn(fake, [ana], old)
@@ -66,6 +67,7 @@ async def test_a_board_discord_will_not_edit_any_more_is_replaced_by_a_fresh_one
     reply = (await (await fake.click(ana, old, label=label)).response()).message
     assert reply is not None and reply.ephemeral and "out of date" in reply.content
     refused.remove()
+    bot.autopilot.bot_move_delay = 0.0  # the pause parted the bot's edit from the click
     up = await human_turn(fake, [ana], fresh)
     assert up is not None and await play_to_the_end(fake, [ana], up) > 0
 
