@@ -203,14 +203,21 @@ def _observed(job_done: asyncio.Future[Picture]) -> None:
 
 def warm(presenters: Iterable[Presenter[Any]]) -> None:
     """Draw one board of every game in every language, so no player's click pays for a
-    renderer's cold start (its static layers: from the disk cache, or drawn and cached)."""
+    renderer's cold start (its static layers: from the disk cache, or drawn and cached).
+    Once per process: what a drawing warms (layers, fonts, catalogs) is the process's, and
+    a second bot in it finds them warm."""
     for presenter in presenters:
         engine = ENGINES[presenter.game]
         seats = list(range(1, engine.min_players + 1))
         state = engine.initial_state(seats, {}, setup_rng("warm-up"))
         for language in languages():  # the layers with words are drawn once per language
-            with speaking(language):
-                presenter.render_png(state, {})
+            if (presenter.game, language) not in _warmed:
+                with speaking(language):
+                    presenter.render_png(state, {})
+                _warmed.add((presenter.game, language))
+
+
+_warmed: set[tuple[str, str]] = set()  # (game, language) drawn in this process
 
 
 def _draw(
