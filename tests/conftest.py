@@ -4,6 +4,7 @@ suite runs in parallel (pytest-xdist, `-n auto` in pyproject.toml's addopts)."""
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -16,6 +17,9 @@ from images.words import use_translations
 from tests.databases import fresh_schema
 from tests.rewrite_ahead import rewrite_ahead
 
+REPO = Path(__file__).resolve().parents[1]
+E2E = REPO / "tests" / "e2e"
+_DRAWING = pytest.StashKey[subprocess.Popen[bytes]]()
 WORKERS_PER_CORE = 2  # most slow tests wait (on a bot process, a timer) with the CPU idle
 
 
@@ -48,12 +52,33 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
-    """In the process that runs the workers of a parallel run, and where bytecode is not
-    written: rewrite the test modules' asserts once for all the workers (`rewrite_ahead`)."""
+    """In the process that runs the workers of a parallel run, before they start: if the
+    run has end-to-end tests, start drawing the pictures' layers into the run's layer cache
+    (`tests/draw_layers.py`); and where bytecode is not written, rewrite the test modules'
+    asserts once for all the workers (`rewrite_ahead`)."""
     config = session.config
-    workers = getattr(config.option, "numprocesses", None)
-    if workers and not hasattr(config, "workerinput") and sys.dont_write_bytecode:
+    if not getattr(config.option, "numprocesses", None) or hasattr(config, "workerinput"):
+        return
+    if any(_overlap(Path(arg.split("::")[0]).resolve(), E2E) for arg in config.args):
+        layers = run_layers(config._tmp_path_factory.getbasetemp())
+        drawing = [sys.executable, "-m", "tests.draw_layers", str(layers)]
+        config.stash[_DRAWING] = subprocess.Popen(drawing, cwd=REPO)
+    if sys.dont_write_bytecode:
         rewrite_ahead(config)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if (drawing := session.config.stash.get(_DRAWING, None)) is not None:
+        assert drawing.wait() == 0, "the layers could not be drawn"
+
+
+def run_layers(basetemp: Path) -> Path:
+    """The run's layer cache, below the base temporary folder of the run's main process."""
+    return basetemp / "layers"
+
+
+def _overlap(path: Path, folder: Path) -> bool:
+    return path.is_relative_to(folder) or folder.is_relative_to(path)
 
 
 @pytest.fixture

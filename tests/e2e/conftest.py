@@ -17,6 +17,7 @@ import yarl
 
 from bot.client import ParlourBot
 from bot.settings import Settings
+from tests.conftest import run_layers
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.forked import ForkServer
 from tests.e2e.process import BotProcess, Process
@@ -129,7 +130,7 @@ def layer_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     run = tmp_path_factory.getbasetemp()
     if "PYTEST_XDIST_WORKER" in os.environ:
         run = run.parent  # the run's own, above each worker's
-    return run / "layers"
+    return run_layers(run)
 
 
 class ForkServers:
