@@ -3,6 +3,7 @@ suite runs in parallel (pytest-xdist, `-n auto` in pyproject.toml's addopts)."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import subprocess
 import sys
@@ -40,7 +41,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     end: those marked `starts_first` (long tests of one process, e.g. mypy over the tree),
     then those that start real bot processes (the `launch` fixture), then the rest of the end-to-end
     tests (the fake Discord); the quick tests fill the workers' gaps. Each worker takes
-    the next test as it finishes one (`--maxschedchunk 1` in pyproject.toml's addopts)."""
+    the next test as it finishes one (`--maxschedchunk 1` in pyproject.toml's addopts).
+
+    The end-to-end tests take turns by file: a file's tests often wait alike (on a timer,
+    a process, a rate limit), and side by side they would leave both cores idle."""
 
     def rank(item: pytest.Item) -> int:
         fixtures = getattr(item, "fixturenames", ())
@@ -48,7 +52,23 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             return 0
         return 1 if "launch" in fixtures else 2 if "fake" in fixtures else 3
 
-    items.sort(key=rank)
+    ranked: dict[int, list[pytest.Item]] = {}
+    for item in items:
+        ranked.setdefault(rank(item), []).append(item)
+    items[:] = [
+        item
+        for r in sorted(ranked)
+        for item in (_by_turns(ranked[r]) if r in (1, 2) else ranked[r])
+    ]
+
+
+def _by_turns(items: list[pytest.Item]) -> list[pytest.Item]:
+    """The first test of each file, then the second of each, and so on."""
+    files: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        files.setdefault(item.nodeid.split("::")[0], []).append(item)
+    rounds = itertools.zip_longest(*files.values())
+    return [item for round_ in rounds for item in round_ if item is not None]
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
