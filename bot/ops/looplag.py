@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 import traceback
+from collections import Counter
 from collections.abc import Callable
 
 log = logging.getLogger(__name__)
@@ -47,7 +48,7 @@ class LoopWatch:
         self._stop = threading.Event()
         self._task: asyncio.Task[None] | None = None
         self._started = time.monotonic()
-        self.histogram = [0] * (MAX_MS + 1)  # beats by lateness, in whole milliseconds
+        self.histogram: Counter[int] = Counter()  # beats by lateness, in whole milliseconds
 
     def start(self) -> None:
         """Start beating on the running loop and watching from a thread (call it on the loop)."""
@@ -67,18 +68,18 @@ class LoopWatch:
 
     def percentile(self, p: float) -> int:
         """The lag (ms) that `p` percent of the beats did not exceed."""
-        total = sum(self.histogram)
+        total = self.histogram.total()
         seen = 0
-        for ms, count in enumerate(self.histogram):
-            seen += count
-            if total and seen >= total * p / 100:
+        for ms in sorted(self.histogram):
+            seen += self.histogram[ms]
+            if seen >= total * p / 100:
                 return ms
         return 0
 
     @property
     def worst(self) -> int:
         """The longest lag seen, in ms."""
-        return max((ms for ms, count in enumerate(self.histogram) if count), default=0)
+        return max(self.histogram, default=0)
 
     def summary(self) -> str:
         """The lag seen since `start`, in one line: p50, p99 and worst, in ms."""
