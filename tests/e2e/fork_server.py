@@ -179,11 +179,14 @@ def die_with(parent: int) -> None:
 def become(request: Request) -> None:
     """The child takes the request's stdio, environment and working directory, as
     `python -m` started there with them would have."""
+    # The control socket was stdin and is closed: /dev/null may open as 0, and must stay.
     devnull = os.open(os.devnull, os.O_RDWR)
-    os.dup2(devnull, 0)
-    os.dup2(devnull, 1)
+    for fd in (0, 1):
+        if fd != devnull:
+            os.dup2(devnull, fd)
     os.dup2(request.stderr, 2)
-    os.close(devnull)
+    if devnull > 2:
+        os.close(devnull)
     os.close(request.stderr)
     os.environ.clear()  # in place: `os.environ` defaults stay this environment
     os.environ.update(request.env)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import signal
 from pathlib import Path
 
@@ -49,6 +50,8 @@ async def test_a_forked_bot_is_killed_by_sigkill_and_dies_with_its_server(
         child = await server.launch(tmp_path, env)
         bots.append(BotProcess(child))
         await connected(fake, bots[-1], n)
+        # Its stdin and stdout are /dev/null, as the launcher's are (not a file it opened).
+        assert [os.readlink(f"/proc/{child.pid}/fd/{fd}") for fd in (0, 1)] == [os.devnull] * 2
         if n == 1:
             bots[0].proc.kill()
             assert await bots[0].proc.wait() == -signal.SIGKILL
