@@ -1,7 +1,8 @@
 """How the real `python -m bot` process ends when it can't run: one line saying why, and an
 exit status a service manager can act on (`deploy/parlour.service`): 2 and 4 need the admin,
 3 (Discord out of reach, or any other failure) is restarted. In JSON mode every line of it,
-the last one included, is a JSON object."""
+the last one included, is a JSON object. Each process is forked from the worker's fork
+server, its imports done (`tests/e2e/fork_server.py`): it ends as a started one does."""
 
 from __future__ import annotations
 
@@ -51,7 +52,7 @@ async def test_a_gateway_refused_after_login_is_one_line_per_try_then_3(
     env = process_env(
         fake, tmp_path / "parlour.sqlite3", DISCORD_GATEWAY_URL=gateway, CONNECT_RETRIES="1"
     )
-    bot = await launch(tmp_path, env)
+    bot = await launch(tmp_path, env, forked=True)
     assert await _ended(bot) == UNREACHABLE == 3, bot.log
     said = [line for line in bot.stderr if "Discord can't be reached" in line]
     assert len(said) == 2, bot.log
@@ -74,7 +75,7 @@ async def test_a_busy_metrics_port_is_one_line_and_2(
     fake: FakeDiscord, launch: Launcher, tmp_path: Path, busy_port: int
 ) -> None:
     env = process_env(fake, tmp_path / "parlour.sqlite3", METRICS_PORT=str(busy_port))
-    bot = await launch(tmp_path, env)
+    bot = await launch(tmp_path, env, forked=True)
     assert await _ended(bot) == BAD_SETTING == 2, bot.log
     assert bot.stderr[-1].startswith(
         f"METRICS_PORT={busy_port} can't be used on METRICS_HOST='127.0.0.1': "
@@ -87,7 +88,7 @@ async def test_an_address_this_machine_lacks_is_one_line_and_2(
 ) -> None:
     env = process_env(fake, tmp_path / "parlour.sqlite3", METRICS_PORT="9100")
     env["METRICS_HOST"] = "192.0.2.1"  # TEST-NET-1: no machine's own address
-    bot = await launch(tmp_path, env)
+    bot = await launch(tmp_path, env, forked=True)
     assert await _ended(bot) == BAD_SETTING, bot.log
     assert bot.stderr[-1].startswith("METRICS_PORT=9100 can't be used on METRICS_HOST='192.0.2.1'")
     assert "Traceback" not in bot.log
@@ -97,11 +98,11 @@ async def test_a_refused_token_has_a_status_of_its_own(
     fake: FakeDiscord, launch: Launcher, tmp_path: Path
 ) -> None:
     env = process_env(fake, tmp_path / "parlour.sqlite3", DISCORD_TOKEN="not-the-token")
-    bot = await launch(tmp_path, env)
+    bot = await launch(tmp_path, env, forked=True)
     assert await _ended(bot) == TOKEN_REFUSED == 4, bot.log
     assert bot.stderr[-1] == BAD_TOKEN
     assert "Traceback" not in bot.log
-    sync = await launch(tmp_path, env, "sync-commands")  # the chore says it alike
+    sync = await launch(tmp_path, env, "sync-commands", forked=True)  # the chore says it alike
     assert await _ended(sync) == TOKEN_REFUSED, sync.log
     assert sync.stderr[-1] == BAD_TOKEN
 
@@ -115,7 +116,7 @@ async def test_an_unexpected_failure_at_start_is_one_line_and_3(
     kept (in JSON mode as a field of that line's record)."""
     fake.inject("PUT", r"/applications/\d+/commands", status=400, message="Bad commands")
     env = process_env(fake, tmp_path / "parlour.sqlite3", LOG_FORMAT=form)
-    bot = await launch(tmp_path, env)
+    bot = await launch(tmp_path, env, forked=True)
     assert await _ended(bot) == FAILED == 3, bot.log
     reason = "Parlour stopped on an unexpected error (HTTPException: 400 Bad Request"
     last = bot.stderr[-1]
@@ -148,7 +149,7 @@ def _json_env(fake: FakeDiscord, tmp_path: Path, **more: str) -> dict[str, str]:
 async def test_json_mode_discord_out_of_reach_is_json_too(
     fake: FakeDiscord, launch: Launcher, tmp_path: Path
 ) -> None:
-    bot = await launch(tmp_path, _json_env(fake, tmp_path))
+    bot = await launch(tmp_path, _json_env(fake, tmp_path), forked=True)
     assert await _ended(bot) == UNREACHABLE, bot.log
     last = _json_lines(bot)[-1]
     assert last["exit_status"] == 3 and "giving up" in str(last["message"])
@@ -157,7 +158,9 @@ async def test_json_mode_discord_out_of_reach_is_json_too(
 async def test_json_mode_busy_metrics_port_is_json_too(
     fake: FakeDiscord, launch: Launcher, tmp_path: Path, busy_port: int
 ) -> None:
-    busy = await launch(tmp_path, _json_env(fake, tmp_path, METRICS_PORT=str(busy_port)))
+    busy = await launch(
+        tmp_path, _json_env(fake, tmp_path, METRICS_PORT=str(busy_port)), forked=True
+    )
     assert await _ended(busy) == BAD_SETTING, busy.log
     assert _json_lines(busy)[-1]["exit_status"] == 2
 
@@ -165,7 +168,9 @@ async def test_json_mode_busy_metrics_port_is_json_too(
 async def test_json_mode_refused_token_is_json_too(
     fake: FakeDiscord, launch: Launcher, tmp_path: Path
 ) -> None:
-    refused = await launch(tmp_path, _json_env(fake, tmp_path, DISCORD_TOKEN="not-the-token"))
+    refused = await launch(
+        tmp_path, _json_env(fake, tmp_path, DISCORD_TOKEN="not-the-token"), forked=True
+    )
     assert await _ended(refused) == TOKEN_REFUSED, refused.log
     assert _json_lines(refused)[-1] == _json_lines(refused)[-1] | {"message": BAD_TOKEN}
 
@@ -174,6 +179,6 @@ async def test_json_mode_bad_setting_is_json_too(
     fake: FakeDiscord, launch: Launcher, tmp_path: Path
 ) -> None:
     # Refused before the settings are read (and the log set up from them).
-    bad = await launch(tmp_path, _json_env(fake, tmp_path, BOT_MOVE_DELAY="abc"))
+    bad = await launch(tmp_path, _json_env(fake, tmp_path, BOT_MOVE_DELAY="abc"), forked=True)
     assert await _ended(bad) == BAD_SETTING
     assert [line["exit_status"] for line in _json_lines(bad)] == [2]

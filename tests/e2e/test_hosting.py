@@ -157,7 +157,7 @@ async def test_settings_come_from_the_file_env_file_names(
     settings.write_text("".join(f"{k}={v}\n" for k, v in env.items() if k.isupper()))
     elsewhere = tmp_path / "run"
     elsewhere.mkdir()
-    bot = await launch(elsewhere, clean_env(ENV_FILE=str(settings)))
+    bot = await launch(elsewhere, clean_env(ENV_FILE=str(settings)), forked=True)
     await connected(fake, bot, 1)
     bot.assert_clean()
     missing = chore(cwd=elsewhere, ENV_FILE=str(tmp_path / "nothing.env"))
@@ -175,7 +175,7 @@ async def test_json_logs_are_one_object_a_line_with_the_game_and_server(
     are its user's alone (mode 600), without systemd's UMask too."""
     database = tmp_path / "parlour.sqlite3"
     env = process_env(fake, database, LOG_FORMAT="json", LOG_LEVEL="DEBUG")
-    bot = await launch(tmp_path, env)
+    bot = await launch(tmp_path, env, forked=True)
     await connected(fake, bot, 1)
     ana, leo = fake.make_user("Zephyrine"), fake.make_user("Quillfeather")
     board = await start_game(fake, ana, GAME, joiners=[leo])

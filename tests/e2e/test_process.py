@@ -69,7 +69,7 @@ async def test_env_file_in_the_working_directory_is_read(
         f"DISCORD_GATEWAY_URL={fake.gateway_url}\n"
         f"DATABASE_PATH={tmp_path / 'parlour.sqlite3'}\n"
     )
-    bot = await launch(tmp_path, clean_env())
+    bot = await launch(tmp_path, clean_env(), forked=True)
     await connected(fake, bot, 1)
     bot.assert_clean()
 
@@ -258,7 +258,7 @@ async def test_an_unreachable_postgresql_stops_with_one_line(
     fake: FakeDiscord, launch: Launcher, tmp_path: Path
 ) -> None:
     url = "postgresql://parlour:secret@127.0.0.1:9/parlour"  # port 9: nobody listens
-    bot = await launch(tmp_path, process_env(fake, url))
+    bot = await launch(tmp_path, process_env(fake, url), forked=True)
     assert await asyncio.wait_for(bot.proc.wait(), START_TIMEOUT) == 2
     await bot.kill()
     assert bot.stderr[-1].startswith(
@@ -290,7 +290,7 @@ async def test_commands_are_synced_only_when_they_changed_or_when_asked(
     starts = [((), {}), ((), {}), (("--sync",), {}), ((), {"DEV_GUILD_ID": str(fake.guild_ids[0])})]
     synced, logs = [], []
     for count, (args, more) in enumerate(starts, start=1):
-        bot = await launch(tmp_path, env | more, *args)
+        bot = await launch(tmp_path, env | more, *args, forked=True)
         await connected(fake, bot, count)
         await bot.kill()
         bot.assert_clean()
