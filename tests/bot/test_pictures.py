@@ -198,6 +198,9 @@ async def test_when_no_worker_can_start_again_boards_are_drawn_in_a_thread(
     monkeypatch.setattr(one_worker, "_start", cannot_start)
     exits = LabelPresenter("exit", mark=tmp_path / "mark")  # in a thread, it draws
     picture = await asyncio.wait_for(one_worker.draw(exits, a_state(), NAMES, ()), 30)
+    # The worker that drew "exit" may still be exiting; none was started in its place.
+    ending = multiprocessing.active_children()
+    await asyncio.to_thread(lambda: [child.join(30) for child in ending])
     assert picture.data == b"exit" and not multiprocessing.active_children()
     assert (await one_worker.draw(LabelPresenter("next"), a_state(), NAMES, ())).data == b"next"
 

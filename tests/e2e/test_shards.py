@@ -9,6 +9,7 @@ from bot.storage import open_storage
 from rules.registry import ENGINES
 from tests.e2e.conftest import Launcher
 from tests.e2e.driver import (
+    eventually,
     move_number,
     play_one_move,
     play_to_the_end,
@@ -79,6 +80,12 @@ async def test_two_shard_processes_share_postgresql_and_survive_a_sigkill(
     storage = await open_storage(postgres_url)
     try:
         service = GameService(storage, ENGINES)
+
+        async def every_last_board_marked_shown() -> bool:
+            # A result is posted before its board is marked shown (bot/table/publisher.py).
+            return all(r.shown_step == r.step for r in await storage.games(status="finished"))
+
+        await eventually(every_last_board_marked_shown)
         assert await storage.games(status="active") == []
         finished = await storage.games(status="finished")
         assert len(finished) == 2 * len(fake.guild_ids)
