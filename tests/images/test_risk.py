@@ -483,9 +483,12 @@ def test_an_attack_arrow_is_drawn_once_for_every_board_that_shows_it() -> None:
     attacked = replace(plain, attack=attack)
     _arrow.cache_clear()
     fresh = render_png(attacked)
+    # Counted between the two boards only: a drawing elsewhere in the process (a thread a
+    # test left behind) meets the same cache.
+    drawn = _arrow.cache_info().misses
     armies = {slug: count + 1 for slug, count in plain.armies.items()}
     render_png(replace(attacked, armies=armies))
-    assert _arrow.cache_info().misses == 1
+    assert drawn >= 1 and _arrow.cache_info().misses == drawn  # pasted, not drawn again
     assert render_png(attacked) == fresh
     assert render_png(plain) != fresh
     _arrow.cache_clear()
