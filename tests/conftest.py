@@ -3,7 +3,6 @@ suite runs in parallel (pytest-xdist, `-n auto` in pyproject.toml's addopts)."""
 
 from __future__ import annotations
 
-import itertools
 import os
 import subprocess
 import sys
@@ -44,8 +43,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     tests (the fake Discord); the quick tests fill the workers' gaps. Each worker takes
     the next test as it finishes one (`--maxschedchunk 1` in pyproject.toml's addopts).
 
-    The end-to-end tests take turns by file: a file's tests often wait alike (on a timer,
-    a process, a rate limit), and side by side they would leave both cores idle."""
+    The end-to-end tests of each file are spread over their kind's turn: a file's tests
+    often wait alike (on a timer, a process, a rate limit), and side by side they would
+    leave both cores idle."""
 
     def rank(item: pytest.Item) -> int:
         fixtures = getattr(item, "fixturenames", ())
@@ -64,12 +64,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 def _by_turns(items: list[pytest.Item]) -> list[pytest.Item]:
-    """The first test of each file, then the second of each, and so on."""
+    """Each file's tests spread evenly over the whole list, in their order: a file of
+    fifteen waits among the others from the first to the last, not all at the end."""
     files: dict[str, list[pytest.Item]] = {}
     for item in items:
         files.setdefault(item.nodeid.split("::")[0], []).append(item)
-    rounds = itertools.zip_longest(*files.values())
-    return [item for round_ in rounds for item in round_ if item is not None]
+    spread = [
+        ((n + 0.5) / len(tests), item) for tests in files.values() for n, item in enumerate(tests)
+    ]
+    return [item for _, item in sorted(spread, key=lambda placed: placed[0])]
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
