@@ -16,6 +16,7 @@ from bot.ops.warm_up import settle_memory
 from cogs.pictures import TRANSLATIONS
 from images.words import use_translations
 from tests.databases import fresh_schema
+from tests.draw_layers import run_layers
 from tests.rewrite_ahead import rewrite_ahead
 
 REPO = Path(__file__).resolve().parents[1]
@@ -59,11 +60,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items[:] = [
         item
         for r in sorted(ranked)
-        for item in (_by_turns(ranked[r]) if r in (1, 2) else ranked[r])
+        for item in (_spread_by_file(ranked[r]) if r in (1, 2) else ranked[r])
     ]
 
 
-def _by_turns(items: list[pytest.Item]) -> list[pytest.Item]:
+def _spread_by_file(items: list[pytest.Item]) -> list[pytest.Item]:
     """Each file's tests spread evenly over the whole list, in their order: a file of
     fifteen waits among the others from the first to the last, not all at the end."""
     files: dict[str, list[pytest.Item]] = {}
@@ -102,11 +103,6 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 def pytest_sessionfinish(session: pytest.Session) -> None:
     if (drawing := session.config.stash.get(_DRAWING, None)) is not None:
         assert drawing.wait() == 0, "the layers could not be drawn"
-
-
-def run_layers(basetemp: Path) -> Path:
-    """The run's layer cache, below the base temporary folder of the run's main process."""
-    return basetemp / "layers"
 
 
 def _overlap(path: Path, folder: Path) -> bool:

@@ -17,7 +17,7 @@ import yarl
 
 from bot.client import ParlourBot
 from bot.settings import Settings
-from tests.conftest import run_layers
+from tests.draw_layers import run_layers
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.forked import ForkServer
 from tests.e2e.process import BotProcess, Process

@@ -22,7 +22,6 @@ from __future__ import annotations
 import ast
 import contextlib
 import ctypes
-import gc
 import importlib.util
 import json
 import os
@@ -36,9 +35,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.language.i18n import language_name, languages
-from bot.table import pictures
+from bot.ops.warm_up import settle_memory
 from images.layer_cache import use_directory
 from images.words import use_translations
+from tests.draw_layers import draw
 
 CONTROL = 0  # the control socket: the server's stdin
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
@@ -90,21 +90,16 @@ def warm() -> None:
     """Read once what each start reads from disk before it connects: the pictures' layers and
     the catalogs (a start's own warm-up, one board of every game in every language, drawn as
     the bot's pictures are set up, in `CACHE_DIR`), and Babel's locale data (the languages'
-    names of the commands' choices). A child still runs its whole start, its warm-up
-    included: it finds them in memory. What is left is frozen out of the collector's sight,
-    so that a child's first full collection walks only its own objects."""
-    # Run apart from `sys.modules`, as the cogs are: a child's `load_extension` runs them afresh.
-    games = runpy.run_module("cogs.games")["GAMES"]
-    prepare_pictures = runpy.run_module("cogs.pictures")["prepare"]
-    prepare_pictures(os.environ.get("CACHE_DIR"))
-    pictures.warm([game.presenter() for game in games])
+    names of the commands' choices). A child still runs its whole start: it finds them in
+    memory. Then the memory is settled as a bot settles its own (frozen out of the
+    collector's sight), so that a child's collections walk only its own objects."""
+    draw(os.environ.get("CACHE_DIR"))
     use_directory(None)
     use_translations(None)
     for language in languages():
         for other in languages():
             language_name(language, other)
-    gc.collect()
-    gc.freeze()
+    settle_memory()
 
 
 def serve() -> Request:
